@@ -1,0 +1,135 @@
+/*
+ * The contracts as the JVM side sees them: the JSON Schemas, topics and index templates are read
+ * from the classpath copy of schemas/ (never re-typed in Java), so the service validates exactly
+ * what the C runner's tests check.
+ */
+package io.drivequal.schemas;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.networknt.schema.Error;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaLocation;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+
+public final class Contracts {
+
+	/** Classpath folder holding the copy of schemas/ (see schemas/pom.xml). */
+	public static final String CLASSPATH_ROOT = "drivequal/schemas/";
+
+	private static final String SCHEMA_ID_PREFIX = "https://drivequal.io/schemas/";
+
+	/**
+	 * Every index template in schemas/elasticsearch/index-templates, by template name.
+	 */
+	public static final List<String> INDEX_TEMPLATE_NAMES = List.of("drivequal-jobs", "drivequal-samples",
+			"drivequal-phase-results", "drivequal-drives", "drivequal-runners", "drivequal-events");
+
+	private final ObjectMapper mapper;
+
+	private final Map<MessageType, Schema> schemas = new EnumMap<>(MessageType.class);
+
+	private final List<Topic> topics;
+
+	private Contracts(ObjectMapper mapper) {
+		this.mapper = mapper;
+		Map<String, String> byId = new LinkedHashMap<>();
+		byId.put(SCHEMA_ID_PREFIX + "messages/common.schema.json", resource("messages/common.schema.json"));
+		for (MessageType type : MessageType.values()) {
+			byId.put(SCHEMA_ID_PREFIX + type.schemaPath(), resource(type.schemaPath()));
+		}
+		SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
+				(builder) -> builder.schemas(byId));
+		for (MessageType type : MessageType.values()) {
+			this.schemas.put(type, registry.getSchema(SchemaLocation.of(SCHEMA_ID_PREFIX + type.schemaPath())));
+		}
+		this.topics = readTopics();
+	}
+
+	/** Loads the contracts from the classpath; cheap enough to call once per process. */
+	public static Contracts load() {
+		return new Contracts(JsonMapper.builder().build());
+	}
+
+	/** Parses and validates raw message bytes; never throws for bad input. */
+	public Validation validate(MessageType type, byte[] json) {
+		JsonNode node;
+		try {
+			node = this.mapper.readTree(json);
+		}
+		catch (JacksonException ex) {
+			return new Validation(null, List.of("not JSON: " + ex.getOriginalMessage()));
+		}
+		if (node == null || node.isMissingNode()) {
+			return new Validation(null, List.of("not JSON: empty"));
+		}
+		return validate(type, node);
+	}
+
+	public Validation validate(MessageType type, JsonNode node) {
+		List<String> reasons = new ArrayList<>();
+		for (Error error : this.schemas.get(type).validate(node)) {
+			reasons.add(error.getInstanceLocation() + ": " + error.getMessage());
+		}
+		return new Validation(reasons.isEmpty() ? node : null, reasons);
+	}
+
+	public List<Topic> topics() {
+		return this.topics;
+	}
+
+	public Topic topicCarrying(MessageType type) {
+		return this.topics.stream()
+			.filter((topic) -> type.schemaPath().equals(topic.schema()))
+			.findFirst()
+			.orElseThrow(() -> new IllegalStateException("topics.json names no topic for " + type.id()));
+	}
+
+	/** The body of an index template, ready for PUT _index_template/{name}. */
+	public String indexTemplate(String name) {
+		if (!INDEX_TEMPLATE_NAMES.contains(name)) {
+			throw new IllegalArgumentException("no index template " + name);
+		}
+		return resource("elasticsearch/index-templates/" + name + ".json");
+	}
+
+	public ObjectMapper mapper() {
+		return this.mapper;
+	}
+
+	/** A file of the contracts, by its path inside schemas/. */
+	public static String resource(String path) {
+		try (InputStream in = Contracts.class.getClassLoader().getResourceAsStream(CLASSPATH_ROOT + path)) {
+			if (in == null) {
+				throw new IllegalStateException("contract file missing from the classpath: " + path);
+			}
+			return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	private List<Topic> readTopics() {
+		JsonNode root = this.mapper.readTree(resource("topics.json"));
+		List<Topic> result = new ArrayList<>();
+		for (JsonNode topic : root.get("topics")) {
+			result.add(this.mapper.treeToValue(topic, Topic.class));
+		}
+		return List.copyOf(result);
+	}
+
+}
