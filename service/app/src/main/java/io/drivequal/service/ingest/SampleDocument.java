@@ -1,0 +1,44 @@
+/*
+ * A sample as stored in Elasticsearch (schemas/elasticsearch/index-templates/drivequal-samples.json):
+ * the message plus the fields charts and Kibana need directly (IOPS, MB/s, @timestamp).
+ */
+package io.drivequal.service.ingest;
+
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+@JsonInclude(JsonInclude.Include.NON_NULL)
+record SampleDocument(@JsonProperty("@timestamp") long timestampMs, String jobId, String runnerId, String deviceSerial,
+		int phaseIndex, String phaseName, int t, long totalIops, DirectionDocument read, DirectionDocument write) {
+
+	private static final DateTimeFormatter MONTH = DateTimeFormatter.ofPattern("yyyy.MM").withZone(ZoneOffset.UTC);
+
+	static final String INDEX_PREFIX = "drivequal-samples-";
+
+	@JsonInclude(JsonInclude.Include.NON_NULL)
+	record DirectionDocument(long iops, long bytes, double mbPerS, SampleMessage.LatencyNs latencyNs) {
+
+		/** A sample covers exactly one second, so its IO count is its IOPS. */
+		static DirectionDocument of(SampleMessage.Direction direction) {
+			return new DirectionDocument(direction.ios(), direction.bytes(), direction.bytes() / 1e6,
+					direction.latencyNs());
+		}
+
+	}
+
+	static SampleDocument of(SampleMessage sample) {
+		return new SampleDocument(sample.timeMs(), sample.jobId(), sample.runnerId(), sample.deviceSerial(),
+				sample.phaseIndex(), sample.phaseName(), sample.t(), sample.read().ios() + sample.write().ios(),
+				DirectionDocument.of(sample.read()), DirectionDocument.of(sample.write()));
+	}
+
+	/** Monthly indices by the sample's own time: retention drops whole indices. */
+	static String indexFor(SampleMessage sample) {
+		return INDEX_PREFIX + MONTH.format(Instant.ofEpochMilli(sample.timeMs()));
+	}
+
+}

@@ -1,0 +1,20 @@
+/*
+ * A per-second sample as the runner sends it (schemas/messages/sample.schema.json).
+ */
+package io.drivequal.service.ingest;
+
+record SampleMessage(int schemaVersion, String jobId, String runnerId, String deviceSerial, int phaseIndex,
+		String phaseName, int t, long timeMs, Direction read, Direction write) {
+
+	record Direction(long ios, long bytes, LatencyNs latencyNs) {
+	}
+
+	record LatencyNs(long p50, long p99, long p999, long max) {
+	}
+
+	/** Unique per (job, phase, second): a redelivered sample overwrites itself. */
+	String documentId() {
+		return this.jobId + "/" + this.phaseIndex + "/" + this.t;
+	}
+
+}
