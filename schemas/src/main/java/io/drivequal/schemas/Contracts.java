@@ -19,6 +19,7 @@ import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.SpecificationVersion;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -51,8 +52,13 @@ public final class Contracts {
 		for (MessageType type : MessageType.values()) {
 			byId.put(SCHEMA_ID_PREFIX + type.schemaPath(), resource(type.schemaPath()));
 		}
+		// "format" is only an annotation in 2020-12 unless asserted; the runner checks
+		// date-times
+		// for real calendar values, so the service must too or the two sides would
+		// disagree.
+		SchemaRegistryConfig config = SchemaRegistryConfig.builder().formatAssertionsEnabled(true).build();
 		SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
-				(builder) -> builder.schemas(byId));
+				(builder) -> builder.schemas(byId).schemaRegistryConfig(config));
 		for (MessageType type : MessageType.values()) {
 			this.schemas.put(type, registry.getSchema(SchemaLocation.of(SCHEMA_ID_PREFIX + type.schemaPath())));
 		}
