@@ -1,0 +1,24 @@
+/*
+ * The subcommands of drivequal-runner: each lives in its own cmd_*.c and main.c only dispatches,
+ * so main stays small as the runner grows (run, devices, ...).
+ */
+#ifndef DRIVEQUAL_CLI_H
+#define DRIVEQUAL_CLI_H
+
+/* Exit statuses of every subcommand. */
+#define DQ_EXIT_OK 0
+#define DQ_EXIT_FAILURE 1 /* the work failed: invalid input, undelivered messages */
+#define DQ_EXIT_USAGE 2 /* the command line is wrong */
+
+struct dq_cli_command {
+	const char *name;
+	const char *args;
+	const char *summary;
+	/* argv[0] is the subcommand's name; returns a DQ_EXIT_* status. */
+	int (*run)(int argc, char **argv);
+};
+
+int dq_cmd_replay_main(int argc, char **argv);
+int dq_cmd_validate_main(int argc, char **argv);
+
+#endif /* DRIVEQUAL_CLI_H */

@@ -1,0 +1,315 @@
+/*
+ * `drivequal-runner replay`: re-deliver saved per-second samples (JSON lines) to the samples topic.
+ * Every line is validated before anything is produced, so a bad file never half-lands; the Java
+ * integration tests publish their samples this way.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "drivequal/kafka_producer.h"
+#include "drivequal/msg_sample.h"
+#include "drivequal/topics.h"
+
+#define REPLAY_DEFAULT_TIMEOUT_S 60
+#define REPLAY_MAX_REPORTED_ERRORS 20
+#define REPLAY_MAX_PROPERTIES 64
+
+struct replay_opts {
+	const char *brokers;
+	const char *topic;
+	const char *path;
+	int timeout_s; /* waiting for delivery reports; 0 = forever */
+	const char *properties[REPLAY_MAX_PROPERTIES];
+	size_t property_count;
+};
+
+/* One validated sample: its key and its canonical encoding. */
+struct replay_record {
+	char job_id[DQ_ID_MAX_LEN + 1];
+	char *json;
+	size_t len;
+};
+
+struct replay_ctx {
+	struct replay_opts opts;
+	const char *display_name;
+	struct replay_record *records;
+	size_t record_count;
+	size_t record_capacity;
+	size_t bad_lines;
+};
+
+static void print_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: drivequal-runner replay --brokers HOST:PORT [options] FILE|-\n\n"
+		"Validates every line of FILE (JSON lines of samples; - for stdin), then produces each\n"
+		"to the samples topic with key jobId and the canonical encoding as value, waits for\n"
+		"delivery and prints {\"produced\":N,\"delivered\":N,\"failed\":N}.\n\n"
+		"options:\n"
+		"  -b, --brokers HOST:PORT  Kafka bootstrap servers (required)\n"
+		"  -t, --topic TOPIC        topic (default %s)\n"
+		"  -X key=value             a librdkafka property (TLS, SASL, ...); repeatable\n"
+		"      --timeout SECONDS    how long to wait for delivery (default %d; 0 = forever)\n"
+		"  -h, --help               this help\n\n"
+		"Exit status: 0 all delivered, 1 invalid input or undelivered samples, 2 usage error.\n",
+		DQ_TOPIC_SAMPLES, REPLAY_DEFAULT_TIMEOUT_S);
+}
+
+static int parse_args(int argc, char **argv, struct replay_opts *opts)
+{
+	static const struct option long_options[] = {
+		{ "brokers", required_argument, NULL, 'b' },
+		{ "topic", required_argument, NULL, 't' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	long value;
+	int opt;
+
+	opts->topic = DQ_TOPIC_SAMPLES;
+	opts->timeout_s = REPLAY_DEFAULT_TIMEOUT_S;
+	while ((opt = getopt_long(argc, argv, "b:t:X:h", long_options, NULL)) != -1) {
+		switch (opt) {
+		case 'b':
+			opts->brokers = optarg;
+			break;
+		case 't':
+			opts->topic = optarg;
+			break;
+		case 'X':
+			if (opts->property_count == REPLAY_MAX_PROPERTIES) {
+				fprintf(stderr,
+					"drivequal-runner replay: too many -X properties\n");
+				return -EINVAL;
+			}
+			opts->properties[opts->property_count++] = optarg;
+			break;
+		case 'T':
+			errno = 0;
+			value = strtol(optarg, &end, 10);
+			if (errno != 0 || end == optarg || *end != '\0' || value < 0 ||
+			    value > 86400) {
+				fprintf(stderr,
+					"drivequal-runner replay: --timeout must be 0..86400 seconds\n");
+				return -EINVAL;
+			}
+			opts->timeout_s = (int)value;
+			break;
+		case 'h':
+			print_usage(stdout);
+			return 1;
+		default:
+			return -EINVAL;
+		}
+	}
+	if (opts->brokers == NULL || opts->brokers[0] == '\0') {
+		fprintf(stderr, "drivequal-runner replay: --brokers is required\n");
+		return -EINVAL;
+	}
+	if (opts->topic[0] == '\0') {
+		fprintf(stderr, "drivequal-runner replay: --topic must not be empty\n");
+		return -EINVAL;
+	}
+	if (argc - optind != 1) {
+		fprintf(stderr, "drivequal-runner replay: need exactly one FILE (or -)\n");
+		return -EINVAL;
+	}
+	opts->path = argv[optind];
+	return 0;
+}
+
+static bool is_blank(const char *line, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (line[i] != ' ' && line[i] != '\t' && line[i] != '\r' && line[i] != '\n') {
+			return false;
+		}
+	}
+	return true;
+}
+
+static int record_add(struct replay_ctx *ctx, const struct dq_sample *sample, char *json,
+		      size_t len)
+{
+	struct replay_record *grown;
+	size_t capacity;
+
+	if (ctx->record_count == ctx->record_capacity) {
+		capacity = ctx->record_capacity == 0 ? 256 : ctx->record_capacity * 2;
+		grown = realloc(ctx->records, capacity * sizeof(*grown));
+		if (grown == NULL) {
+			return -ENOMEM;
+		}
+		ctx->records = grown;
+		ctx->record_capacity = capacity;
+	}
+	memcpy(ctx->records[ctx->record_count].job_id, sample->job_id, sizeof(sample->job_id));
+	ctx->records[ctx->record_count].json = json;
+	ctx->records[ctx->record_count].len = len;
+	ctx->record_count++;
+	return 0;
+}
+
+/* Validate and encode one line; a bad line is reported as FILE:LINE: reason and counted. */
+static int replay_line(struct replay_ctx *ctx, const char *line, size_t len, size_t line_no)
+{
+	struct dq_sample sample;
+	char err[1024], *json = NULL;
+	size_t json_len = 0;
+	int rc;
+
+	rc = dq_sample_decode(line, len, &sample, err, sizeof(err));
+	if (rc == 0) {
+		rc = dq_sample_encode(&sample, &json, &json_len, err, sizeof(err));
+	}
+	if (rc == -EINVAL) {
+		if (ctx->bad_lines < REPLAY_MAX_REPORTED_ERRORS) {
+			fprintf(stderr, "%s:%zu: %s\n", ctx->display_name, line_no, err);
+		}
+		ctx->bad_lines++;
+		return 0;
+	}
+	if (rc == 0) {
+		rc = record_add(ctx, &sample, json, json_len);
+	}
+	if (rc != 0) {
+		free(json);
+	}
+	return rc;
+}
+
+static int replay_read(struct replay_ctx *ctx)
+{
+	bool from_stdin = strcmp(ctx->opts.path, "-") == 0;
+	FILE *f = from_stdin ? stdin : fopen(ctx->opts.path, "rb");
+	size_t line_no = 0, capacity = 0;
+	char *line = NULL;
+	ssize_t len;
+	int rc = 0;
+
+	if (f == NULL) {
+		rc = -errno;
+		fprintf(stderr, "drivequal-runner replay: %s: %s\n", ctx->opts.path, strerror(-rc));
+		return rc;
+	}
+	while ((len = getline(&line, &capacity, f)) >= 0) {
+		line_no++;
+		if (is_blank(line, (size_t)len)) {
+			continue;
+		}
+		rc = replay_line(ctx, line, (size_t)len, line_no);
+		if (rc != 0) {
+			break;
+		}
+	}
+	if (rc == 0 && ferror(f)) {
+		rc = -EIO;
+	}
+	if (rc != 0) {
+		fprintf(stderr, "drivequal-runner replay: %s: %s\n", ctx->display_name,
+			strerror(-rc));
+	}
+	free(line);
+	if (!from_stdin) {
+		fclose(f);
+	}
+	return rc;
+}
+
+/* Produce every record and wait for their delivery reports; returns the exit status. */
+static int replay_produce(struct replay_ctx *ctx)
+{
+	struct dq_kafka_producer_opts popts = {
+		.brokers = ctx->opts.brokers,
+		.properties = ctx->opts.properties,
+		.property_count = ctx->opts.property_count,
+	};
+	struct dq_kafka_producer_stats stats = { 0 };
+	struct dq_kafka_producer *producer = NULL;
+	char err[1024];
+	size_t i;
+	int rc;
+
+	rc = dq_kafka_producer_create(&popts, &producer, err, sizeof(err));
+	if (rc != 0) {
+		fprintf(stderr, "drivequal-runner replay: %s\n", err);
+		return rc == -EINVAL ? DQ_EXIT_USAGE : DQ_EXIT_FAILURE;
+	}
+	for (i = 0; i < ctx->record_count; i++) {
+		const struct replay_record *r = &ctx->records[i];
+
+		rc = dq_kafka_producer_produce(producer, ctx->opts.topic, r->job_id,
+					       strlen(r->job_id), r->json, r->len);
+		if (rc != 0) {
+			fprintf(stderr, "drivequal-runner replay: stopped at sample %zu: %s\n",
+				i + 1, strerror(-rc));
+			break;
+		}
+		dq_kafka_producer_poll(producer, 0);
+	}
+	rc = dq_kafka_producer_flush(producer,
+				     ctx->opts.timeout_s > 0 ? ctx->opts.timeout_s * 1000 : -1);
+	if (rc == -ETIMEDOUT) {
+		fprintf(stderr, "drivequal-runner replay: not all samples delivered within %d s\n",
+			ctx->opts.timeout_s);
+	}
+	dq_kafka_producer_purge(producer);
+	dq_kafka_producer_get_stats(producer, &stats);
+	dq_kafka_producer_destroy(producer, 0);
+	/* Whatever was not acknowledged counts as failed, purged or not. */
+	printf("{\"produced\":%" PRIu64 ",\"delivered\":%" PRIu64 ",\"failed\":%" PRIu64 "}\n",
+	       stats.produced, stats.delivered, stats.produced - stats.delivered);
+	fflush(stdout);
+	return stats.delivered == ctx->record_count ? DQ_EXIT_OK : DQ_EXIT_FAILURE;
+}
+
+int dq_cmd_replay_main(int argc, char **argv)
+{
+	struct replay_ctx ctx = { 0 };
+	int rc, status;
+	size_t i;
+
+	rc = parse_args(argc, argv, &ctx.opts);
+	if (rc != 0) {
+		if (rc < 0) {
+			print_usage(stderr);
+		}
+		return rc > 0 ? DQ_EXIT_OK : DQ_EXIT_USAGE;
+	}
+	ctx.display_name = strcmp(ctx.opts.path, "-") == 0 ? "<stdin>" : ctx.opts.path;
+	rc = replay_read(&ctx);
+	if (rc != 0) {
+		status = DQ_EXIT_FAILURE;
+		goto cleanup;
+	}
+	if (ctx.bad_lines > 0) {
+		fprintf(stderr,
+			"drivequal-runner replay: %zu invalid line(s) in %s; nothing produced\n",
+			ctx.bad_lines, ctx.display_name);
+		status = DQ_EXIT_FAILURE;
+		goto cleanup;
+	}
+	if (ctx.record_count == 0) {
+		fprintf(stderr, "drivequal-runner replay: no samples in %s\n", ctx.display_name);
+		printf("{\"produced\":0,\"delivered\":0,\"failed\":0}\n");
+		status = DQ_EXIT_OK;
+		goto cleanup;
+	}
+	status = replay_produce(&ctx);
+cleanup:
+	for (i = 0; i < ctx.record_count; i++) {
+		free(ctx.records[i].json);
+	}
+	free(ctx.records);
+	return status;
+}
