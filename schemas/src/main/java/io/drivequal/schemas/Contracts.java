@@ -37,7 +37,8 @@ public final class Contracts {
 	 * Every index template in schemas/elasticsearch/index-templates, by template name.
 	 */
 	public static final List<String> INDEX_TEMPLATE_NAMES = List.of("drivequal-jobs", "drivequal-samples",
-			"drivequal-phase-results", "drivequal-drives", "drivequal-runners", "drivequal-events");
+			"drivequal-phase-results", "drivequal-drives", "drivequal-runners", "drivequal-events",
+			"drivequal-drive-leases");
 
 	private final ObjectMapper mapper;
 

@@ -7,6 +7,11 @@ package io.drivequal.service.platform;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.json.jackson.JacksonJsonpMapper;
 import co.elastic.clients.transport.rest_client.RestClientTransport;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import org.apache.http.Header;
 import org.apache.http.HttpHost;
 import org.apache.http.message.BasicHeader;
@@ -28,9 +33,18 @@ class ElasticsearchConfiguration {
 		return builder.build();
 	}
 
+	/**
+	 * Documents are Java records mapped by Jackson 2 (the 8.19 client's mapper): times as
+	 * ISO-8601 strings, absent values omitted, unknown fields tolerated so older replicas
+	 * read newer documents.
+	 */
 	@Bean
 	ElasticsearchClient elasticsearchClient(RestClient restClient) {
-		return new ElasticsearchClient(new RestClientTransport(restClient, new JacksonJsonpMapper()));
+		ObjectMapper mapper = new ObjectMapper().registerModule(new JavaTimeModule())
+			.disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+			.disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+			.setSerializationInclusion(JsonInclude.Include.NON_NULL);
+		return new ElasticsearchClient(new RestClientTransport(restClient, new JacksonJsonpMapper(mapper)));
 	}
 
 }

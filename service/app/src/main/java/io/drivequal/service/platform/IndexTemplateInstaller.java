@@ -7,8 +7,11 @@ package io.drivequal.service.platform;
 import java.io.StringReader;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch._types.ElasticsearchException;
+import co.elastic.clients.elasticsearch._types.HealthStatus;
 import io.drivequal.schemas.Contracts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,6 +25,10 @@ class IndexTemplateInstaller implements SmartLifecycle {
 	private static final Logger log = LoggerFactory.getLogger(IndexTemplateInstaller.class);
 
 	private static final Duration RETRY_PAUSE = Duration.ofSeconds(2);
+
+	/** Every index but the monthly sample indices, which a sample's month creates. */
+	static final List<String> FIXED_INDICES = List.of("drivequal-jobs", "drivequal-events", "drivequal-phase-results",
+			"drivequal-drives", "drivequal-runners", "drivequal-drive-leases");
 
 	private final ElasticsearchClient client;
 
@@ -63,7 +70,27 @@ class IndexTemplateInstaller implements SmartLifecycle {
 			String body = this.contracts.indexTemplate(name);
 			this.client.indices().putIndexTemplate((template) -> template.name(name).withJson(new StringReader(body)));
 		}
-		log.info("Installed {} index templates into {}", Contracts.INDEX_TEMPLATE_NAMES.size(), this.settings.url());
+		// Indices with a fixed name exist before anyone reads them, so a first read never
+		// meets a
+		// half-created index (its shard not yet assigned answers 503).
+		for (String index : FIXED_INDICES) {
+			if (!this.client.indices().exists((exists) -> exists.index(index)).value()) {
+				try {
+					this.client.indices().create((create) -> create.index(index));
+				}
+				catch (ElasticsearchException ex) {
+					if (!"resource_already_exists_exception".equals(ex.error().type())) {
+						throw ex;
+					}
+				}
+			}
+		}
+		this.client.cluster()
+			.health((health) -> health.index(FIXED_INDICES)
+				.waitForStatus(HealthStatus.Yellow)
+				.timeout((timeout) -> timeout.time("30s")));
+		log.info("Installed {} index templates and {} indices into {}", Contracts.INDEX_TEMPLATE_NAMES.size(),
+				FIXED_INDICES.size(), this.settings.url());
 	}
 
 	@Override

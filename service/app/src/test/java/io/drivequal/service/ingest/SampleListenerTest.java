@@ -12,6 +12,7 @@ import java.util.stream.Stream;
 
 import io.drivequal.schemas.Contracts;
 import io.drivequal.service.platform.InvalidMessageException;
+import io.drivequal.service.platform.MessageDecoder;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -30,7 +31,7 @@ class SampleListenerTest {
 
 	private final Contracts contracts = Contracts.load();
 
-	private final SampleListener listener = new SampleListener(this.contracts, null,
+	private final SampleListener listener = new SampleListener(new MessageDecoder(this.contracts), null,
 			new IngestSettings(DataSize.ofKilobytes(64)));
 
 	@TestFactory
@@ -58,6 +59,9 @@ class SampleListenerTest {
 		assertThatExceptionOfType(InvalidMessageException.class)
 			.isThrownBy(() -> this.listener.decode(record("j", big)))
 			.withMessageContaining("exceeds");
+		assertThatExceptionOfType(InvalidMessageException.class)
+			.isThrownBy(() -> this.listener.decode(record("j", null)))
+			.withMessageContaining("tombstone");
 	}
 
 	@Test

@@ -1,0 +1,61 @@
+/*
+ * Expected phase durations, for progress and ETA. Timed phases are exact; the others are estimates
+ * from the drive's capacity at a nominal sequential speed (stated, not measured), so an ETA is a
+ * guide, never a promise.
+ */
+package io.drivequal.service.catalog;
+
+import java.util.List;
+
+public final class Durations {
+
+	/**
+	 * Nominal sequential write speed for estimates: a mid-range datacenter NVMe drive.
+	 */
+	public static final long NOMINAL_SEQUENTIAL_BYTES_PER_S = 2_000_000_000L;
+
+	/** Nominal 4KiB random write rate for sized random phases. */
+	public static final long NOMINAL_RANDOM_BYTES_PER_S = 400_000_000L;
+
+	private static final long PURGE_S = 60;
+
+	private static final long DEALLOCATE_S = 10;
+
+	private static final long SMART_S = 1;
+
+	private Durations() {
+	}
+
+	public static long expectedS(PhaseSpec phase, long capacityBytes) {
+		return switch (phase.kind()) {
+			case "workload" -> (phase.runtimeS() != null) ? phase.runtimeS() : ceilDiv(bytes(phase, capacityBytes),
+					phase.rw().startsWith("rand") ? NOMINAL_RANDOM_BYTES_PER_S : NOMINAL_SEQUENTIAL_BYTES_PER_S);
+			case "precondition" ->
+				ceilDiv((long) (capacityBytes * range(phase) / 100.0) * phase.passes(), NOMINAL_SEQUENTIAL_BYTES_PER_S);
+			case "idle" -> phase.idleS();
+			case "purge" -> PURGE_S;
+			case "deallocate" -> DEALLOCATE_S;
+			default -> SMART_S;
+		};
+	}
+
+	public static long expectedS(List<PhaseSpec> phases, long capacityBytes) {
+		return phases.stream().mapToLong((phase) -> expectedS(phase, capacityBytes)).sum();
+	}
+
+	private static long bytes(PhaseSpec phase, long capacityBytes) {
+		if (phase.sizeBytes() != null) {
+			return phase.sizeBytes();
+		}
+		return (phase.capacityMultiple() != null) ? phase.capacityMultiple() * capacityBytes : 0;
+	}
+
+	private static double range(PhaseSpec phase) {
+		return (phase.rangePercent() != null) ? phase.rangePercent() : 100.0;
+	}
+
+	private static long ceilDiv(long a, long b) {
+		return (a + b - 1) / b;
+	}
+
+}

@@ -1,0 +1,28 @@
+/*
+ * A qualification profile of the catalog: what it runs, why, and which reference it implements.
+ */
+package io.drivequal.service.catalog;
+
+import java.util.List;
+
+/**
+ * @param primaryPhase the phase whose steady state, consistency and QoS decide the
+ * verdict
+ * @param analysis how the phase is analysed (round length, fixed window, max rounds)
+ */
+public record Profile(String name, String title, String description, String reference, String primaryPhase,
+		AnalysisHints analysis, List<PhaseSpec> phases) {
+
+	public Profile {
+		phases = List.copyOf(phases);
+	}
+
+	/**
+	 * @param roundLengthS SNIA round length
+	 * @param fixedWindowFromS start of the seeds' fixed window (2000 s profiles), or null
+	 * @param maxRounds PTS stop after this many rounds, or null
+	 */
+	public record AnalysisHints(int roundLengthS, Integer fixedWindowFromS, Integer maxRounds) {
+	}
+
+}

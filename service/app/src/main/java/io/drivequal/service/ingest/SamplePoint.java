@@ -1,0 +1,26 @@
+/*
+ * One per-second sample as the API serves it: IOPS, MB/s and latency per direction.
+ */
+package io.drivequal.service.ingest;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record SamplePoint(int phaseIndex, String phaseName, int t, long timeMs, long readIops, long writeIops,
+		double readMBps, double writeMBps, Latency readLatencyNs, Latency writeLatencyNs) {
+
+	public record Latency(long p50, long p99, long p999, long max) {
+	}
+
+	static SamplePoint of(SampleDocument document) {
+		return new SamplePoint(document.phaseIndex(), document.phaseName(), document.t(), document.timestampMs(),
+				document.read().iops(), document.write().iops(), document.read().mbPerS(), document.write().mbPerS(),
+				latency(document.read()), latency(document.write()));
+	}
+
+	private static Latency latency(SampleDocument.DirectionDocument direction) {
+		SampleMessage.LatencyNs latency = direction.latencyNs();
+		return (latency != null) ? new Latency(latency.p50(), latency.p99(), latency.p999(), latency.max()) : null;
+	}
+
+}

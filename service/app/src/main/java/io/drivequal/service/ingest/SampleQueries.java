@@ -1,0 +1,141 @@
+/*
+ * Reads a job's samples back from Elasticsearch for the API, the live stream and progress.
+ */
+package io.drivequal.service.ingest;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.function.Function;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch._types.FieldValue;
+import co.elastic.clients.elasticsearch._types.SortOrder;
+import co.elastic.clients.elasticsearch._types.aggregations.HistogramBucket;
+import co.elastic.clients.elasticsearch._types.query_dsl.BoolQuery;
+import co.elastic.clients.elasticsearch.core.SearchRequest;
+import co.elastic.clients.elasticsearch.core.SearchResponse;
+import co.elastic.clients.elasticsearch.core.search.Hit;
+import co.elastic.clients.util.ObjectBuilder;
+
+import org.springframework.stereotype.Component;
+
+@Component
+public class SampleQueries {
+
+	private static final String ALL_SAMPLES = SampleDocument.INDEX_PREFIX + "*";
+
+	private final ElasticsearchClient client;
+
+	SampleQueries(ElasticsearchClient client) {
+		this.client = client;
+	}
+
+	/**
+	 * Samples of a job in (phase, t) order after the given position, at most
+	 * {@code limit}.
+	 * @param phaseIndex only this phase, or null for all
+	 * @param afterPhase, afterT the last sample already read (-1, 0 to start)
+	 */
+	public List<SamplePoint> after(String jobId, Integer phaseIndex, int afterPhase, int afterT, int limit) {
+		BoolQuery filter = filter(jobId, phaseIndex);
+		SearchResponse<SampleDocument> response = search((search) -> {
+			search.index(ALL_SAMPLES)
+				.ignoreUnavailable(true)
+				.allowNoIndices(true)
+				.query((q) -> q.bool(filter))
+				.size(limit)
+				.sort((sort) -> sort.field((f) -> f.field("phaseIndex").order(SortOrder.Asc)))
+				.sort((sort) -> sort.field((f) -> f.field("t").order(SortOrder.Asc)));
+			if (afterPhase >= 0) {
+				search.searchAfter(FieldValue.of(afterPhase), FieldValue.of(afterT));
+			}
+			return search;
+		});
+		List<SamplePoint> points = new ArrayList<>();
+		for (Hit<SampleDocument> hit : response.hits().hits()) {
+			points.add(SamplePoint.of(hit.source()));
+		}
+		return points;
+	}
+
+	/**
+	 * The phase downsampled to at most about {@code maxPoints} buckets of equal width in
+	 * t.
+	 */
+	public List<ChartBucket> chart(String jobId, int phaseIndex, int maxPoints) {
+		OptionalInt lastT = latestT(jobId, phaseIndex);
+		if (lastT.isEmpty()) {
+			return List.of();
+		}
+		int width = Math.max(1, (lastT.getAsInt() + maxPoints - 1) / maxPoints);
+		BoolQuery filter = filter(jobId, phaseIndex);
+		SearchResponse<SampleDocument> response = search(
+				(search) -> search.index(ALL_SAMPLES)
+					.ignoreUnavailable(true)
+					.allowNoIndices(true)
+					.size(0)
+					.query((q) -> q.bool(filter))
+					.aggregations("byT", (agg) -> agg
+						.histogram(
+								(histogram) -> histogram.field("t").interval((double) width).offset(1.0).minDocCount(1))
+						.aggregations("iops", (stats) -> stats.stats((s) -> s.field("totalIops")))));
+		List<ChartBucket> buckets = new ArrayList<>();
+		for (HistogramBucket bucket : response.aggregations().get("byT").histogram().buckets().array()) {
+			var stats = bucket.aggregations().get("iops").stats();
+			int fromT = (int) bucket.key();
+			buckets.add(new ChartBucket(phaseIndex, fromT, fromT + width - 1, bucket.docCount(), stats.min(),
+					stats.avg(), stats.max()));
+		}
+		return buckets;
+	}
+
+	/** The last second of the phase that has been indexed. */
+	public OptionalInt latestT(String jobId, int phaseIndex) {
+		BoolQuery filter = filter(jobId, phaseIndex);
+		SearchResponse<SampleDocument> response = search((search) -> search.index(ALL_SAMPLES)
+			.ignoreUnavailable(true)
+			.allowNoIndices(true)
+			.size(1)
+			.query((q) -> q.bool(filter))
+			.sort((sort) -> sort.field((f) -> f.field("t").order(SortOrder.Desc))));
+		List<Hit<SampleDocument>> hits = response.hits().hits();
+		return hits.isEmpty() ? OptionalInt.empty() : OptionalInt.of(hits.get(0).source().t());
+	}
+
+	public long count(String jobId) {
+		try {
+			return this.client
+				.count((count) -> count.index(ALL_SAMPLES)
+					.ignoreUnavailable(true)
+					.allowNoIndices(true)
+					.query((q) -> q.term((term) -> term.field("jobId").value(jobId))))
+				.count();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	private static BoolQuery filter(String jobId, Integer phaseIndex) {
+		BoolQuery.Builder bool = new BoolQuery.Builder();
+		bool.filter((q) -> q.term((term) -> term.field("jobId").value(jobId)));
+		if (phaseIndex != null) {
+			bool.filter((q) -> q.term((term) -> term.field("phaseIndex").value(phaseIndex)));
+		}
+		return bool.build();
+	}
+
+	private SearchResponse<SampleDocument> search(
+			Function<SearchRequest.Builder, ObjectBuilder<SearchRequest>> request) {
+		try {
+			return this.client.search(request, SampleDocument.class);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+}

@@ -1,0 +1,159 @@
+/*
+ * Every error of the API as RFC 9457 problem details: a missing resource is a 404, bad input a 400
+ * that names the field, an illegal state transition a 409 — never a 500 for the caller's mistake.
+ */
+package io.drivequal.service.platform;
+
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.validation.ConstraintViolationException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.validation.FieldError;
+import org.springframework.web.bind.MethodArgumentNotValidException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.method.annotation.HandlerMethodValidationException;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+
+@RestControllerAdvice
+class ApiProblems extends ResponseEntityExceptionHandler {
+
+	private static final Logger log = LoggerFactory.getLogger(ApiProblems.class);
+
+	@ExceptionHandler(NotFoundException.class)
+	ProblemDetail notFound(NotFoundException ex) {
+		return problem(HttpStatus.NOT_FOUND, "Not found", ex.getMessage());
+	}
+
+	@ExceptionHandler(ConflictException.class)
+	ProblemDetail conflict(ConflictException ex) {
+		return problem(HttpStatus.CONFLICT, "Conflict", ex.getMessage());
+	}
+
+	@ExceptionHandler(ForbiddenException.class)
+	ProblemDetail forbidden(ForbiddenException ex) {
+		return problem(HttpStatus.FORBIDDEN, "Forbidden", ex.getMessage());
+	}
+
+	@ExceptionHandler(BadRequestException.class)
+	ProblemDetail badRequest(BadRequestException ex) {
+		ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, "Invalid request", ex.getMessage());
+		problem.setProperty("errors", List.of(Map.of("field", ex.field(), "message", ex.getMessage())));
+		return problem;
+	}
+
+	@ExceptionHandler(MethodArgumentTypeMismatchException.class)
+	ProblemDetail typeMismatch(MethodArgumentTypeMismatchException ex) {
+		String message = "must be a valid "
+				+ ((ex.getRequiredType() != null) ? ex.getRequiredType().getSimpleName().toLowerCase() : "value");
+		ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, "Invalid request", ex.getName() + ": " + message);
+		problem.setProperty("errors", List.of(Map.of("field", ex.getName(), "message", message)));
+		return problem;
+	}
+
+	@ExceptionHandler(ConstraintViolationException.class)
+	ProblemDetail constraintViolation(ConstraintViolationException ex) {
+		List<Map<String, String>> errors = ex.getConstraintViolations()
+			.stream()
+			.map((violation) -> Map.of("field", leaf(violation.getPropertyPath().toString()), "message",
+					violation.getMessage()))
+			.toList();
+		ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, "Invalid request", summary(errors));
+		problem.setProperty("errors", errors);
+		return problem;
+	}
+
+	@Override
+	protected ResponseEntity<Object> handleMethodArgumentNotValid(MethodArgumentNotValidException ex,
+			HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+		List<Map<String, String>> errors = ex.getBindingResult()
+			.getFieldErrors()
+			.stream()
+			.map((FieldError error) -> Map.of("field", error.getField(), "message",
+					String.valueOf(error.getDefaultMessage())))
+			.toList();
+		ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, "Invalid request", summary(errors));
+		problem.setProperty("errors", errors);
+		return ResponseEntity.badRequest().body(problem);
+	}
+
+	@Override
+	protected ResponseEntity<Object> handleHandlerMethodValidationException(HandlerMethodValidationException ex,
+			HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+		List<Map<String, String>> errors = ex.getParameterValidationResults()
+			.stream()
+			.flatMap((result) -> result.getResolvableErrors()
+				.stream()
+				.map((error) -> Map.of("field", String.valueOf(result.getMethodParameter().getParameterName()),
+						"message", String.valueOf(error.getDefaultMessage()))))
+			.toList();
+		ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, "Invalid request", summary(errors));
+		problem.setProperty("errors", errors);
+		return ResponseEntity.badRequest().body(problem);
+	}
+
+	@Override
+	protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
+			HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+		String detail = "the body is not valid JSON for this request: " + mostSpecific(ex);
+		return ResponseEntity.badRequest().body(problem(HttpStatus.BAD_REQUEST, "Invalid request", detail));
+	}
+
+	/**
+	 * Elasticsearch or Kafka unreachable or overloaded: the caller may retry, it did
+	 * nothing wrong.
+	 */
+	@ExceptionHandler({ UncheckedIOException.class, TransientIndexingException.class })
+	ResponseEntity<ProblemDetail> storageUnavailable(RuntimeException ex) {
+		log.warn("storage unavailable while answering a request: {}", ex.toString());
+		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+			.header(HttpHeaders.RETRY_AFTER, "5")
+			.body(problem(HttpStatus.SERVICE_UNAVAILABLE, "Storage unavailable",
+					"Elasticsearch did not answer; retry in a few seconds"));
+	}
+
+	@ExceptionHandler(Exception.class)
+	ProblemDetail unexpected(Exception ex) {
+		log.error("Unexpected error answering a request", ex);
+		return problem(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error",
+				"the service failed to answer; the error is logged");
+	}
+
+	private static ProblemDetail problem(HttpStatus status, String title, String detail) {
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
+		problem.setTitle(title);
+		return problem;
+	}
+
+	private static String summary(List<Map<String, String>> errors) {
+		return String.join("; ", errors.stream().map((e) -> e.get("field") + ": " + e.get("message")).toList());
+	}
+
+	private static String leaf(String path) {
+		int dot = path.indexOf('.');
+		return (dot >= 0) ? path.substring(dot + 1) : path;
+	}
+
+	private static String mostSpecific(Throwable ex) {
+		Throwable cause = ex;
+		while (cause.getCause() != null && cause.getCause() != cause) {
+			cause = cause.getCause();
+		}
+		String message = String.valueOf(cause.getMessage());
+		int newline = message.indexOf('\n');
+		return (newline > 0) ? message.substring(0, newline) : message;
+	}
+
+}

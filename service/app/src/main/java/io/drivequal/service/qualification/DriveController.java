@@ -1,0 +1,55 @@
+/*
+ * /api/v1/drives: the inventory from runner heartbeats, with each drive's qualification history.
+ */
+package io.drivequal.service.qualification;
+
+import java.util.List;
+
+import io.drivequal.service.platform.NotFoundException;
+import io.drivequal.service.runners.Drive;
+import io.drivequal.service.runners.RunnerRegistry;
+
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@RequestMapping("/api/v1/drives")
+class DriveController {
+
+	private final RunnerRegistry registry;
+
+	private final QualificationService qualifications;
+
+	private final Views views;
+
+	DriveController(RunnerRegistry registry, QualificationService qualifications, Views views) {
+		this.registry = registry;
+		this.qualifications = qualifications;
+		this.views = views;
+	}
+
+	record DriveView(Drive drive, boolean runnerAlive) {
+	}
+
+	record DriveDetail(Drive drive, boolean runnerAlive, List<QualificationView> qualifications) {
+	}
+
+	@GetMapping
+	List<DriveView> drives() {
+		return this.registry.drives()
+			.stream()
+			.map((drive) -> new DriveView(drive, this.registry.isAlive(drive.runnerId())))
+			.toList();
+	}
+
+	@GetMapping("/{serial}")
+	DriveDetail drive(@PathVariable String serial) {
+		Drive drive = this.registry.drive(serial)
+			.orElseThrow(() -> new NotFoundException("no runner has reported drive " + serial));
+		return new DriveDetail(drive, this.registry.isAlive(drive.runnerId()),
+				this.qualifications.history(serial).stream().map(this.views::summary).toList());
+	}
+
+}

@@ -1,0 +1,97 @@
+/*
+ * One job per drive, across every service replica: a lease is a document whose id is the drive's
+ * serial, created with op_type=create, so Elasticsearch lets exactly one job hold it.
+ */
+package io.drivequal.service.qualification;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Optional;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch._types.ElasticsearchException;
+import co.elastic.clients.elasticsearch.core.GetResponse;
+
+import org.springframework.stereotype.Component;
+
+@Component
+class DriveLeases {
+
+	static final String INDEX = "drivequal-drive-leases";
+
+	private final ElasticsearchClient client;
+
+	private final Clock clock;
+
+	DriveLeases(ElasticsearchClient client, Clock clock) {
+		this.client = client;
+		this.clock = clock;
+	}
+
+	record Lease(String serial, String jobId, Instant acquiredAt) {
+	}
+
+	/**
+	 * Gives the drive to the job; true also when the job already holds it (a retried
+	 * dispatch).
+	 */
+	boolean acquire(String serial, String jobId) {
+		try {
+			this.client.create((
+					create) -> create.index(INDEX).id(serial).document(new Lease(serial, jobId, this.clock.instant())));
+			return true;
+		}
+		catch (ElasticsearchException ex) {
+			if (ex.status() == 409) {
+				return holder(serial).map((lease) -> lease.jobId().equals(jobId)).orElse(false);
+			}
+			throw ex;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/** Frees the drive if — and only if — this job holds it. */
+	void release(String serial, String jobId) {
+		try {
+			GetResponse<Lease> current = this.client.get((get) -> get.index(INDEX).id(serial), Lease.class);
+			if (!current.found() || !jobId.equals(current.source().jobId())) {
+				return;
+			}
+			this.client.delete((delete) -> delete.index(INDEX)
+				.id(serial)
+				.ifSeqNo(current.seqNo())
+				.ifPrimaryTerm(current.primaryTerm()));
+		}
+		catch (ElasticsearchException ex) {
+			// Gone or changed meanwhile: someone else released or re-acquired it; not
+			// ours.
+			if (ex.status() != 404 && ex.status() != 409) {
+				throw ex;
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	Optional<Lease> holder(String serial) {
+		try {
+			GetResponse<Lease> current = this.client.get((get) -> get.index(INDEX).id(serial), Lease.class);
+			return current.found() ? Optional.of(current.source()) : Optional.empty();
+		}
+		catch (ElasticsearchException ex) {
+			if (ex.status() == 404) {
+				return Optional.empty();
+			}
+			throw ex;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+}

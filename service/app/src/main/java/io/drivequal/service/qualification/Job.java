@@ -1,0 +1,137 @@
+/*
+ * A qualification job as stored in Elasticsearch (index drivequal-jobs, id = jobId). Immutable;
+ * a change is a new Job made through edit(), written back with optimistic concurrency.
+ */
+package io.drivequal.service.qualification;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+import io.drivequal.service.catalog.PhaseSpec;
+
+record Job(String jobId, JobState state, String submitter, String profile, String deviceSerial, String driveModel,
+		String firmware, String runnerId, String transportAddress, String engine, Long capacityBytes,
+		Integer lbaSizeBytes, String idempotencyKey, String commandId, Instant queuedAt, Instant dispatchedAt,
+		Instant startedAt, Instant endedAt, Instant updatedAt, Integer currentPhaseIndex, Long expectedDurationS,
+		String verdict, String failureReason, String message, Instant cancelRequestedAt, String cancelRequestedBy,
+		List<PhaseSpec> plan, DriveSpec spec, List<Criterion> criteria, Map<String, Object> analysis) {
+
+	Job edit(Consumer<Draft> change) {
+		Draft draft = new Draft(this);
+		change.accept(draft);
+		return draft.build();
+	}
+
+	/** The mutable twin of Job, only ever used inside edit(). */
+	static final class Draft {
+
+		String jobId;
+
+		JobState state;
+
+		String submitter;
+
+		String profile;
+
+		String deviceSerial;
+
+		String driveModel;
+
+		String firmware;
+
+		String runnerId;
+
+		String transportAddress;
+
+		String engine;
+
+		Long capacityBytes;
+
+		Integer lbaSizeBytes;
+
+		String idempotencyKey;
+
+		String commandId;
+
+		Instant queuedAt;
+
+		Instant dispatchedAt;
+
+		Instant startedAt;
+
+		Instant endedAt;
+
+		Instant updatedAt;
+
+		Integer currentPhaseIndex;
+
+		Long expectedDurationS;
+
+		String verdict;
+
+		String failureReason;
+
+		String message;
+
+		Instant cancelRequestedAt;
+
+		String cancelRequestedBy;
+
+		List<PhaseSpec> plan;
+
+		DriveSpec spec;
+
+		List<Criterion> criteria;
+
+		Map<String, Object> analysis;
+
+		Draft() {
+		}
+
+		Draft(Job job) {
+			this.jobId = job.jobId;
+			this.state = job.state;
+			this.submitter = job.submitter;
+			this.profile = job.profile;
+			this.deviceSerial = job.deviceSerial;
+			this.driveModel = job.driveModel;
+			this.firmware = job.firmware;
+			this.runnerId = job.runnerId;
+			this.transportAddress = job.transportAddress;
+			this.engine = job.engine;
+			this.capacityBytes = job.capacityBytes;
+			this.lbaSizeBytes = job.lbaSizeBytes;
+			this.idempotencyKey = job.idempotencyKey;
+			this.commandId = job.commandId;
+			this.queuedAt = job.queuedAt;
+			this.dispatchedAt = job.dispatchedAt;
+			this.startedAt = job.startedAt;
+			this.endedAt = job.endedAt;
+			this.updatedAt = job.updatedAt;
+			this.currentPhaseIndex = job.currentPhaseIndex;
+			this.expectedDurationS = job.expectedDurationS;
+			this.verdict = job.verdict;
+			this.failureReason = job.failureReason;
+			this.message = job.message;
+			this.cancelRequestedAt = job.cancelRequestedAt;
+			this.cancelRequestedBy = job.cancelRequestedBy;
+			this.plan = job.plan;
+			this.spec = job.spec;
+			this.criteria = job.criteria;
+			this.analysis = job.analysis;
+		}
+
+		Job build() {
+			return new Job(this.jobId, this.state, this.submitter, this.profile, this.deviceSerial, this.driveModel,
+					this.firmware, this.runnerId, this.transportAddress, this.engine, this.capacityBytes,
+					this.lbaSizeBytes, this.idempotencyKey, this.commandId, this.queuedAt, this.dispatchedAt,
+					this.startedAt, this.endedAt, this.updatedAt, this.currentPhaseIndex, this.expectedDurationS,
+					this.verdict, this.failureReason, this.message, this.cancelRequestedAt, this.cancelRequestedBy,
+					this.plan, this.spec, this.criteria, this.analysis);
+		}
+
+	}
+
+}

@@ -1,0 +1,174 @@
+/*
+ * The runners' job and phase events: each is indexed as the job's audit trail (id = jobId:seq, so a
+ * redelivery overwrites itself), a finished phase's totals and histograms become a phase-result
+ * document, and then the event moves the job through its lifecycle. Offsets are committed only
+ * after all of that succeeded.
+ */
+package io.drivequal.service.qualification;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
+import io.drivequal.schemas.Contracts;
+import io.drivequal.schemas.MessageType;
+import io.drivequal.service.platform.BulkWriter;
+import io.drivequal.service.platform.InvalidMessageException;
+import io.drivequal.service.platform.MessageDecoder;
+import io.drivequal.service.platform.PoisonAwareBatch;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.kafka.annotation.KafkaListener;
+import org.springframework.stereotype.Component;
+
+@Component
+class JobEventListener {
+
+	private static final Logger log = LoggerFactory.getLogger(JobEventListener.class);
+
+	static final String EVENTS_INDEX = "drivequal-events";
+
+	static final String PHASE_RESULTS_INDEX = "drivequal-phase-results";
+
+	private final MessageDecoder decoder;
+
+	private final BulkWriter writer;
+
+	private final JobStore store;
+
+	private final DriveLeases leases;
+
+	private final Contracts contracts;
+
+	private final SchedulingSettings settings;
+
+	private final Clock clock;
+
+	JobEventListener(MessageDecoder decoder, BulkWriter writer, JobStore store, DriveLeases leases, Contracts contracts,
+			SchedulingSettings settings, Clock clock) {
+		this.decoder = decoder;
+		this.writer = writer;
+		this.store = store;
+		this.leases = leases;
+		this.contracts = contracts;
+		this.settings = settings;
+		this.clock = clock;
+	}
+
+	@KafkaListener(id = "drivequal-job-events", groupId = "drivequal-service-events",
+			topics = "#{@contracts.topicCarrying(T(io.drivequal.schemas.MessageType).JOB_EVENT).name()}",
+			batch = "true")
+	void onEvents(List<ConsumerRecord<String, byte[]>> records) {
+		PoisonAwareBatch.process(records, this::decode, this::store);
+	}
+
+	JsonNode decode(ConsumerRecord<String, byte[]> record) {
+		JsonNode event = this.decoder.decode(record, MessageType.JOB_EVENT, this.settings.maxEventSize(),
+				JsonNode.class);
+		String jobId = event.path("jobId").asString();
+		if (record.key() != null && !record.key().equals(jobId)) {
+			throw new InvalidMessageException("event key " + record.key() + " is not its jobId " + jobId);
+		}
+		String expectedId = jobId + ":" + event.path("seq").asLong();
+		if (!expectedId.equals(event.path("eventId").asString())) {
+			throw new InvalidMessageException(
+					"eventId " + event.path("eventId").asString() + " is not jobId:seq (" + expectedId + ")");
+		}
+		return event;
+	}
+
+	private Optional<PoisonAwareBatch.Rejection> store(List<JsonNode> events) {
+		List<BulkOperation> operations = new ArrayList<>();
+		List<Integer> eventOfOperation = new ArrayList<>();
+		for (int i = 0; i < events.size(); i++) {
+			JsonNode event = events.get(i);
+			operations.add(eventDocument(event));
+			eventOfOperation.add(i);
+			if ("phase-completed".equals(event.path("type").asString())) {
+				operations.add(phaseResultDocument(event));
+				eventOfOperation.add(i);
+			}
+		}
+		Optional<PoisonAwareBatch.Rejection> rejection = this.writer.write(operations, false)
+			.map((r) -> new PoisonAwareBatch.Rejection(eventOfOperation.get(r.batchIndex()), r.reason()));
+		int applicable = rejection.map(PoisonAwareBatch.Rejection::batchIndex).orElse(events.size());
+		for (JsonNode event : events.subList(0, applicable)) {
+			applyToJob(event);
+		}
+		return rejection;
+	}
+
+	private void applyToJob(JsonNode event) {
+		String jobId = event.path("jobId").asString();
+		try (MDC.MDCCloseable jobContext = MDC.putCloseable("jobId", jobId)) {
+			Instant now = this.clock.instant();
+			if (this.store.find(jobId).isEmpty()) {
+				log.warn("event {} names unknown job {}; kept in {} only", event.path("eventId").asString(), jobId,
+						EVENTS_INDEX);
+				return;
+			}
+			this.store.update(jobId, (job) -> EventTransitions.apply(job, event, now)).ifPresent((job) -> {
+				log.info("job {} is {} after {}", jobId, job.state(), event.path("type").asString());
+				if (job.state().isFinal()) {
+					this.leases.release(job.deviceSerial(), job.jobId());
+				}
+			});
+		}
+	}
+
+	private BulkOperation eventDocument(JsonNode event) {
+		Map<String, Object> document = new LinkedHashMap<>();
+		document.put("@timestamp", event.path("time").asString());
+		document.put("eventId", event.path("eventId").asString());
+		document.put("type", event.path("type").asString());
+		document.put("jobId", event.path("jobId").asString());
+		document.put("runnerId", event.path("runnerId").asString());
+		document.put("seq", event.path("seq").asLong());
+		putIfPresent(document, "phaseIndex", event, "phaseIndex");
+		putIfPresent(document, "reason", event, "reason");
+		putIfPresent(document, "message", event, "message");
+		document.put("payload", toMap(event));
+		return BulkOperation.of((op) -> op
+			.index((index) -> index.index(EVENTS_INDEX).id(event.path("eventId").asString()).document(document)));
+	}
+
+	private BulkOperation phaseResultDocument(JsonNode event) {
+		Map<String, Object> document = new LinkedHashMap<>();
+		document.put("@timestamp", event.path("time").asString());
+		document.put("jobId", event.path("jobId").asString());
+		document.put("runnerId", event.path("runnerId").asString());
+		document.put("phaseIndex", event.path("phaseIndex").asInt());
+		document.put("phaseName", event.path("phaseName").asString());
+		document.put("kind", event.path("kind").asString());
+		document.put("durationNs", event.path("durationNs").asLong());
+		document.put("samples", event.path("samples").asLong());
+		document.put("read", toMap(event.path("read")));
+		document.put("write", toMap(event.path("write")));
+		putIfPresent(document, "deallocatedBytes", event, "deallocatedBytes");
+		String id = event.path("jobId").asString() + "/" + event.path("phaseIndex").asInt();
+		return BulkOperation
+			.of((op) -> op.index((index) -> index.index(PHASE_RESULTS_INDEX).id(id).document(document)));
+	}
+
+	@SuppressWarnings("unchecked")
+	private Map<String, Object> toMap(JsonNode node) {
+		return this.contracts.mapper().convertValue(node, Map.class);
+	}
+
+	private void putIfPresent(Map<String, Object> document, String field, JsonNode event, String name) {
+		JsonNode value = event.get(name);
+		if (value != null && !value.isNull()) {
+			document.put(field, value.isNumber() ? value.numberValue() : value.asString());
+		}
+	}
+
+}

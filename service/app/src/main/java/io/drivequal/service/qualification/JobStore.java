@@ -1,0 +1,207 @@
+/*
+ * Jobs in Elasticsearch. Every change is a compare-and-set on the document's sequence number and
+ * primary term: two replicas that race on one job cannot both win, which is what keeps a job from
+ * being dispatched twice.
+ */
+package io.drivequal.service.qualification;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch._types.ElasticsearchException;
+import co.elastic.clients.elasticsearch._types.FieldValue;
+import co.elastic.clients.elasticsearch._types.SortOrder;
+import co.elastic.clients.elasticsearch._types.query_dsl.BoolQuery;
+import co.elastic.clients.elasticsearch._types.query_dsl.Query;
+import co.elastic.clients.elasticsearch.core.GetResponse;
+import co.elastic.clients.elasticsearch.core.SearchRequest;
+import co.elastic.clients.elasticsearch.core.SearchResponse;
+import co.elastic.clients.elasticsearch.core.search.Hit;
+import co.elastic.clients.json.JsonData;
+import co.elastic.clients.util.ObjectBuilder;
+
+import org.springframework.stereotype.Component;
+
+@Component
+class JobStore {
+
+	static final String INDEX = "drivequal-jobs";
+
+	/** A CAS loop that keeps losing is a bug or a storm; give up rather than spin. */
+	private static final int MAX_ATTEMPTS = 20;
+
+	private final ElasticsearchClient client;
+
+	JobStore(ElasticsearchClient client) {
+		this.client = client;
+	}
+
+	record Versioned(Job job, long seqNo, long primaryTerm) {
+	}
+
+	record Page(long total, List<Job> jobs) {
+	}
+
+	/**
+	 * @param state, driveModel, serial, submitter exact filters, each optional
+	 * @param queuedFrom, queuedTo bounds on the submission time, each optional
+	 */
+	record JobQuery(JobState state, String driveModel, String serial, String submitter, Instant queuedFrom,
+			Instant queuedTo, int page, int size) {
+	}
+
+	/**
+	 * Creates the job; false when a job with this id already exists (idempotent
+	 * submission).
+	 */
+	boolean create(Job job) {
+		try {
+			this.client.create((create) -> create.index(INDEX).id(job.jobId()).document(job));
+			return true;
+		}
+		catch (ElasticsearchException ex) {
+			if (ex.status() == 409) {
+				return false;
+			}
+			throw ex;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	Optional<Job> find(String jobId) {
+		return findVersioned(jobId).map(Versioned::job);
+	}
+
+	Optional<Versioned> findVersioned(String jobId) {
+		try {
+			GetResponse<Job> response = this.client.get((get) -> get.index(INDEX).id(jobId), Job.class);
+			if (!response.found()) {
+				return Optional.empty();
+			}
+			return Optional.of(new Versioned(response.source(), response.seqNo(), response.primaryTerm()));
+		}
+		catch (ElasticsearchException ex) {
+			if (ex.status() == 404) {
+				return Optional.empty();
+			}
+			throw ex;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/**
+	 * Applies {@code change} to the current job and writes it back if nobody changed the
+	 * job in between; otherwise re-reads and re-applies. {@code change} returns empty to
+	 * decline (e.g. the job is no longer in the state the caller expected).
+	 * @return the job as written, or empty when the job is missing or {@code change}
+	 * declined
+	 */
+	Optional<Job> update(String jobId, Function<Job, Optional<Job>> change) {
+		for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+			Optional<Versioned> current = findVersioned(jobId);
+			if (current.isEmpty()) {
+				return Optional.empty();
+			}
+			Optional<Job> changed = change.apply(current.get().job());
+			if (changed.isEmpty()) {
+				return Optional.empty();
+			}
+			try {
+				Versioned read = current.get();
+				this.client.index((index) -> index.index(INDEX)
+					.id(jobId)
+					.ifSeqNo(read.seqNo())
+					.ifPrimaryTerm(read.primaryTerm())
+					.document(changed.get()));
+				return changed;
+			}
+			catch (ElasticsearchException ex) {
+				if (ex.status() != 409) {
+					throw ex;
+				}
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		}
+		throw new IllegalStateException("job " + jobId + " kept changing under " + MAX_ATTEMPTS + " attempts");
+	}
+
+	Page search(JobQuery query) {
+		BoolQuery.Builder filters = new BoolQuery.Builder();
+		if (query.state() != null) {
+			filters.filter(term("state", query.state().name()));
+		}
+		if (query.driveModel() != null) {
+			filters.filter(term("driveModel", query.driveModel()));
+		}
+		if (query.serial() != null) {
+			filters.filter(term("deviceSerial", query.serial()));
+		}
+		if (query.submitter() != null) {
+			filters.filter(term("submitter", query.submitter()));
+		}
+		if (query.queuedFrom() != null || query.queuedTo() != null) {
+			filters.filter((q) -> q.range((range) -> range.untyped((untyped) -> {
+				untyped.field("queuedAt");
+				if (query.queuedFrom() != null) {
+					untyped.gte(JsonData.of(query.queuedFrom().toString()));
+				}
+				if (query.queuedTo() != null) {
+					untyped.lt(JsonData.of(query.queuedTo().toString()));
+				}
+				return untyped;
+			})));
+		}
+		SearchResponse<Job> response = search((search) -> search.query((q) -> q.bool(filters.build()))
+			.from(query.page() * query.size())
+			.size(query.size())
+			.trackTotalHits((total) -> total.enabled(true))
+			.sort((sort) -> sort.field((field) -> field.field("queuedAt").order(SortOrder.Desc))));
+		long total = (response.hits().total() != null) ? response.hits().total().value() : 0;
+		return new Page(total, jobs(response));
+	}
+
+	/** Jobs in one of {@code states}, oldest submission first. */
+	List<Job> inStates(List<JobState> states, int limit) {
+		List<FieldValue> values = states.stream().map((state) -> FieldValue.of(state.name())).toList();
+		return jobs(search(
+				(search) -> search.query((q) -> q.terms((terms) -> terms.field("state").terms((t) -> t.value(values))))
+					.size(limit)
+					.sort((sort) -> sort.field((field) -> field.field("queuedAt").order(SortOrder.Asc)))));
+	}
+
+	private SearchResponse<Job> search(Function<SearchRequest.Builder, ObjectBuilder<SearchRequest>> request) {
+		try {
+			return this.client.search(
+					(search) -> request.apply(search.index(INDEX).ignoreUnavailable(true).allowNoIndices(true)),
+					Job.class);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	private static List<Job> jobs(SearchResponse<Job> response) {
+		List<Job> result = new ArrayList<>();
+		for (Hit<Job> hit : response.hits().hits()) {
+			result.add(hit.source());
+		}
+		return result;
+	}
+
+	private static Query term(String field, String value) {
+		return Query.of((q) -> q.term((term) -> term.field(field).value(value)));
+	}
+
+}

@@ -1,0 +1,92 @@
+/*
+ * /api/v1/qualifications: submit, list, look up and cancel qualification jobs.
+ */
+package io.drivequal.service.qualification;
+
+import java.net.URI;
+import java.security.Principal;
+import java.time.Instant;
+import java.util.List;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+
+import org.springframework.format.annotation.DateTimeFormat;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.security.core.Authentication;
+import org.springframework.validation.annotation.Validated;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@RequestMapping("/api/v1/qualifications")
+@Validated
+class QualificationController {
+
+	private final QualificationService qualifications;
+
+	private final Views views;
+
+	QualificationController(QualificationService qualifications, Views views) {
+		this.qualifications = qualifications;
+		this.views = views;
+	}
+
+	record PageView(long total, int page, int size, List<QualificationView> items) {
+	}
+
+	/**
+	 * 201 with Location for a new job; 200 with the original job for a repeated
+	 * Idempotency-Key.
+	 */
+	@PostMapping
+	ResponseEntity<QualificationView> submit(@Valid @RequestBody SubmitRequest request,
+			@RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey, Principal principal) {
+		QualificationService.Submitted submitted = this.qualifications.submit(request, principal.getName(),
+				idempotencyKey);
+		URI location = URI.create("/api/v1/qualifications/" + submitted.job().jobId());
+		return ResponseEntity.status(submitted.created() ? HttpStatus.CREATED : HttpStatus.OK)
+			.location(location)
+			.body(this.views.full(submitted.job(), submitted.warnings()));
+	}
+
+	@GetMapping
+	PageView list(@RequestParam(required = false) JobState state, @RequestParam(required = false) String driveModel,
+			@RequestParam(required = false) String serial, @RequestParam(required = false) String submitter,
+			@RequestParam(required = false) @DateTimeFormat(iso = DateTimeFormat.ISO.DATE_TIME) Instant from,
+			@RequestParam(required = false) @DateTimeFormat(iso = DateTimeFormat.ISO.DATE_TIME) Instant to,
+			@RequestParam(defaultValue = "0") @Min(0) @Max(10000) int page,
+			@RequestParam(defaultValue = "20") @Min(1) @Max(100) int size) {
+		JobStore.Page result = this.qualifications
+			.list(new JobStore.JobQuery(state, driveModel, serial, submitter, from, to, page, size));
+		return new PageView(result.total(), page, size, result.jobs().stream().map(this.views::summary).toList());
+	}
+
+	@GetMapping("/{id}")
+	QualificationView get(@PathVariable String id) {
+		return this.views.full(this.qualifications.get(id), null);
+	}
+
+	/**
+	 * 200 when a queued job is cancelled at once; 202 when its runner has been told to
+	 * stop it.
+	 */
+	@PostMapping("/{id}/cancel")
+	ResponseEntity<QualificationView> cancel(@PathVariable String id, Authentication caller) {
+		boolean isAdmin = caller.getAuthorities()
+			.stream()
+			.anyMatch((authority) -> authority.getAuthority().equals("ROLE_ADMIN"));
+		Job job = this.qualifications.cancel(id, caller.getName(), isAdmin);
+		HttpStatus status = (job.state() == JobState.CANCELLED) ? HttpStatus.OK : HttpStatus.ACCEPTED;
+		return ResponseEntity.status(status).body(this.views.full(job, null));
+	}
+
+}

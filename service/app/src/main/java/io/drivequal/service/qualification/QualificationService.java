@@ -1,0 +1,295 @@
+/*
+ * The use cases behind the API: submit (validated against the catalog, the drive and the
+ * contract), look up, list, cancel.
+ */
+package io.drivequal.service.qualification;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+import io.drivequal.schemas.Validation;
+import io.drivequal.service.catalog.Catalog;
+import io.drivequal.service.catalog.Durations;
+import io.drivequal.service.catalog.PhaseSpec;
+import io.drivequal.service.catalog.Profile;
+import io.drivequal.service.platform.BadRequestException;
+import io.drivequal.service.platform.ConflictException;
+import io.drivequal.service.platform.ForbiddenException;
+import io.drivequal.service.platform.NotFoundException;
+import io.drivequal.service.runners.Drive;
+import io.drivequal.service.runners.RunnerRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+import org.springframework.stereotype.Service;
+
+@Service
+class QualificationService {
+
+	private static final Logger log = LoggerFactory.getLogger(QualificationService.class);
+
+	private final JobStore store;
+
+	private final DriveLeases leases;
+
+	private final Catalog catalog;
+
+	private final RunnerRegistry registry;
+
+	private final CommandPublisher commands;
+
+	private final Clock clock;
+
+	QualificationService(JobStore store, DriveLeases leases, Catalog catalog, RunnerRegistry registry,
+			CommandPublisher commands, Clock clock) {
+		this.store = store;
+		this.leases = leases;
+		this.catalog = catalog;
+		this.registry = registry;
+		this.commands = commands;
+		this.clock = clock;
+	}
+
+	record Submitted(Job job, boolean created, List<String> warnings) {
+	}
+
+	Submitted submit(SubmitRequest request, String submitter, String idempotencyKey) {
+		if (idempotencyKey != null && (idempotencyKey.isBlank() || idempotencyKey.length() > 128)) {
+			throw new BadRequestException("Idempotency-Key", "must be 1 to 128 characters");
+		}
+		String jobId = (idempotencyKey != null) ? idFor(submitter, idempotencyKey)
+				: "q-" + UUID.randomUUID().toString().replace("-", "").substring(0, 24);
+		if (idempotencyKey != null) {
+			Optional<Job> existing = this.store.find(jobId);
+			if (existing.isPresent()) {
+				return new Submitted(existing.get(), false, List.of());
+			}
+		}
+		Drive drive = this.registry.drive(request.drive().serial())
+			.orElseThrow(() -> new BadRequestException("drive.serial",
+					"drive " + request.drive().serial() + " is not in the inventory of any runner"));
+		if (request.drive().runnerId() != null && !request.drive().runnerId().equals(drive.runnerId())) {
+			throw new BadRequestException("drive.runnerId", "drive " + drive.serial() + " is on runner "
+					+ drive.runnerId() + ", not " + request.drive().runnerId());
+		}
+		if (request.drive().transportAddress() != null
+				&& !request.drive().transportAddress().equals(drive.transportAddress())) {
+			throw new BadRequestException("drive.transportAddress", "drive " + drive.serial() + " is at "
+					+ drive.transportAddress() + ", not " + request.drive().transportAddress());
+		}
+		String profileName = request.plan().profile();
+		List<PhaseSpec> plan = resolvePlan(request.plan(), drive);
+		validateCriteria(request.criteria());
+		Instant now = this.clock.instant();
+		Job.Draft draft = new Job.Draft();
+		draft.jobId = jobId;
+		draft.state = JobState.QUEUED;
+		draft.submitter = submitter;
+		draft.profile = profileName;
+		draft.deviceSerial = drive.serial();
+		draft.driveModel = drive.model();
+		draft.firmware = drive.firmware();
+		draft.runnerId = drive.runnerId();
+		draft.transportAddress = drive.transportAddress();
+		draft.engine = drive.engine();
+		draft.capacityBytes = drive.capacityBytes();
+		draft.lbaSizeBytes = drive.lbaSizeBytes();
+		draft.idempotencyKey = idempotencyKey;
+		draft.commandId = "start-" + jobId;
+		draft.queuedAt = now;
+		draft.updatedAt = now;
+		draft.expectedDurationS = Durations.expectedS(plan, drive.capacityBytes());
+		draft.plan = plan;
+		draft.spec = request.spec();
+		draft.criteria = (request.criteria() != null) ? request.criteria() : List.of();
+		Job job = draft.build();
+		checkAgainstContract(job);
+		if (!this.store.create(job)) {
+			// Same Idempotency-Key raced with itself: the first one won; answer with it.
+			return new Submitted(this.store.find(jobId).orElseThrow(), false, List.of());
+		}
+		log.info("job {} QUEUED for drive {} by {}", jobId, drive.serial(), submitter);
+		return new Submitted(job, true, warnings(drive, plan));
+	}
+
+	Job get(String jobId) {
+		return this.store.find(jobId).orElseThrow(() -> new NotFoundException("no qualification " + jobId));
+	}
+
+	JobStore.Page list(JobStore.JobQuery query) {
+		return this.store.search(query);
+	}
+
+	List<Job> history(String serial) {
+		return this.store.search(new JobStore.JobQuery(null, null, serial, null, null, null, 0, 100)).jobs();
+	}
+
+	/** 1-based position among the drive's queued jobs; 1 means next. */
+	int queuePosition(Job job) {
+		List<Job> queued = this.store
+			.search(new JobStore.JobQuery(JobState.QUEUED, null, job.deviceSerial(), null, null, job.queuedAt(), 0,
+					1000))
+			.jobs();
+		return queued.size() + 1;
+	}
+
+	/**
+	 * @return the job after the request: CANCELLED at once if it was queued, or still
+	 * active with cancelRequested when its runner has to stop it
+	 */
+	Job cancel(String jobId, String caller, boolean isAdmin) {
+		Job job = get(jobId);
+		if (!isAdmin && !caller.equals(job.submitter())) {
+			throw new ForbiddenException("only " + job.submitter() + " or an admin may cancel " + jobId);
+		}
+		Instant now = this.clock.instant();
+		Optional<Job> changed = this.store.update(jobId, (current) -> {
+			if (current.state().isFinal()) {
+				return Optional.empty();
+			}
+			return Optional.of(current.edit((draft) -> {
+				if (current.state() == JobState.QUEUED) {
+					draft.state = JobState.CANCELLED;
+					draft.endedAt = now;
+					draft.message = "cancelled by " + caller + " while queued";
+				}
+				draft.cancelRequestedAt = now;
+				draft.cancelRequestedBy = caller;
+				draft.updatedAt = now;
+			}));
+		});
+		Job result = changed.orElseThrow(() -> new ConflictException(
+				"qualification " + jobId + " is " + get(jobId).state() + "; only active jobs can be cancelled"));
+		if (result.state() == JobState.CANCELLED) {
+			this.leases.release(result.deviceSerial(), result.jobId());
+		}
+		else {
+			this.commands.cancel(result, "cancelled by " + caller);
+		}
+		return result;
+	}
+
+	private List<PhaseSpec> resolvePlan(SubmitRequest.TestPlan plan, Drive drive) {
+		boolean hasProfile = plan.profile() != null;
+		boolean hasPhases = plan.phases() != null && !plan.phases().isEmpty();
+		if (hasProfile == hasPhases) {
+			throw new BadRequestException("plan", "give either a catalog profile or explicit phases");
+		}
+		List<PhaseSpec> phases;
+		if (hasProfile) {
+			Profile profile = this.catalog.find(plan.profile())
+				.orElseThrow(() -> new BadRequestException("plan.profile", "no profile named " + plan.profile()));
+			Map<String, PhaseSpec> overrides = (plan.phaseOverrides() != null) ? plan.phaseOverrides() : Map.of();
+			for (String name : overrides.keySet()) {
+				if (profile.phases().stream().noneMatch((phase) -> phase.name().equals(name))) {
+					throw new BadRequestException("plan.phaseOverrides." + name,
+							"profile " + profile.name() + " has no phase " + name);
+				}
+			}
+			phases = profile.phases()
+				.stream()
+				.map((phase) -> overrides.containsKey(phase.name()) ? phase.overriddenBy(overrides.get(phase.name()))
+						: phase)
+				.toList();
+		}
+		else {
+			if (plan.phaseOverrides() != null) {
+				throw new BadRequestException("plan.phaseOverrides", "overrides apply to a profile's phases only");
+			}
+			phases = plan.phases();
+		}
+		List<PhaseSpec> resolved = new ArrayList<>();
+		for (int i = 0; i < phases.size(); i++) {
+			PhaseSpec phase = phases.get(i).withIndex(i).resolvedFor(drive.capacityBytes());
+			if (plan.rangePercent() != null && phase.rangePercent() != null) {
+				phase = phase.withRangePercent(plan.rangePercent());
+			}
+			if (phase.blockSizeBytes() != null && phase.blockSizeBytes() % drive.lbaSizeBytes() != 0) {
+				throw new BadRequestException("plan.phases[" + i + "].blockSizeBytes", "must be a multiple of the "
+						+ "drive's LBA size " + drive.lbaSizeBytes() + " (got " + phase.blockSizeBytes() + ")");
+			}
+			resolved.add(phase);
+		}
+		return resolved;
+	}
+
+	private static void validateCriteria(List<Criterion> criteria) {
+		if (criteria == null) {
+			return;
+		}
+		for (int i = 0; i < criteria.size(); i++) {
+			if (!Criterion.METRICS.contains(criteria.get(i).metric())) {
+				throw new BadRequestException("criteria[" + i + "].metric",
+						"unknown metric " + criteria.get(i).metric() + "; known: " + Criterion.METRICS);
+			}
+		}
+	}
+
+	/**
+	 * The contract is the final word on a plan: the start command must be one a runner
+	 * accepts.
+	 */
+	private void checkAgainstContract(Job job) {
+		ObjectNode command = this.commands.startCommand(job);
+		Validation validation = this.commands.check(command);
+		if (!validation.valid()) {
+			String first = validation.errors().get(0);
+			throw new BadRequestException(fieldOf(first), validation.summary());
+		}
+	}
+
+	/** "/phases/2/queueDepth: ..." names the field plan.phases[2].queueDepth. */
+	static String fieldOf(String contractError) {
+		String pointer = contractError.substring(0, Math.max(0, contractError.indexOf(':')));
+		if (!pointer.startsWith("/phases")) {
+			return "plan";
+		}
+		StringBuilder field = new StringBuilder("plan.phases");
+		String[] parts = pointer.substring("/phases".length()).split("/");
+		for (String part : parts) {
+			if (part.isEmpty()) {
+				continue;
+			}
+			field.append(part.chars().allMatch(Character::isDigit) ? "[" + part + "]" : "." + part);
+		}
+		return field.toString();
+	}
+
+	private static List<String> warnings(Drive drive, List<PhaseSpec> plan) {
+		List<String> warnings = new ArrayList<>();
+		boolean destructive = plan.stream()
+			.anyMatch((phase) -> !phase.kind().equals("smart") && !phase.kind().equals("idle")
+					&& !(phase.isWorkload() && !phase.writes()));
+		if (destructive && !drive.allowlisted()) {
+			warnings.add("runner " + drive.runnerId() + " does not allowlist drive " + drive.serial()
+					+ ": it will refuse the destructive phases");
+		}
+		if (destructive && drive.interlock() != null) {
+			warnings.add("runner " + drive.runnerId() + " reports interlock '" + drive.interlock() + "' on drive "
+					+ drive.serial() + ": it will refuse the destructive phases");
+		}
+		return warnings;
+	}
+
+	private static String idFor(String submitter, String idempotencyKey) {
+		try {
+			byte[] digest = MessageDigest.getInstance("SHA-256")
+				.digest((submitter + "\n" + idempotencyKey).getBytes(StandardCharsets.UTF_8));
+			return "q-" + HexFormat.of().formatHex(digest).substring(0, 24);
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}

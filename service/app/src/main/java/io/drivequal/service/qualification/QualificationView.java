@@ -1,0 +1,28 @@
+/*
+ * A qualification as GET /api/v1/qualifications/{id} shows it: state, progress and ETA while it
+ * runs, the verdict when done.
+ */
+package io.drivequal.service.qualification;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.drivequal.service.catalog.PhaseSpec;
+
+@JsonInclude(JsonInclude.Include.NON_NULL)
+record QualificationView(String id, JobState state, String submitter, String profile, DriveView drive,
+		List<PhaseSpec> plan, DriveSpec spec, List<Criterion> criteria, CurrentPhase currentPhase,
+		Double progressPercent, Long etaS, Integer queuePosition, Instant queuedAt, Instant dispatchedAt,
+		Instant startedAt, Instant endedAt, boolean cancelRequested, String verdict, String failureReason,
+		String message, Map<String, Object> analysis, List<String> warnings) {
+
+	record DriveView(String serial, String model, String firmware, String runnerId, String transportAddress,
+			String engine, Long capacityBytes, Integer lbaSizeBytes) {
+	}
+
+	record CurrentPhase(int index, String name, String kind) {
+	}
+
+}

@@ -1,0 +1,20 @@
+/*
+ * The pace of the scheduler and of runner-loss detection.
+ */
+package io.drivequal.service.qualification;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * @param redispatchAfter a DISPATCHED job its runner has not accepted within this time
+ * gets its start command again (same commandId: the runner acts once)
+ * @param maxEventSize a phase-completed event carries two full histograms; far larger is
+ * poison
+ */
+@ConfigurationProperties("drivequal.scheduling")
+record SchedulingSettings(@DefaultValue("30s") Duration redispatchAfter, @DefaultValue("2MB") DataSize maxEventSize) {
+}

@@ -1,0 +1,39 @@
+/*
+ * POST /api/v1/qualifications: which drive, what to run, what the buyer knows of the drive, and
+ * what it must achieve.
+ */
+package io.drivequal.service.qualification;
+
+import java.util.List;
+import java.util.Map;
+
+import io.drivequal.service.catalog.PhaseSpec;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Positive;
+import jakarta.validation.constraints.Size;
+
+record SubmitRequest(@NotNull @Valid DriveSelector drive, @NotNull @Valid TestPlan plan, @Valid DriveSpec spec,
+		@Size(max = 64) List<@Valid @NotNull Criterion> criteria) {
+
+	/**
+	 * @param serial the drive's serial; it must be in a runner's inventory
+	 * @param runnerId, transportAddress optional: assert where the drive is
+	 */
+	record DriveSelector(@NotBlank @Size(max = 64) String serial, @Size(max = 64) String runnerId,
+			@Size(max = 256) String transportAddress) {
+	}
+
+	/**
+	 * Either a catalog profile (with optional overrides) or explicit phases.
+	 *
+	 * @param rangePercent limits every phase's LBA range (spare-area emulation)
+	 * @param phaseOverrides fields replacing those of the profile's phases, by phase name
+	 */
+	record TestPlan(@Size(max = 64) String profile, @Positive @DecimalMax("100") Double rangePercent,
+			Map<String, PhaseSpec> phaseOverrides, @Size(max = 64) List<@NotNull PhaseSpec> phases) {
+	}
+
+}

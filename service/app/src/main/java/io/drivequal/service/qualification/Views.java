@@ -1,0 +1,59 @@
+/*
+ * Turns stored jobs into what the API shows, adding what is computed at read time (progress, ETA,
+ * queue position) rather than written on every sample.
+ */
+package io.drivequal.service.qualification;
+
+import java.util.List;
+import java.util.OptionalInt;
+
+import io.drivequal.service.catalog.PhaseSpec;
+import io.drivequal.service.ingest.SampleQueries;
+
+import org.springframework.stereotype.Component;
+
+@Component
+class Views {
+
+	private final QualificationService qualifications;
+
+	private final SampleQueries samples;
+
+	Views(QualificationService qualifications, SampleQueries samples) {
+		this.qualifications = qualifications;
+		this.samples = samples;
+	}
+
+	QualificationView full(Job job, List<String> warnings) {
+		OptionalInt latestT = (job.state() == JobState.RUNNING && job.currentPhaseIndex() != null)
+				? this.samples.latestT(job.jobId(), job.currentPhaseIndex()) : OptionalInt.empty();
+		Progress progress = Progress.of(job, latestT);
+		Integer queuePosition = (job.state() == JobState.QUEUED) ? this.qualifications.queuePosition(job) : null;
+		return view(job, progress, queuePosition, warnings);
+	}
+
+	/** For listings: no per-job queries, so a page of 100 jobs costs one search. */
+	QualificationView summary(Job job) {
+		return view(job, Progress.of(job, OptionalInt.empty()), null, null);
+	}
+
+	private static QualificationView view(Job job, Progress progress, Integer queuePosition, List<String> warnings) {
+		QualificationView.CurrentPhase current = null;
+		if (job.currentPhaseIndex() != null && job.plan() != null) {
+			current = job.plan()
+				.stream()
+				.filter((phase) -> phase.index() == job.currentPhaseIndex().intValue())
+				.findFirst()
+				.map((PhaseSpec phase) -> new QualificationView.CurrentPhase(phase.index(), phase.name(), phase.kind()))
+				.orElse(null);
+		}
+		return new QualificationView(job.jobId(), job.state(), job.submitter(), job.profile(),
+				new QualificationView.DriveView(job.deviceSerial(), job.driveModel(), job.firmware(), job.runnerId(),
+						job.transportAddress(), job.engine(), job.capacityBytes(), job.lbaSizeBytes()),
+				job.plan(), job.spec(), job.criteria(), current, progress.percent(), progress.etaS(), queuePosition,
+				job.queuedAt(), job.dispatchedAt(), job.startedAt(), job.endedAt(), job.cancelRequestedAt() != null,
+				job.verdict(), job.failureReason(), job.message(), job.analysis(),
+				(warnings == null || warnings.isEmpty()) ? null : warnings);
+	}
+
+}

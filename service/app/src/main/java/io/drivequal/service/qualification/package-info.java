@@ -1,0 +1,7 @@
+/**
+ * Qualification jobs: the API procurement uses, the job lifecycle (QUEUED, DISPATCHED,
+ * RUNNING and the final states), dispatch to runners with one job per drive, and the
+ * runners' events that move jobs along. State lives in Elasticsearch with optimistic
+ * concurrency, so replicas cooperate.
+ */
+package io.drivequal.service.qualification;

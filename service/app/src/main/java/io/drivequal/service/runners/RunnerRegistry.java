@@ -1,0 +1,107 @@
+/*
+ * Reads the fleet from Elasticsearch, so every service replica sees the same runners and drives,
+ * and decides liveness from the last heartbeat's time.
+ */
+package io.drivequal.service.runners;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch._types.ElasticsearchException;
+import co.elastic.clients.elasticsearch._types.SortOrder;
+import co.elastic.clients.elasticsearch.core.GetResponse;
+import co.elastic.clients.elasticsearch.core.search.Hit;
+
+import org.springframework.stereotype.Component;
+
+@Component
+public class RunnerRegistry {
+
+	static final String RUNNERS_INDEX = "drivequal-runners";
+
+	static final String DRIVES_INDEX = "drivequal-drives";
+
+	/**
+	 * More runners or drives than this in one listing is beyond this service's design.
+	 */
+	private static final int MAX_LISTED = 10_000;
+
+	private final ElasticsearchClient client;
+
+	private final RunnerSettings settings;
+
+	private final Clock clock;
+
+	RunnerRegistry(ElasticsearchClient client, RunnerSettings settings, Clock clock) {
+		this.client = client;
+		this.settings = settings;
+		this.clock = clock;
+	}
+
+	public Optional<Drive> drive(String serial) {
+		return get(DRIVES_INDEX, serial, Drive.class);
+	}
+
+	public Optional<Runner> runner(String runnerId) {
+		return get(RUNNERS_INDEX, runnerId, Runner.class);
+	}
+
+	/** Alive = a heartbeat within the timeout; a runner never heard from is not alive. */
+	public boolean isAlive(String runnerId) {
+		return runner(runnerId).map((runner) -> isAlive(runner)).orElse(false);
+	}
+
+	public boolean isAlive(Runner runner) {
+		Instant now = this.clock.instant();
+		return !runner.lastHeartbeatAt().isBefore(now.minus(this.settings.heartbeatTimeout()));
+	}
+
+	public List<Runner> runners() {
+		return list(RUNNERS_INDEX, "runnerId", Runner.class);
+	}
+
+	public List<Drive> drives() {
+		return list(DRIVES_INDEX, "serial", Drive.class);
+	}
+
+	private <T> Optional<T> get(String index, String id, Class<T> type) {
+		try {
+			GetResponse<T> response = this.client.get((get) -> get.index(index).id(id), type);
+			return response.found() ? Optional.ofNullable(response.source()) : Optional.empty();
+		}
+		catch (ElasticsearchException ex) {
+			if (ex.status() == 404) {
+				return Optional.empty();
+			}
+			throw ex;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	private <T> List<T> list(String index, String sortField, Class<T> type) {
+		try {
+			return this.client
+				.search((search) -> search.index(index)
+					.size(MAX_LISTED)
+					.ignoreUnavailable(true)
+					.allowNoIndices(true)
+					.sort((sort) -> sort.field((field) -> field.field(sortField).order(SortOrder.Asc))), type)
+				.hits()
+				.hits()
+				.stream()
+				.map(Hit::source)
+				.toList();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+}

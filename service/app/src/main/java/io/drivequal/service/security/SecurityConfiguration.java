@@ -1,0 +1,148 @@
+/*
+ * The authorization rules of the API in one place, answered as problem details.
+ */
+package io.drivequal.service.security;
+
+import java.io.IOException;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+
+import jakarta.servlet.http.HttpServletResponse;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.convert.converter.Converter;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
+import org.springframework.security.access.hierarchicalroles.RoleHierarchyImpl;
+import org.springframework.security.authentication.AbstractAuthenticationToken;
+import org.springframework.security.config.Customizer;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.core.GrantedAuthority;
+import org.springframework.security.core.authority.SimpleGrantedAuthority;
+import org.springframework.security.core.userdetails.User;
+import org.springframework.security.core.userdetails.UserDetailsService;
+import org.springframework.security.oauth2.jwt.Jwt;
+import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
+import org.springframework.security.provisioning.InMemoryUserDetailsManager;
+import org.springframework.security.web.SecurityFilterChain;
+
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(SecuritySettings.class)
+class SecurityConfiguration {
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	@Bean
+	SecurityFilterChain api(HttpSecurity http, SecuritySettings settings) throws Exception {
+		http.authorizeHttpRequests((requests) -> requests.requestMatchers("/actuator/health", "/actuator/health/**")
+			.permitAll()
+			.requestMatchers(HttpMethod.POST, "/api/v1/qualifications", "/api/v1/qualifications/*/cancel",
+					"/api/v1/imports")
+			.hasRole(Role.SUBMITTER.name())
+			.requestMatchers(HttpMethod.GET, "/api/v1/**")
+			.hasRole(Role.VIEWER.name())
+			.requestMatchers("/api/v1/**")
+			.hasRole(Role.ADMIN.name())
+			.anyRequest()
+			.hasRole(Role.VIEWER.name()))
+			// Stateless API called with credentials on every request: no session, so no
+			// CSRF.
+			.csrf((csrf) -> csrf.disable())
+			.sessionManagement((session) -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+			.exceptionHandling((exceptions) -> exceptions
+				.authenticationEntryPoint((request, response, ex) -> writeProblem(response, HttpStatus.UNAUTHORIZED,
+						"authentication required", settings))
+				.accessDeniedHandler((request, response, ex) -> writeProblem(response, HttpStatus.FORBIDDEN,
+						"your role does not allow this request", settings)));
+		if (settings.mode() == SecuritySettings.Mode.LOCAL) {
+			http.httpBasic(Customizer.withDefaults());
+		}
+		else {
+			http.oauth2ResourceServer((server) -> server
+				.jwt((jwt) -> jwt.jwtAuthenticationConverter(new RolesClaimConverter(settings.rolesClaim()))));
+		}
+		return http.build();
+	}
+
+	@Bean
+	RoleHierarchy roleHierarchy() {
+		return RoleHierarchyImpl.withDefaultRolePrefix()
+			.role(Role.ADMIN.name())
+			.implies(Role.SUBMITTER.name())
+			.role(Role.SUBMITTER.name())
+			.implies(Role.VIEWER.name())
+			.build();
+	}
+
+	/**
+	 * Local users only in local mode; in JWT mode there is no password store at all.
+	 * Passwords keep their {id} prefix, so Spring's delegating encoder checks bcrypt and
+	 * the like.
+	 */
+	@Bean
+	UserDetailsService localUsers(SecuritySettings settings) {
+		var manager = new InMemoryUserDetailsManager();
+		if (settings.mode() != SecuritySettings.Mode.LOCAL) {
+			return manager;
+		}
+		for (SecuritySettings.LocalUser user : settings.users()) {
+			if (user.password() == null || user.password().isBlank()) {
+				throw new IllegalStateException("local user " + user.name() + " has no password");
+			}
+			manager.createUser(User.withUsername(user.name())
+				.password(user.password())
+				.roles(user.roles().stream().map(Role::name).toArray(String[]::new))
+				.build());
+		}
+		return manager;
+	}
+
+	private static void writeProblem(HttpServletResponse response, HttpStatus status, String detail,
+			SecuritySettings settings) throws IOException {
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
+		problem.setTitle(status.getReasonPhrase());
+		response.setStatus(status.value());
+		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+		if (status == HttpStatus.UNAUTHORIZED) {
+			response.setHeader("WWW-Authenticate",
+					(settings.mode() == SecuritySettings.Mode.LOCAL) ? "Basic realm=\"drivequal\"" : "Bearer");
+		}
+		response.getWriter().write(JSON.writeValueAsString(problem));
+	}
+
+	/**
+	 * Maps the configured claim (a list or a space-separated string) to drivequal roles.
+	 */
+	static final class RolesClaimConverter implements Converter<Jwt, AbstractAuthenticationToken> {
+
+		private final String claim;
+
+		RolesClaimConverter(String claim) {
+			this.claim = claim;
+		}
+
+		@Override
+		public AbstractAuthenticationToken convert(Jwt jwt) {
+			Object value = jwt.getClaims().get(this.claim);
+			Collection<String> names = (value instanceof Collection<?> list)
+					? list.stream().map(String::valueOf).toList()
+					: (value instanceof String text) ? List.of(text.split("\\s+")) : List.of();
+			List<GrantedAuthority> authorities = names.stream()
+				.map((name) -> name.trim().toUpperCase(Locale.ROOT))
+				.filter((name) -> List.of("VIEWER", "SUBMITTER", "ADMIN").contains(name))
+				.map((name) -> (GrantedAuthority) new SimpleGrantedAuthority("ROLE_" + name))
+				.toList();
+			return new JwtAuthenticationToken(jwt, authorities, jwt.getSubject());
+		}
+
+	}
+
+}

@@ -1,0 +1,66 @@
+/*
+ * A small HTTP client for integration tests: real requests to a running service, Basic auth as a
+ * given user, JSON bodies.
+ */
+package io.drivequal.service.it;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+public final class ApiClient {
+
+	public record Response(int status, JsonNode body, String location) {
+	}
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+	private final String baseUrl;
+
+	public ApiClient(String baseUrl) {
+		this.baseUrl = baseUrl;
+	}
+
+	public Response get(String user, String path) {
+		return send(user, HttpRequest.newBuilder(URI.create(this.baseUrl + path)).GET());
+	}
+
+	public Response post(String user, String path, String json) {
+		return send(user,
+				HttpRequest.newBuilder(URI.create(this.baseUrl + path))
+					.header("Content-Type", "application/json")
+					.POST(HttpRequest.BodyPublishers.ofString(json)));
+	}
+
+	private Response send(String user, HttpRequest.Builder request) {
+		if (user != null) {
+			String credentials = user + ":" + user + "-pw";
+			request.header("Authorization",
+					"Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8)));
+		}
+		try {
+			HttpResponse<String> response = this.http.send(request.timeout(Duration.ofSeconds(30)).build(),
+					HttpResponse.BodyHandlers.ofString());
+			JsonNode body = response.body().isEmpty() ? null : JSON.readTree(response.body());
+			return new Response(response.statusCode(), body, response.headers().firstValue("Location").orElse(null));
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}
