@@ -1,0 +1,28 @@
+// The one call the service makes per random-IO phase: rounds, steady state and both consistency windows.
+package io.drivequal.analysis;
+
+import java.util.Optional;
+
+/** Analyses a phase's per-second IOPS (a few hundred microseconds for 7200 seconds). */
+public final class IopsPhaseAnalyzer {
+
+	private IopsPhaseAnalyzer() {
+	}
+
+	/**
+	 * Rounds, SNIA steady state, consistency over the steady-state window and, if asked
+	 * for, over the fixed window.
+	 * @param iops per-second IOPS of the phase
+	 * @param options round length, round limit, fixed window
+	 * @return the analysis
+	 */
+	public static IopsPhaseAnalysis analyze(PerSecondSeries iops, IopsPhaseOptions options) {
+		SteadyStateResult steadyState = SteadyStateDetector.detect(RoundTable.of(iops, options.roundLengthS()),
+				options.maxRounds());
+		Optional<ConsistencyResult> steadyStateConsistency = Consistency.overSteadyStateWindow(iops, steadyState);
+		Optional<ConsistencyResult> fixedWindowConsistency = options.fixedWindowFirstT().isPresent()
+				? Consistency.fixedWindow(iops, options.fixedWindowFirstT().getAsLong()) : Optional.empty();
+		return new IopsPhaseAnalysis(iops.size(), steadyState, steadyStateConsistency, fixedWindowConsistency);
+	}
+
+}

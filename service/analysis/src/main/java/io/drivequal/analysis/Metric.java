@@ -1,0 +1,73 @@
+// The metrics a buyer's criteria can name; the wire names are the REST API's criteria names and must never change.
+package io.drivequal.analysis;
+
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/** A measurable figure of a qualification, with its stable wire name and unit. */
+public enum Metric {
+
+	/** 1 when the SNIA steady state was reached, else 0 (criterion: AT_LEAST 1). */
+	STEADY_STATE_REACHED("steadyStateReached", "boolean"),
+	/** Average round IOPS of the steady-state window. */
+	STEADY_STATE_IOPS("steadyStateIops", "IOPS"),
+	/** P0.1 / mean over the steady-state window. */
+	CONSISTENCY_RATIO("consistencyRatio", "ratio"),
+	/** P0.1 / mean over the fixed window (t &gt;= 1400 for the 2000 s profiles). */
+	CONSISTENCY_RATIO_FIXED_WINDOW("consistencyRatioFixedWindow", "ratio"),
+	WRITE_LATENCY_P99_US("writeLatencyP99Us", "us"), WRITE_LATENCY_P999_US("writeLatencyP999Us", "us"),
+	WRITE_LATENCY_P9999_US("writeLatencyP9999Us", "us"), READ_LATENCY_P99_US("readLatencyP99Us", "us"),
+	READ_LATENCY_P999_US("readLatencyP999Us", "us"), READ_LATENCY_P9999_US("readLatencyP9999Us", "us"),
+	/** Write amplification factor (media bytes / host bytes). */
+	WAF("waf", "ratio"),
+	/** Drive writes per day over the warranty. */
+	DWPD("dwpd", "drive writes/day"),
+	/** Terabytes written over the drive's life, in bytes. */
+	TBW_BYTES("tbwBytes", "bytes"),
+	/** (after - dirty) / (clean - dirty) sequential write MB/s. */
+	TRIM_RECOVERY("trimRecovery", "ratio"),
+	/** First 60 s IOPS after idle / steady-state IOPS before idle. */
+	IDLE_RECOVERY("idleRecovery", "ratio"),
+	/** Mean MB/s of a sequential phase. */
+	THROUGHPUT_MBPS("throughputMBps", "MB/s");
+
+	private final String wireName;
+
+	private final String unit;
+
+	Metric(String wireName, String unit) {
+		this.wireName = wireName;
+		this.unit = unit;
+	}
+
+	/**
+	 * The stable name used in the REST API, stored jobs and reports.
+	 * @return the wire name, e.g. "writeLatencyP99Us"
+	 */
+	public String wireName() {
+		return this.wireName;
+	}
+
+	public String unit() {
+		return this.unit;
+	}
+
+	/**
+	 * The metric of a wire name.
+	 * @param wireName e.g. "consistencyRatio" (exact, case-sensitive)
+	 * @return the metric, if any has that name
+	 */
+	public static Optional<Metric> fromWireName(String wireName) {
+		return Arrays.stream(values()).filter((metric) -> metric.wireName.equals(wireName)).findFirst();
+	}
+
+	/**
+	 * Every wire name, for error messages ("expected one of ...").
+	 * @return the wire names, comma separated
+	 */
+	public static String wireNames() {
+		return Arrays.stream(values()).map(Metric::wireName).collect(Collectors.joining(", "));
+	}
+
+}

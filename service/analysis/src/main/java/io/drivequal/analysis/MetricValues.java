@@ -1,0 +1,162 @@
+// The measured values of a job, by metric and phase: the bridge between the analyses and the verdict.
+package io.drivequal.analysis;
+
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Values measured in a job: per phase (by phase name) or for the whole job (e.g. TRIM
+ * recovery, which spans phases). Putting a value twice for the same metric and phase
+ * replaces it. Not thread-safe; build it, then judge.
+ */
+public final class MetricValues {
+
+	/**
+	 * Key of job-level values; phase names match ^[a-z0-9][a-z0-9-]{0,63}$ so never
+	 * collide.
+	 */
+	private static final String JOB = "";
+
+	private final Map<Metric, Map<String, Measure>> values = new EnumMap<>(Metric.class);
+
+	/**
+	 * A job-level value.
+	 * @param metric the metric
+	 * @param value known or unknown
+	 * @return this
+	 */
+	public MetricValues put(Metric metric, Measure value) {
+		this.values.computeIfAbsent(metric, (key) -> new LinkedHashMap<>()).put(JOB, value);
+		return this;
+	}
+
+	/**
+	 * A value measured in one phase.
+	 * @param metric the metric
+	 * @param phaseName the phase
+	 * @param value known or unknown
+	 * @return this
+	 */
+	public MetricValues put(Metric metric, String phaseName, Measure value) {
+		if (phaseName == null || phaseName.isBlank()) {
+			throw new IllegalArgumentException("phaseName is blank; use put(metric, value) for job-level values");
+		}
+		this.values.computeIfAbsent(metric, (key) -> new LinkedHashMap<>()).put(phaseName, value);
+		return this;
+	}
+
+	/**
+	 * steadyStateReached, steadyStateIops, consistencyRatio and (when computed)
+	 * consistencyRatioFixedWindow of a random-IO phase.
+	 * @param phaseName the phase
+	 * @param analysis its analysis
+	 * @return this
+	 */
+	public MetricValues putIopsPhase(String phaseName, IopsPhaseAnalysis analysis) {
+		SteadyStateResult steadyState = analysis.steadyState();
+		put(Metric.STEADY_STATE_REACHED, phaseName, Measure.known(steadyState.reached() ? 1 : 0));
+		String notReached = "steady state not reached (" + steadyState.windowsEvaluated() + " windows of "
+				+ steadyState.rounds().size() + " rounds evaluated)";
+		put(Metric.STEADY_STATE_IOPS, phaseName, steadyState.reached()
+				? Measure.known(steadyState.steadyStateIops().getAsDouble()) : Measure.unknown(notReached));
+		put(Metric.CONSISTENCY_RATIO, phaseName,
+				analysis.steadyStateConsistency()
+					.map(MetricValues::ratio)
+					.orElse(Measure.unknown(notReached + ", so there is no window for consistency")));
+		analysis.fixedWindowConsistency()
+			.ifPresent((fixed) -> put(Metric.CONSISTENCY_RATIO_FIXED_WINDOW, phaseName, ratio(fixed)));
+		return this;
+	}
+
+	/**
+	 * writeLatencyP99Us, P999 and P9999 of a phase.
+	 * @param phaseName the phase
+	 * @param qos the phase's write QoS; empty when it wrote nothing
+	 * @return this
+	 */
+	public MetricValues putWriteLatency(String phaseName, Optional<LatencyQos> qos) {
+		putLatency(phaseName, qos, "writes", Metric.WRITE_LATENCY_P99_US, Metric.WRITE_LATENCY_P999_US,
+				Metric.WRITE_LATENCY_P9999_US);
+		return this;
+	}
+
+	/**
+	 * readLatencyP99Us, P999 and P9999 of a phase.
+	 * @param phaseName the phase
+	 * @param qos the phase's read QoS; empty when it read nothing
+	 * @return this
+	 */
+	public MetricValues putReadLatency(String phaseName, Optional<LatencyQos> qos) {
+		putLatency(phaseName, qos, "reads", Metric.READ_LATENCY_P99_US, Metric.READ_LATENCY_P999_US,
+				Metric.READ_LATENCY_P9999_US);
+		return this;
+	}
+
+	/**
+	 * waf of a phase.
+	 * @param phaseName the phase with SMART snapshots before and after
+	 * @param waf its WAF
+	 * @return this
+	 */
+	public MetricValues putWaf(String phaseName, WriteAmplification.WafResult waf) {
+		return put(Metric.WAF, phaseName, waf.waf());
+	}
+
+	/**
+	 * tbwBytes and dwpd of a phase's projection.
+	 * @param phaseName the phase whose WAF the projection uses
+	 * @param projection the projection
+	 * @return this
+	 */
+	public MetricValues putEndurance(String phaseName, EnduranceProjection projection) {
+		put(Metric.TBW_BYTES, phaseName, projection.tbwBytes());
+		return put(Metric.DWPD, phaseName, projection.dwpd());
+	}
+
+	/**
+	 * throughputMBps of a sequential phase.
+	 * @param phaseName the phase
+	 * @param throughput its mean throughput; empty when it has no second
+	 * @return this
+	 */
+	public MetricValues putThroughput(String phaseName, Optional<Throughput.ThroughputResult> throughput) {
+		return put(Metric.THROUGHPUT_MBPS, phaseName, throughput.map((result) -> Measure.known(result.meanMBps()))
+			.orElse(Measure.unknown("the phase has no per-second sample")));
+	}
+
+	/**
+	 * The values of a metric: key "" is the job-level value, other keys are phase names.
+	 * @param metric the metric
+	 * @return phase name to value, in insertion order
+	 */
+	Map<String, Measure> of(Metric metric) {
+		return Collections.unmodifiableMap(this.values.getOrDefault(metric, Map.of()));
+	}
+
+	static boolean isJobLevel(String key) {
+		return JOB.equals(key);
+	}
+
+	private void putLatency(String phaseName, Optional<LatencyQos> qos, String what, Metric p99, Metric p999,
+			Metric p9999) {
+		if (qos.isEmpty()) {
+			Measure none = Measure.unknown("the phase recorded no " + what);
+			put(p99, phaseName, none);
+			put(p999, phaseName, none);
+			put(p9999, phaseName, none);
+			return;
+		}
+		put(p99, phaseName, Measure.known(qos.get().p99Us()));
+		put(p999, phaseName, Measure.known(qos.get().p99_9Us()));
+		put(p9999, phaseName, Measure.known(qos.get().p99_99Us()));
+	}
+
+	private static Measure ratio(ConsistencyResult consistency) {
+		return consistency.ratio().isPresent() ? Measure.known(consistency.ratio().getAsDouble())
+				: Measure.unknown("mean IOPS is 0 in the window");
+	}
+
+}

@@ -1,0 +1,26 @@
+// Entry point for a phase's rounds on their own (reports and charts), without running the steady-state detector.
+package io.drivequal.analysis;
+
+import java.util.List;
+
+/** Splits a phase's per-second IOPS into rounds (DESIGN.md "Round"). */
+public final class Rounds {
+
+	/** SNIA PTS's round length and DESIGN's default. */
+	public static final int DEFAULT_ROUND_LENGTH_S = 60;
+
+	private Rounds() {
+	}
+
+	/**
+	 * Rounds 0..ceil(lastT / L) - 1, each with its seconds present, whether it counts
+	 * (&gt;= 90% of L seconds) and its mean IOPS.
+	 * @param iops per-second IOPS of one phase
+	 * @param roundLengthS L, seconds
+	 * @return the rounds in order; empty for an empty series
+	 */
+	public static List<Round> of(PerSecondSeries iops, int roundLengthS) {
+		return RoundTable.of(iops, roundLengthS).toRounds();
+	}
+
+}

@@ -1,0 +1,62 @@
+// Round boundaries (t is an interval END) and the 90% rule, checked by hand.
+package io.drivequal.analysis;
+
+import java.util.Arrays;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RoundsTest {
+
+	@Test
+	void secondSixtyBelongsToRoundZero() {
+		// Round r holds r*60 < t <= (r+1)*60: t = 60 is in round 0, t = 61 opens round 1.
+		List<Round> rounds = Rounds.of(PerSecondSeries.of(new long[] { 60, 61 }, new long[] { 7, 9 }), 60);
+		assertThat(rounds).hasSize(2);
+		assertThat(rounds.get(0).sumIops()).isEqualTo(7);
+		assertThat(rounds.get(0).startExclusiveS()).isZero();
+		assertThat(rounds.get(0).endInclusiveS()).isEqualTo(60);
+		assertThat(rounds.get(1).sumIops()).isEqualTo(9);
+		assertThat(rounds.get(1).startExclusiveS()).isEqualTo(60);
+	}
+
+	@Test
+	void ninetyPercentOfTheSecondsCount() {
+		// 54 of 60 seconds = 90%: counts. 53 = 88.3%: reported, not counted.
+		PerSecondSeries.Builder builder = PerSecondSeries.builder();
+		for (long t = 1; t <= 54; t++) {
+			builder.add(t, 100);
+		}
+		for (long t = 61; t <= 113; t++) {
+			builder.add(t, 200);
+		}
+		List<Round> rounds = Rounds.of(builder.build(), 60);
+		assertThat(rounds.get(0).secondsPresent()).isEqualTo(54);
+		assertThat(rounds.get(0).counted()).isTrue();
+		assertThat(rounds.get(1).secondsPresent()).isEqualTo(53);
+		assertThat(rounds.get(1).counted()).isFalse();
+		// The short round's mean is reported from what is there, never filled in.
+		assertThat(rounds.get(1).meanIops()).hasValue(200.0);
+	}
+
+	@Test
+	void aPartialLastRoundIsReportedButDoesNotCount() {
+		// 2000 s / 60 s = 33 full rounds + 20 s: 34 rounds, the last (1980 < t <= 2040)
+		// holds 20 s.
+		long[] values = new long[2000];
+		Arrays.fill(values, 5);
+		List<Round> rounds = Rounds.of(PerSecondSeries.consecutive(values), 60);
+		assertThat(rounds).hasSize(34);
+		assertThat(rounds.get(33).secondsPresent()).isEqualTo(20);
+		assertThat(rounds.get(33).counted()).isFalse();
+		assertThat(rounds.get(32).counted()).isTrue();
+	}
+
+	@Test
+	void emptySeriesHasNoRound() {
+		assertThat(Rounds.of(PerSecondSeries.empty(), 60)).isEmpty();
+	}
+
+}
