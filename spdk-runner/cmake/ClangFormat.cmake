@@ -6,7 +6,11 @@ file(GLOB_RECURSE DRIVEQUAL_FORMAT_SOURCES CONFIGURE_DEPENDS
 	"${PROJECT_SOURCE_DIR}/include/*.h"
 	"${PROJECT_SOURCE_DIR}/src/*.[ch]"
 	"${PROJECT_SOURCE_DIR}/engines/*.[ch]"
-	"${PROJECT_SOURCE_DIR}/tests/*.[ch]")
+	"${PROJECT_SOURCE_DIR}/tests/*.[ch]"
+	"${PROJECT_SOURCE_DIR}/sim/include/*.h"
+	"${PROJECT_SOURCE_DIR}/sim/src/*.[ch]"
+	"${PROJECT_SOURCE_DIR}/sim/tests/*.[ch]"
+	"${PROJECT_SOURCE_DIR}/sim/bench/*.[ch]")
 list(SORT DRIVEQUAL_FORMAT_SOURCES)
 
 if(CLANG_FORMAT_EXECUTABLE)

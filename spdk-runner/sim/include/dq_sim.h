@@ -1,0 +1,238 @@
+/*
+ * dq_sim: a simulated NVMe drive (page-mapped FTL with garbage collection) that runs in virtual
+ * time, so drivequal can be shown, tested and used for "what does more spare area buy" questions
+ * without a spare drive. It is the library behind the runner's `sim` IO engine; docs/simulator.md
+ * describes the model and its limits.
+ *
+ * Conventions: functions that can fail return 0 or a negative errno (-EINVAL bad argument,
+ * -ENOMEM, -ENOENT/-EIO for profile files); times are virtual nanoseconds chosen by the caller
+ * (0 = power-on); a drive is single-threaded (one caller at a time) and deterministic for a given
+ * profile, seed and sequence of calls.
+ */
+#ifndef DQ_SIM_H
+#define DQ_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DQ_SIM_NAME_MAX 64
+#define DQ_SIM_MODEL_MAX 40 /* NVMe Identify Controller MN */
+#define DQ_SIM_FIRMWARE_MAX 8 /* FR */
+#define DQ_SIM_SERIAL_MAX 20 /* SN */
+#define DQ_SIM_MAPPING_UNIT_BYTES 4096u
+#define DQ_SIM_NS_PER_S 1000000000ull
+
+enum dq_sim_victim_policy {
+	DQ_SIM_VICTIM_GREEDY = 0, /* fewest valid pages */
+	DQ_SIM_VICTIM_COST_BENEFIT, /* (1 - u) * age / (1 + u), Rosenblum & Ousterhout / Kawaguchi */
+};
+
+/*
+ * A drive model, as read from profiles/<name>.json (docs/simulator.md documents every field). Tests may
+ * build one in code or change a loaded one (e.g. raw_bytes for another spare area); call
+ * dq_sim_profile_validate() after changing it.
+ */
+struct dq_sim_profile {
+	char name[DQ_SIM_NAME_MAX + 1];
+	char model[DQ_SIM_MODEL_MAX + 1];
+	char firmware[DQ_SIM_FIRMWARE_MAX + 1];
+
+	/* capacity: spare area = raw - user (rounded down to whole superblocks) */
+	uint64_t user_bytes;
+	uint64_t raw_bytes;
+	uint32_t lba_bytes; /* 512 or 4096 */
+
+	/* NAND: a superblock takes one block from every plane of every die */
+	uint32_t channels;
+	uint32_t dies_per_channel;
+	uint32_t planes;
+	uint32_t page_bytes; /* per plane, a multiple of 4096 */
+	uint32_t pages_per_block;
+	double read_us;
+	double program_us;
+	double erase_us;
+	double channel_mbps; /* MB/s (10^6 bytes) per channel */
+	double jitter_pct; /* program/read time varies uniformly by +- this percentage */
+	uint32_t rated_pe_cycles;
+
+	/* host interface (PCIe/NVMe controller ceiling) */
+	double host_max_mbps;
+	double host_max_kiops;
+	double command_us; /* controller latency added to every command */
+	uint32_t write_buffer_kib; /* power-loss-protected write cache, in front of the NAND */
+
+	/* garbage collection */
+	enum dq_sim_victim_policy victim;
+	double eagerness; /* 0 = lazy (late, in bursts) .. 1 = eager (early, paced with host writes) */
+	double free_target_pct; /* GC's free pool, as % of the spare area (see docs/simulator.md) */
+	double idle_delay_ms; /* background GC starts after the drive has been idle this long */
+	double idle_target_pct; /* background GC reclaims until this % of the spare area is free */
+};
+
+/* Reads and validates a profile file; on failure writes a one-line reason into err. */
+int dq_sim_profile_load(const char *path, struct dq_sim_profile *profile, char *err,
+			size_t err_len);
+/* Loads <dir>/<name>.json; name must be a plain file name (no '/', no leading '.'). */
+int dq_sim_profile_load_name(const char *dir, const char *name, struct dq_sim_profile *profile,
+			     char *err, size_t err_len);
+/* 0 when the profile describes a drive dq_sim can build, else -EINVAL with the reason in err. */
+int dq_sim_profile_validate(const struct dq_sim_profile *profile, char *err, size_t err_len);
+
+struct dq_sim_drive;
+
+/* Builds a drive in its fresh-out-of-box state (everything erased, nothing mapped). */
+int dq_sim_drive_create(const struct dq_sim_profile *profile, uint64_t seed,
+			struct dq_sim_drive **out);
+void dq_sim_drive_destroy(struct dq_sim_drive *drive);
+
+enum dq_sim_op {
+	DQ_SIM_OP_READ = 0,
+	DQ_SIM_OP_WRITE,
+	DQ_SIM_OP_DEALLOCATE, /* TRIM: only mapping units the range covers completely are unmapped */
+	DQ_SIM_OP_FLUSH, /* completes at once: the write cache is power-loss protected */
+};
+
+/*
+ * Submits one command at virtual time now_ns and returns its completion time in *complete_ns.
+ * The completion reflects the host interface ceiling, the write cache, die and channel contention
+ * and foreground garbage collection. Submit in non-decreasing now_ns order (a closed loop does
+ * this by submitting at completion times); an earlier now_ns is treated as the latest one seen.
+ * A gap of more than idle_delay_ms since the drive was last busy runs background GC first.
+ * Returns -EINVAL for an unknown op, lba_count 0 (except FLUSH) or a range beyond the capacity.
+ */
+int dq_sim_drive_submit(struct dq_sim_drive *drive, enum dq_sim_op op, uint64_t lba,
+			uint32_t lba_count, uint64_t now_ns, uint64_t *complete_ns);
+
+/* The drive is idle from from_ns until until_ns: background GC uses the dies meanwhile. */
+void dq_sim_drive_idle(struct dq_sim_drive *drive, uint64_t from_ns, uint64_t until_ns);
+
+/*
+ * Format NVM / sanitize: unmaps every LBA and erases every block that holds data, returning the
+ * drive to its fresh-out-of-box state (wear and SMART counters persist). *complete_ns gets the time
+ * the erases finish. Returns -ENOMEM if the mapping table cannot be reallocated.
+ */
+int dq_sim_drive_purge(struct dq_sim_drive *drive, uint64_t now_ns, uint64_t *complete_ns);
+
+/* The time at which all work the drive has accepted (programs, GC, erases) is done. */
+uint64_t dq_sim_drive_busy_until(const struct dq_sim_drive *drive);
+
+struct dq_sim_identify {
+	char serial[DQ_SIM_SERIAL_MAX + 1];
+	char model[DQ_SIM_MODEL_MAX + 1];
+	char firmware[DQ_SIM_FIRMWARE_MAX + 1];
+	uint64_t user_bytes;
+	uint64_t raw_bytes; /* after rounding to whole superblocks */
+	uint64_t lba_count;
+	uint32_t lba_bytes;
+};
+
+void dq_sim_drive_identify(const struct dq_sim_drive *drive, struct dq_sim_identify *out);
+
+/*
+ * Counters shaped like the contract's smartSnapshot (schemas/messages/common.schema.json): the
+ * NVMe SMART / Health log (02h) fields and the OCP C0h fields, so WAF is computed exactly as for a
+ * real drive: delta physical_media_units_written_bytes / (delta data_units_written * 512,000).
+ */
+struct dq_sim_smart {
+	uint64_t data_units_written; /* 512,000-byte units, rounded up, as NVMe reports them */
+	uint64_t data_units_read;
+	uint64_t host_write_commands;
+	uint64_t host_read_commands;
+	uint32_t percentage_used; /* average erase count / rated P/E cycles, capped at 255 */
+	uint32_t available_spare_percent;
+	uint32_t available_spare_threshold_percent;
+	uint32_t critical_warning;
+	uint32_t temperature_k;
+	uint64_t power_on_hours; /* virtual time */
+	uint64_t media_errors;
+	/* OCP C0h */
+	uint64_t physical_media_units_written_bytes; /* host + GC programs */
+	uint64_t physical_media_units_read_bytes; /* host + GC reads */
+	uint64_t bad_user_nand_blocks;
+	uint64_t nand_erase_count; /* sum of block erases */
+	/* exact values for tests and the bench (not in the contract) */
+	uint64_t host_write_bytes;
+	uint64_t host_read_bytes;
+	uint32_t erase_count_min;
+	uint32_t erase_count_max;
+	double erase_count_avg;
+};
+
+void dq_sim_drive_smart(const struct dq_sim_drive *drive, struct dq_sim_smart *out);
+
+/* Copies per-superblock erase counts into counts[0..n); returns the number of superblocks. */
+size_t dq_sim_drive_erase_counts(const struct dq_sim_drive *drive, uint32_t *counts, size_t n);
+
+/*
+ * WAF for uniform random single-unit writes with greedy GC, from Xiang & Kurkoski, "An Improved
+ * Analytic Expression for Write Amplification in NAND Flash", ICNC 2012 (arXiv:1110.4245):
+ * WA = a / (a + W0(-a e^-a)) with a = 1 + spare_factor, spare_factor = (raw - user) / user.
+ * Returns a negative value for spare_factor <= 0.
+ */
+double dq_sim_waf_model_greedy(double spare_factor);
+
+/* ---- closed-loop driver: keeps queue_depth IOs outstanding in virtual time (tests, bench) ---- */
+
+enum dq_sim_pattern {
+	DQ_SIM_PATTERN_RANDWRITE = 0,
+	DQ_SIM_PATTERN_SEQWRITE,
+	DQ_SIM_PATTERN_RANDREAD,
+	DQ_SIM_PATTERN_SEQREAD,
+	DQ_SIM_PATTERN_RANDRW, /* read_pct % reads */
+};
+
+struct dq_sim_workload {
+	enum dq_sim_pattern pattern;
+	uint32_t block_bytes; /* a multiple of the LBA size */
+	uint32_t queue_depth;
+	uint32_t read_pct; /* RANDRW only */
+	double range_fraction; /* LBAs [0, fraction * capacity) are used; 0 < fraction <= 1 */
+	uint64_t duration_ns; /* stop submitting at start + duration; 0 = no time limit */
+	uint64_t bytes_limit; /* stop after submitting this many bytes; 0 = no limit */
+	uint64_t seed;
+};
+
+/* One second of a run: t is the END of [t-1, t) seconds since the start; IOs count when done. */
+struct dq_sim_second {
+	uint32_t t;
+	uint64_t interval_ns; /* 10^9, less for the last second of a bytes-limited run */
+	uint64_t read_ios;
+	uint64_t write_ios;
+	uint64_t read_bytes;
+	uint64_t write_bytes;
+	uint64_t latency_sum_ns;
+	uint64_t latency_max_ns;
+};
+
+/* Called once per second in order; a negative return stops the run and is returned by it. */
+typedef int (*dq_sim_second_fn)(const struct dq_sim_second *second, void *arg);
+
+struct dq_sim_run_result {
+	uint64_t start_ns;
+	uint64_t end_ns; /* last completion: the next phase starts here */
+	uint64_t read_ios;
+	uint64_t write_ios;
+	uint64_t read_bytes;
+	uint64_t write_bytes;
+	uint64_t latency_max_ns;
+	uint32_t seconds; /* callbacks made */
+};
+
+/*
+ * Runs a workload from start_ns until its duration or byte limit: every completion submits the next
+ * IO at its completion time. IOs still outstanding at the end are drained (counted in the totals, not
+ * in a second). second_fn may be NULL. Returns 0, -EINVAL for a bad workload, or second_fn's value.
+ */
+int dq_sim_run_closed_loop(struct dq_sim_drive *drive, const struct dq_sim_workload *workload,
+			   uint64_t start_ns, dq_sim_second_fn second_fn, void *arg,
+			   struct dq_sim_run_result *result);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DQ_SIM_H */

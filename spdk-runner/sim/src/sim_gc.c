@@ -1,0 +1,161 @@
+/*
+ * Garbage collection: which superblock to reclaim (greedy or cost-benefit) and when. GC walks its
+ * victim one unit at a time (a cursor), so it can be interleaved with host writes at any grain:
+ *   paced - eager drives: below paced_start free blocks, every host unit written obliges GC to pass
+ *           at least one invalid unit of the victim (more the further below), so reclaim keeps pace
+ *           with consumption and its die time is spread evenly between host programs;
+ *   burst - the host needs a block and only the reserve is left: GC reclaims up to burst_target
+ *           before the host continues (lazy drives live here: long stalls, then full speed);
+ *   idle  - background GC while the host is away, up to idle_target, skipping nearly full victims.
+ */
+#include "sim_internal.h"
+
+#define SIM_GC_PREFETCH_UNITS 32u
+
+static uint32_t sim_gc_pick_greedy(struct dq_sim_drive *d)
+{
+	uint32_t upb = d->geo.units_per_block;
+
+	for (uint32_t v = d->bucket_min; v < upb; v++) {
+		if (d->bucket_head[v] != SIM_NONE) {
+			d->bucket_min = v;
+			return d->bucket_head[v];
+		}
+	}
+	d->bucket_min = upb;
+	return SIM_NONE;
+}
+
+/* Cost-benefit scans all blocks: victims are rare (one per superblock reclaimed), blocks few. */
+static uint32_t sim_gc_pick_cost_benefit(const struct dq_sim_drive *d)
+{
+	double upb = d->geo.units_per_block, best_score = -1.0;
+	uint32_t best = SIM_NONE;
+
+	for (uint32_t b = 0; b < d->geo.blocks; b++) {
+		double u, age, score;
+
+		if (d->state[b] != SIM_BLOCK_FULL || d->valid[b] >= d->geo.units_per_block)
+			continue;
+		u = d->valid[b] / upb;
+		age = (double)(d->host_unit_seq - d->close_seq[b]) + 1.0;
+		score = (1.0 - u) * age / (1.0 + u);
+		if (score > best_score) {
+			best_score = score;
+			best = b;
+		}
+	}
+	return best;
+}
+
+static bool sim_gc_start_victim(struct dq_sim_drive *d, uint32_t max_valid)
+{
+	uint32_t b;
+
+	if (d->profile.victim == DQ_SIM_VICTIM_COST_BENEFIT)
+		b = sim_gc_pick_cost_benefit(d);
+	else
+		b = sim_gc_pick_greedy(d);
+	if (b == SIM_NONE || d->valid[b] > max_valid)
+		return false;
+	sim_ftl_bucket_remove(d, b);
+	d->state[b] = SIM_BLOCK_VICTIM;
+	d->gc_victim = b;
+	d->gc_cursor = 0;
+	d->gc_read_prog = SIM_NONE;
+	return true;
+}
+
+static void sim_gc_erase_victim(struct dq_sim_drive *d, uint64_t now_ns)
+{
+	uint32_t b = d->gc_victim;
+	uint32_t tail = (d->free_head + d->free_count) % d->geo.blocks;
+
+	sim_sched_erase(d, now_ns);
+	d->erase_count[b]++;
+	d->cnt.erases++;
+	d->state[b] = SIM_BLOCK_FREE;
+	d->valid[b] = 0;
+	d->free_fifo[tail] = b;
+	d->free_count++;
+	d->gc_victim = SIM_NONE;
+}
+
+/*
+ * Advances the victim's cursor by one unit, copying it if still valid. Returns 1 when the unit was
+ * invalid (one unit reclaimed), 0 when it was copied, -1 when no victim is worth taking.
+ */
+static int sim_gc_step(struct dq_sim_drive *d, uint64_t now_ns, uint32_t max_valid)
+{
+	uint32_t off, ppa, lunit, prog;
+	int reclaimed = 1;
+
+	if (d->gc_victim == SIM_NONE && !sim_gc_start_victim(d, max_valid))
+		return -1;
+	off = d->gc_cursor++;
+	ppa = d->gc_victim * d->geo.units_per_block + off;
+	/* the mapping table is far bigger than the caches: fetch a few units ahead */
+	if (off + SIM_GC_PREFETCH_UNITS < d->geo.units_per_block)
+		__builtin_prefetch(&d->l2p[d->p2l[ppa + SIM_GC_PREFETCH_UNITS]]);
+	lunit = d->p2l[ppa];
+	if (d->l2p[lunit] == ppa + 1) {
+		prog = off / d->geo.units_per_prog;
+		if (prog != d->gc_read_prog) {
+			d->gc_read_done_ns = sim_sched_read(d, prog, 1, now_ns, true);
+			d->gc_read_prog = prog;
+		} else {
+			d->gc_read_done_ns = sim_sched_xfer_more(d, prog, d->gc_read_done_ns);
+		}
+		d->valid[d->gc_victim]--;
+		sim_ftl_gc_write_unit(d, lunit, d->gc_read_done_ns);
+		reclaimed = 0;
+	}
+	if (d->gc_cursor == d->geo.units_per_block)
+		sim_gc_erase_victim(d, now_ns);
+	return reclaimed;
+}
+
+void sim_gc_paced(struct dq_sim_drive *d, uint32_t host_units, uint64_t now_ns)
+{
+	uint32_t start = d->gc.paced_start;
+	uint32_t deficit;
+
+	if (d->free_count >= start) {
+		d->gc_debt = 0;
+		return;
+	}
+	/* proportional boost: twice the host rate when the pool is empty */
+	deficit = start - d->free_count;
+	d->gc_debt += host_units + (int64_t)host_units * 2 * deficit / start;
+	while (d->gc_debt > 0) {
+		int r = sim_gc_step(d, now_ns, d->geo.units_per_block - 1);
+
+		if (r < 0) {
+			d->gc_debt = 0;
+			break;
+		}
+		d->gc_debt -= r;
+	}
+}
+
+void sim_gc_burst(struct dq_sim_drive *d, uint64_t now_ns)
+{
+	while (d->free_count < d->gc.burst_target) {
+		if (sim_gc_step(d, now_ns, d->geo.units_per_block - 1) < 0)
+			break;
+	}
+}
+
+void sim_gc_idle(struct dq_sim_drive *d, uint64_t from_ns, uint64_t until_ns)
+{
+	uint32_t max_valid = (uint32_t)(SIM_IDLE_MAX_VALID_FRACTION * d->geo.units_per_block);
+	uint32_t steps = 0;
+
+	while (d->free_count < d->gc.idle_target) {
+		/* checking every program unit's worth of steps bounds the overrun to ~one program */
+		if (steps++ % d->geo.units_per_prog == 0 && d->nand_busy_until >= until_ns)
+			break;
+		if (sim_gc_step(d, from_ns, max_valid) < 0)
+			break;
+	}
+}

@@ -1,0 +1,178 @@
+/*
+ * The simulated drive's state, shared by the FTL (sim_ftl.c, sim_gc.c), the timing model
+ * (sim_sched.c, sim_io.c) and the lifecycle code (sim_drive.c). Everything is a flat array sized at
+ * create time, so an IO allocates nothing. Not part of the public API.
+ */
+#ifndef DQ_SIM_INTERNAL_H
+#define DQ_SIM_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dq_sim.h"
+
+#define SIM_UNIT_BYTES DQ_SIM_MAPPING_UNIT_BYTES
+#define SIM_NONE UINT32_MAX
+/* GC keeps this many blocks for its own frontier; the host never takes the last of them. */
+#define SIM_MIN_FREE_BLOCKS 2u
+/* Background GC leaves victims fuller than this alone: copying them buys almost nothing. */
+#define SIM_IDLE_MAX_VALID_FRACTION 0.95
+/* Deallocate updates the mapping table at this rate (controller work, no NAND access). */
+#define SIM_TRIM_NS_PER_UNIT 2u
+
+enum sim_block_state {
+	SIM_BLOCK_FREE = 0,
+	SIM_BLOCK_OPEN,
+	SIM_BLOCK_FULL,
+	SIM_BLOCK_VICTIM,
+};
+
+/* Host data and GC copies go to separate open superblocks (write frontiers). */
+enum sim_stream {
+	SIM_STREAM_HOST = 0,
+	SIM_STREAM_GC,
+	SIM_STREAM_COUNT,
+};
+
+struct sim_frontier {
+	uint32_t block; /* SIM_NONE: no open block */
+	uint32_t next; /* next unit offset inside the block */
+	uint32_t prog_fill; /* units placed in the program unit being filled */
+	uint64_t ready_ns; /* when the data of the program unit being filled is all available */
+};
+
+struct sim_geometry {
+	uint32_t dies;
+	uint32_t units_per_prog; /* 4 KiB units in one multi-plane program */
+	uint32_t progs_per_block;
+	uint32_t units_per_block;
+	uint32_t blocks;
+	uint32_t spare_blocks;
+	uint32_t lbas_per_unit; /* 1 for 4096-byte LBAs, 8 for 512-byte LBAs */
+	uint32_t lba_unit_shift; /* log2(lbas_per_unit) */
+	uint64_t user_units;
+	uint64_t lba_count;
+};
+
+struct sim_timing {
+	uint64_t read_ns;
+	uint64_t program_ns;
+	uint64_t erase_ns;
+	uint64_t unit_xfer_ns; /* one 4 KiB unit over a channel */
+	uint64_t command_ns;
+	uint64_t host_cmd_ns; /* 1 / max IOPS */
+	double host_ns_per_byte;
+	uint32_t jitter_permille;
+};
+
+struct sim_gc_policy {
+	uint32_t paced_start; /* free blocks below which GC runs paced with host writes */
+	uint32_t burst_target; /* a burst (host out of blocks) reclaims up to this many free blocks */
+	uint32_t idle_target; /* background GC reclaims up to this many free blocks */
+	uint64_t idle_delay_ns;
+};
+
+struct sim_counters {
+	uint64_t host_write_bytes;
+	uint64_t host_read_bytes;
+	uint64_t host_write_cmds;
+	uint64_t host_read_cmds;
+	uint64_t nand_write_units;
+	uint64_t nand_read_bytes;
+	uint64_t erases;
+};
+
+struct dq_sim_drive {
+	struct dq_sim_profile profile;
+	struct sim_geometry geo;
+	struct sim_timing tm;
+	struct sim_gc_policy gc;
+	uint64_t seed;
+	uint64_t rng;
+
+	/* mapping: l2p holds ppa + 1 (0 = unmapped, so calloc'd memory is a purged table) */
+	uint32_t *l2p;
+	uint32_t *p2l; /* may be stale: a unit is valid iff l2p[p2l[ppa]] == ppa + 1 */
+
+	/* superblocks */
+	uint32_t *valid;
+	uint32_t *erase_count;
+	uint64_t *close_seq; /* host units written when the block filled (cost-benefit age) */
+	uint8_t *state;
+	uint32_t *bucket_prev; /* full blocks in lists by valid count (greedy in O(1)) */
+	uint32_t *bucket_next;
+	uint32_t *bucket_head; /* units_per_block + 1 lists */
+	uint32_t bucket_min; /* no full block has fewer valid units */
+	uint32_t *free_fifo;
+	uint32_t free_head;
+	uint32_t free_count;
+	struct sim_frontier frontier[SIM_STREAM_COUNT];
+
+	/* garbage collection in progress */
+	uint32_t gc_victim;
+	uint32_t gc_cursor;
+	uint32_t gc_read_prog; /* program unit of the victim last read */
+	uint64_t gc_read_done_ns;
+	int64_t gc_debt; /* invalid units paced GC still owes the host */
+
+	/* timelines: each resource is busy until the given virtual time */
+	uint64_t *die_free;
+	uint64_t ctrl_free;
+	uint64_t link_in_free;
+	uint64_t link_out_free;
+	uint64_t nand_busy_until; /* max over the die timelines */
+	uint64_t last_now;
+	/* write cache: release time of the last buffer_progs host programs (FIFO retirement) */
+	uint64_t *buffer_release;
+	uint32_t buffer_progs; /* a power of two */
+	uint64_t host_prog_seq;
+	uint64_t host_unit_seq;
+
+	struct sim_counters cnt;
+};
+
+/* sim_sched.c: die, channel and write-cache timelines */
+uint64_t sim_sched_program(struct dq_sim_drive *d, uint32_t prog_in_block, uint64_t ready_ns);
+uint64_t sim_sched_read(struct dq_sim_drive *d, uint32_t prog_in_block, uint32_t units,
+			uint64_t ready_ns, bool priority);
+uint64_t sim_sched_xfer_more(struct dq_sim_drive *d, uint32_t prog_in_block, uint64_t after_ns);
+void sim_sched_erase(struct dq_sim_drive *d, uint64_t ready_ns);
+uint64_t sim_sched_busy_until(const struct dq_sim_drive *d);
+
+/* sim_ftl.c: blocks, mapping, write frontiers */
+void sim_ftl_reset(struct dq_sim_drive *d);
+void sim_ftl_invalidate(struct dq_sim_drive *d, uint32_t ppa);
+uint32_t sim_ftl_alloc_block(struct dq_sim_drive *d);
+void sim_ftl_block_full(struct dq_sim_drive *d, uint32_t block);
+void sim_ftl_bucket_remove(struct dq_sim_drive *d, uint32_t block);
+uint64_t sim_ftl_host_write_unit(struct dq_sim_drive *d, uint64_t lunit, uint64_t ready_ns);
+void sim_ftl_gc_write_unit(struct dq_sim_drive *d, uint32_t lunit, uint64_t ready_ns);
+void sim_ftl_trim_unit(struct dq_sim_drive *d, uint64_t lunit);
+
+/* A hint that lba will be accessed soon: pulls its mapping entry toward the CPU caches. */
+static inline void sim_ftl_prefetch(const struct dq_sim_drive *d, uint64_t lba)
+{
+	__builtin_prefetch(&d->l2p[lba >> d->geo.lba_unit_shift]);
+}
+
+/* sim_gc.c: victim selection and the three ways GC runs */
+void sim_gc_paced(struct dq_sim_drive *d, uint32_t host_units, uint64_t now_ns);
+void sim_gc_burst(struct dq_sim_drive *d, uint64_t now_ns);
+void sim_gc_idle(struct dq_sim_drive *d, uint64_t from_ns, uint64_t until_ns);
+
+static inline uint64_t sim_max_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+static inline uint64_t sim_rng_next(uint64_t *state)
+{
+	/* splitmix64 (Steele, Lea, Flood 2014): tiny state, good enough for jitter and LBAs */
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+#endif /* DQ_SIM_INTERNAL_H */
