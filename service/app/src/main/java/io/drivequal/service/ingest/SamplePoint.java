@@ -7,15 +7,17 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SamplePoint(int phaseIndex, String phaseName, int t, long timeMs, long readIops, long writeIops,
-		double readMBps, double writeMBps, Latency readLatencyNs, Latency writeLatencyNs) {
+		long readBytes, long writeBytes, double readMBps, double writeMBps, Latency readLatencyNs,
+		Latency writeLatencyNs) {
 
 	public record Latency(long p50, long p99, long p999, long max) {
 	}
 
 	static SamplePoint of(SampleDocument document) {
 		return new SamplePoint(document.phaseIndex(), document.phaseName(), document.t(), document.timestampMs(),
-				document.read().iops(), document.write().iops(), document.read().mbPerS(), document.write().mbPerS(),
-				latency(document.read()), latency(document.write()));
+				document.read().iops(), document.write().iops(), document.read().bytes(), document.write().bytes(),
+				document.read().mbPerS(), document.write().mbPerS(), latency(document.read()),
+				latency(document.write()));
 	}
 
 	private static Latency latency(SampleDocument.DirectionDocument direction) {

@@ -105,13 +105,15 @@ public class SampleQueries {
 		return hits.isEmpty() ? OptionalInt.empty() : OptionalInt.of(hits.get(0).source().t());
 	}
 
-	public long count(String jobId) {
+	/** Indexed samples of a job, or of one of its phases when phaseIndex is not null. */
+	public long count(String jobId, Integer phaseIndex) {
+		BoolQuery filter = filter(jobId, phaseIndex);
 		try {
 			return this.client
 				.count((count) -> count.index(ALL_SAMPLES)
 					.ignoreUnavailable(true)
 					.allowNoIndices(true)
-					.query((q) -> q.term((term) -> term.field("jobId").value(jobId))))
+					.query((q) -> q.bool(filter)))
 				.count();
 		}
 		catch (IOException ex) {

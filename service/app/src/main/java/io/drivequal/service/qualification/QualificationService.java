@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
+import io.drivequal.analysis.Metric;
 import io.drivequal.schemas.Validation;
 import io.drivequal.service.catalog.Catalog;
 import io.drivequal.service.catalog.Durations;
@@ -228,9 +229,9 @@ class QualificationService {
 			return;
 		}
 		for (int i = 0; i < criteria.size(); i++) {
-			if (!Criterion.METRICS.contains(criteria.get(i).metric())) {
+			if (Metric.fromWireName(criteria.get(i).metric()).isEmpty()) {
 				throw new BadRequestException("criteria[" + i + "].metric",
-						"unknown metric " + criteria.get(i).metric() + "; known: " + Criterion.METRICS);
+						"unknown metric " + criteria.get(i).metric() + "; known: " + Metric.wireNames());
 			}
 		}
 	}

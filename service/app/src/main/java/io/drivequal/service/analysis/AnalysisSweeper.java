@@ -1,0 +1,122 @@
+/*
+ * Analyses finished jobs. A sweep rather than a call from the event consumer: it survives a crash
+ * between COMPLETED and the analysis, works with any number of replicas (recording is a
+ * compare-and-set), and waits until every sample the runner reported is indexed — samples and
+ * events travel on different topics and may arrive in any order.
+ */
+package io.drivequal.service.analysis;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import io.drivequal.analysis.Outcome;
+import io.drivequal.service.catalog.Catalog;
+import io.drivequal.service.catalog.PhaseSpec;
+import io.drivequal.service.catalog.Profile;
+import io.drivequal.service.qualification.CompletedJobs;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+
+@Component
+@EnableConfigurationProperties(AnalysisSweeper.AnalysisSettings.class)
+class AnalysisSweeper {
+
+	private static final Logger log = LoggerFactory.getLogger(AnalysisSweeper.class);
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	/**
+	 * @param sampleGrace how long after the job ended to wait for missing samples before
+	 * analysing what arrived (and saying so in the notes)
+	 */
+	@ConfigurationProperties("drivequal.analysis")
+	record AnalysisSettings(@DefaultValue("2m") Duration sampleGrace) {
+	}
+
+	private final CompletedJobs jobs;
+
+	private final JobData data;
+
+	private final Catalog catalog;
+
+	private final AnalysisSettings settings;
+
+	private final Clock clock;
+
+	AnalysisSweeper(CompletedJobs jobs, JobData data, Catalog catalog, AnalysisSettings settings, Clock clock) {
+		this.jobs = jobs;
+		this.data = data;
+		this.catalog = catalog;
+		this.settings = settings;
+		this.clock = clock;
+	}
+
+	@Scheduled(fixedDelayString = "${drivequal.analysis.sweep-interval:2s}")
+	void run() {
+		try {
+			for (CompletedJobs.JobFacts job : this.jobs.awaitingAnalysis(20)) {
+				try (MDC.MDCCloseable context = MDC.putCloseable("jobId", job.jobId())) {
+					analyze(job);
+				}
+			}
+		}
+		catch (RuntimeException ex) {
+			log.warn("analysis sweep failed: {}", ex.toString());
+		}
+	}
+
+	/**
+	 * @return true when the analysis was recorded
+	 */
+	boolean analyze(CompletedJobs.JobFacts job) {
+		Map<Integer, Map<String, Object>> results = this.data.phaseResults(job.jobId());
+		Map<Integer, Map<String, Map<String, Object>>> smart = this.data.smartSnapshots(job.jobId());
+		List<String> notes = new ArrayList<>();
+		boolean graceOver = job.endedAt() == null
+				|| this.clock.instant().isAfter(job.endedAt().plus(this.settings.sampleGrace()));
+		List<JobAnalyzer.PhaseInput> inputs = new ArrayList<>();
+		for (PhaseSpec phase : job.plan()) {
+			Map<String, Object> result = results.get(phase.index());
+			long expected = (result != null) ? ((Number) result.get("samples")).longValue() : 0;
+			long indexed = this.data.sampleCount(job.jobId(), phase.index());
+			if (indexed < expected) {
+				if (!graceOver) {
+					return false;
+				}
+				notes.add("phase " + phase.name() + ": " + indexed + " of " + expected
+						+ " samples were indexed when the analysis ran");
+			}
+			if (result == null && !"idle".equals(phase.kind())) {
+				notes.add("phase " + phase.name() + ": no phase-completed result arrived");
+			}
+			inputs.add(new JobAnalyzer.PhaseInput(phase, result,
+					(indexed > 0) ? this.data.samples(job.jobId(), phase.index()) : List.of(),
+					smart.get(phase.index())));
+		}
+		Optional<Profile> profile = Optional.ofNullable(job.profile()).flatMap(this.catalog::find);
+		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(job, profile, inputs, notes);
+		@SuppressWarnings("unchecked")
+		Map<String, Object> stored = JSON.convertValue(analysis, Map.class);
+		stored.put("analyzedAt", Instant.now(this.clock).toString());
+		Outcome outcome = analysis.verdict().outcome();
+		boolean recorded = this.jobs.recordAnalysis(job.jobId(), stored, outcome.name());
+		if (recorded) {
+			log.info("job {} analysed: verdict {}", job.jobId(), outcome);
+		}
+		return recorded;
+	}
+
+}

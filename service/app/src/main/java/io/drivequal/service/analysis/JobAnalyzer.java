@@ -1,0 +1,243 @@
+/*
+ * The analysis of one finished job, phase by phase and then as a whole, in the order the analysis
+ * library prescribes (its package-info), and the verdict against the buyer's criteria. Pure: all
+ * inputs are given, nothing is read or written here.
+ */
+package io.drivequal.service.analysis;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+
+import io.drivequal.analysis.Comparison;
+import io.drivequal.analysis.Criterion;
+import io.drivequal.analysis.Endurance;
+import io.drivequal.analysis.EnduranceProjection;
+import io.drivequal.analysis.EnduranceSpec;
+import io.drivequal.analysis.IopsPhaseAnalysis;
+import io.drivequal.analysis.IopsPhaseAnalyzer;
+import io.drivequal.analysis.IopsPhaseOptions;
+import io.drivequal.analysis.LatencyQos;
+import io.drivequal.analysis.LatencyQosAnalyzer;
+import io.drivequal.analysis.Measure;
+import io.drivequal.analysis.Metric;
+import io.drivequal.analysis.MetricValues;
+import io.drivequal.analysis.PerSecondSeries;
+import io.drivequal.analysis.PhaseLatencyHistogram;
+import io.drivequal.analysis.Recovery;
+import io.drivequal.analysis.SmartCounters;
+import io.drivequal.analysis.Throughput;
+import io.drivequal.analysis.Verdict;
+import io.drivequal.analysis.VerdictJudge;
+import io.drivequal.analysis.WriteAmplification;
+import io.drivequal.service.catalog.PhaseSpec;
+import io.drivequal.service.catalog.Profile;
+import io.drivequal.service.ingest.SamplePoint;
+import io.drivequal.service.qualification.CompletedJobs;
+import io.drivequal.service.qualification.DriveSpec;
+
+final class JobAnalyzer {
+
+	/** The seeds' zoom starts at t = 1400 s, for 2000 s phases only. */
+	private static final long SEEDS_PHASE_LENGTH_S = 2000;
+
+	private JobAnalyzer() {
+	}
+
+	/** What one phase left behind. */
+	record PhaseInput(PhaseSpec spec, Map<String, Object> result, List<SamplePoint> samples,
+			Map<String, Map<String, Object>> smart) {
+	}
+
+	/** Per-phase figures as stored in the job's analysis. */
+	record PhaseAnalysis(int phaseIndex, String phaseName, String kind, int samples, Long expectedSamples,
+			IopsPhaseAnalysis iops, Optional<Throughput.ThroughputResult> throughput, Optional<LatencyQos> writeLatency,
+			Optional<LatencyQos> readLatency, WriteAmplification.WafResult waf, EnduranceProjection endurance) {
+	}
+
+	record JobAnalysis(List<PhaseAnalysis> phases, Measure trimRecovery, Measure idleRecovery, Verdict verdict,
+			List<String> notes) {
+	}
+
+	static JobAnalysis analyze(CompletedJobs.JobFacts job, Optional<Profile> profile, List<PhaseInput> inputs,
+			List<String> notes) {
+		MetricValues values = new MetricValues();
+		List<PhaseAnalysis> phases = new ArrayList<>();
+		Map<String, IopsPhaseAnalysis> iopsByName = new LinkedHashMap<>();
+		Map<String, Throughput.ThroughputResult> throughputByName = new LinkedHashMap<>();
+		for (PhaseInput input : inputs) {
+			PhaseSpec spec = input.spec();
+			IopsPhaseAnalysis iops = null;
+			Optional<Throughput.ThroughputResult> throughput = Optional.empty();
+			if (isRandomWorkload(spec)) {
+				iops = IopsPhaseAnalyzer.analyze(iopsSeries(input.samples()), options(profile, spec));
+				values.putIopsPhase(spec.name(), iops);
+				iopsByName.put(spec.name(), iops);
+			}
+			else if (spec.isWorkload() || "precondition".equals(spec.kind())) {
+				throughput = Throughput.meanMBps(bytesSeries(input.samples()));
+				values.putThroughput(spec.name(), throughput);
+				throughput.ifPresent((result) -> throughputByName.put(spec.name(), result));
+			}
+			Optional<LatencyQos> writeLatency = latency(input.result(), "write");
+			Optional<LatencyQos> readLatency = latency(input.result(), "read");
+			values.putWriteLatency(spec.name(), writeLatency);
+			values.putReadLatency(spec.name(), readLatency);
+			WriteAmplification.WafResult waf = null;
+			EnduranceProjection endurance = null;
+			if (input.smart() != null && input.smart().containsKey("before") && input.smart().containsKey("after")) {
+				waf = WriteAmplification.between(counters(input.smart().get("before")),
+						counters(input.smart().get("after")));
+				values.putWaf(spec.name(), waf);
+				endurance = Endurance.project(enduranceSpec(job), waf.waf());
+				values.putEndurance(spec.name(), endurance);
+			}
+			Long expected = (input.result() != null) ? ((Number) input.result().get("samples")).longValue() : null;
+			phases.add(new PhaseAnalysis(spec.index(), spec.name(), spec.kind(), input.samples().size(), expected, iops,
+					throughput, writeLatency, readLatency, waf, endurance));
+		}
+		Measure trim = trimRecovery(throughputByName);
+		Measure idle = idleRecovery(inputs, iopsByName);
+		values.put(Metric.TRIM_RECOVERY, trim);
+		values.put(Metric.IDLE_RECOVERY, idle);
+		Verdict verdict = VerdictJudge.judge(criteria(job, profile), values);
+		return new JobAnalysis(phases, trim, idle, verdict, notes);
+	}
+
+	static boolean isRandomWorkload(PhaseSpec spec) {
+		return spec.isWorkload() && spec.rw() != null && spec.rw().startsWith("rand");
+	}
+
+	private static IopsPhaseOptions options(Optional<Profile> profile, PhaseSpec spec) {
+		IopsPhaseOptions options = IopsPhaseOptions.defaults();
+		if (profile.isPresent()) {
+			Profile.AnalysisHints hints = profile.get().analysis();
+			options = options.withRoundLengthS(hints.roundLengthS());
+			if (hints.maxRounds() != null) {
+				options = options.withMaxRounds(hints.maxRounds());
+			}
+			if (hints.fixedWindowFromS() != null && Long.valueOf(SEEDS_PHASE_LENGTH_S).equals(spec.runtimeS())) {
+				options = options.withFixedWindowFirstT(hints.fixedWindowFromS());
+			}
+		}
+		else if (Long.valueOf(SEEDS_PHASE_LENGTH_S).equals(spec.runtimeS())) {
+			options = IopsPhaseOptions.consistency2000s();
+		}
+		return options;
+	}
+
+	private static PerSecondSeries iopsSeries(List<SamplePoint> samples) {
+		PerSecondSeries.Builder series = PerSecondSeries.builder();
+		samples.forEach((sample) -> series.add(sample.t(), sample.readIops() + sample.writeIops()));
+		return series.build();
+	}
+
+	private static PerSecondSeries bytesSeries(List<SamplePoint> samples) {
+		PerSecondSeries.Builder series = PerSecondSeries.builder();
+		samples.forEach((sample) -> series.add(sample.t(), sample.readBytes() + sample.writeBytes()));
+		return series.build();
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Optional<LatencyQos> latency(Map<String, Object> result, String direction) {
+		if (result == null || !(result.get(direction) instanceof Map<?, ?> totals)
+				|| !(totals.get("latencyHistogram") instanceof Map<?, ?> histogram)) {
+			return Optional.empty();
+		}
+		List<List<Number>> counts = (List<List<Number>>) histogram.get("counts");
+		long[][] pairs = new long[counts.size()][];
+		for (int i = 0; i < pairs.length; i++) {
+			pairs[i] = new long[] { counts.get(i).get(0).longValue(), counts.get(i).get(1).longValue() };
+		}
+		return LatencyQosAnalyzer.of(PhaseLatencyHistogram.fromPairs(((Number) histogram.get("totalCount")).longValue(),
+				((Number) histogram.get("minNs")).longValue(), ((Number) histogram.get("maxNs")).longValue(), pairs));
+	}
+
+	@SuppressWarnings("unchecked")
+	static SmartCounters counters(Map<String, Object> smart) {
+		if (!Boolean.TRUE.equals(smart.get("available"))) {
+			return SmartCounters.unavailable(String.valueOf(smart.getOrDefault("reason", "unavailable")));
+		}
+		long dataUnitsWritten = ((Number) smart.get("dataUnitsWritten")).longValue();
+		if (smart.get("ocp") instanceof Map<?, ?> ocp) {
+			return SmartCounters.withOcp(dataUnitsWritten,
+					((Number) ((Map<String, Object>) ocp).get("physicalMediaUnitsWrittenBytes")).longValue());
+		}
+		return SmartCounters.withoutOcp(dataUnitsWritten);
+	}
+
+	private static EnduranceSpec enduranceSpec(CompletedJobs.JobFacts job) {
+		DriveSpec spec = job.spec();
+		if (spec == null) {
+			return new EnduranceSpec(OptionalLong.empty(), OptionalLong.empty(), optional(job.capacityBytes()),
+					OptionalDouble.empty(), OptionalLong.empty());
+		}
+		return new EnduranceSpec(optional(spec.ratedPeCycles()), optional(spec.rawNandBytes()),
+				optional(job.capacityBytes()),
+				(spec.warrantyYears() != null) ? OptionalDouble.of(spec.warrantyYears()) : OptionalDouble.empty(),
+				optional(spec.ratedTbwBytes()));
+	}
+
+	/** trim-validation's three sequential phases, by name. */
+	private static Measure trimRecovery(Map<String, Throughput.ThroughputResult> throughput) {
+		if (!throughput.containsKey("seq-clean") || !throughput.containsKey("seq-dirty")
+				|| !throughput.containsKey("seq-after-trim")) {
+			return Measure.unknown("the job has no seq-clean, seq-dirty and seq-after-trim phases");
+		}
+		return Recovery.trimRecovery(throughput.get("seq-clean").meanMBps(), throughput.get("seq-dirty").meanMBps(),
+				throughput.get("seq-after-trim").meanMBps());
+	}
+
+	/**
+	 * The random-write phase before the first idle phase against the first random phase
+	 * after it (idle-recovery's randwrite-4k-qd32 and randwrite-after-idle).
+	 */
+	private static Measure idleRecovery(List<PhaseInput> inputs, Map<String, IopsPhaseAnalysis> iops) {
+		for (int i = 0; i < inputs.size(); i++) {
+			if (!"idle".equals(inputs.get(i).spec().kind())) {
+				continue;
+			}
+			Optional<PhaseInput> before = inputs.subList(0, i)
+				.stream()
+				.filter((input) -> isRandomWorkload(input.spec()))
+				.reduce((first, second) -> second);
+			Optional<PhaseInput> after = inputs.subList(i + 1, inputs.size())
+				.stream()
+				.filter((input) -> isRandomWorkload(input.spec()))
+				.findFirst();
+			if (before.isPresent() && after.isPresent()) {
+				return Recovery.idleRecovery(iopsSeries(after.get().samples()),
+						iops.get(before.get().spec().name()).steadyState());
+			}
+		}
+		return Measure.unknown("the job has no random phase before and after an idle phase");
+	}
+
+	/**
+	 * A criterion without a phase applies to the profile's primary phase, else to every
+	 * phase.
+	 */
+	private static List<Criterion> criteria(CompletedJobs.JobFacts job, Optional<Profile> profile) {
+		List<Criterion> criteria = new ArrayList<>();
+		if (job.criteria() == null) {
+			return criteria;
+		}
+		for (io.drivequal.service.qualification.Criterion given : job.criteria()) {
+			Metric metric = Metric.fromWireName(given.metric())
+				.orElseThrow(() -> new IllegalStateException("unknown metric " + given.metric()));
+			Comparison comparison = "atMost".equals(given.comparator()) ? Comparison.AT_MOST : Comparison.AT_LEAST;
+			Optional<String> phase = Optional.ofNullable(given.phase()).or(() -> profile.map(Profile::primaryPhase));
+			criteria.add(new Criterion(metric, comparison, given.limit(), phase));
+		}
+		return criteria;
+	}
+
+	private static OptionalLong optional(Long value) {
+		return (value != null) ? OptionalLong.of(value) : OptionalLong.empty();
+	}
+
+}

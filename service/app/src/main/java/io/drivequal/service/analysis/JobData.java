@@ -1,0 +1,104 @@
+/*
+ * Everything a finished job left in Elasticsearch that its analysis reads: per phase the runner's
+ * phase-completed result (totals, histograms, sample count), the indexed samples, and the SMART
+ * snapshots taken around it.
+ */
+package io.drivequal.service.analysis;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch._types.SortOrder;
+import co.elastic.clients.elasticsearch.core.search.Hit;
+import io.drivequal.service.ingest.SamplePoint;
+import io.drivequal.service.ingest.SampleQueries;
+
+import org.springframework.stereotype.Component;
+
+@Component
+class JobData {
+
+	private static final int PAGE = 10_000;
+
+	private final ElasticsearchClient client;
+
+	private final SampleQueries samples;
+
+	JobData(ElasticsearchClient client, SampleQueries samples) {
+		this.client = client;
+		this.samples = samples;
+	}
+
+	/** Phase-completed results by phase index. */
+	@SuppressWarnings("rawtypes")
+	Map<Integer, Map<String, Object>> phaseResults(String jobId) {
+		Map<Integer, Map<String, Object>> byPhase = new HashMap<>();
+		for (Hit<Map> hit : search("drivequal-phase-results", jobId, null, "phaseIndex")) {
+			@SuppressWarnings("unchecked")
+			Map<String, Object> source = hit.source();
+			byPhase.put(((Number) source.get("phaseIndex")).intValue(), source);
+		}
+		return byPhase;
+	}
+
+	/** SMART snapshots by phase index and "before"/"after". */
+	@SuppressWarnings({ "rawtypes", "unchecked" })
+	Map<Integer, Map<String, Map<String, Object>>> smartSnapshots(String jobId) {
+		Map<Integer, Map<String, Map<String, Object>>> byPhase = new HashMap<>();
+		for (Hit<Map> hit : search("drivequal-events", jobId, "smart-snapshot", "seq")) {
+			Map<String, Object> payload = (Map<String, Object>) hit.source().get("payload");
+			int phaseIndex = ((Number) payload.get("phaseIndex")).intValue();
+			byPhase.computeIfAbsent(phaseIndex, (index) -> new HashMap<>())
+				.put((String) payload.get("when"), (Map<String, Object>) payload.get("smart"));
+		}
+		return byPhase;
+	}
+
+	List<SamplePoint> samples(String jobId, int phaseIndex) {
+		List<SamplePoint> all = new ArrayList<>();
+		int afterT = 0;
+		int afterPhase = -1;
+		while (true) {
+			List<SamplePoint> page = this.samples.after(jobId, phaseIndex, afterPhase, afterT, PAGE);
+			all.addAll(page);
+			if (page.size() < PAGE) {
+				return all;
+			}
+			afterPhase = phaseIndex;
+			afterT = page.get(page.size() - 1).t();
+		}
+	}
+
+	long sampleCount(String jobId, int phaseIndex) {
+		return this.samples.count(jobId, phaseIndex);
+	}
+
+	@SuppressWarnings("rawtypes")
+	private List<Hit<Map>> search(String index, String jobId, String type, String sortField) {
+		try {
+			return this.client.search((search) -> search.index(index)
+				.ignoreUnavailable(true)
+				.allowNoIndices(true)
+				.size(1000)
+				.query((q) -> q.bool((bool) -> {
+					bool.filter((f) -> f.term((term) -> term.field("jobId").value(jobId)));
+					Optional.ofNullable(type)
+						.ifPresent((t) -> bool.filter((f) -> f.term((term) -> term.field("type").value(t))));
+					return bool;
+				}))
+				.sort((sort) -> sort.field((field) -> field.field(sortField).order(SortOrder.Asc))), Map.class)
+				.hits()
+				.hits();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+}

@@ -1,0 +1,114 @@
+/*
+ * A finished job's analysis from hand-checkable inputs: a flat 2000 s phase is steady from the
+ * first window with consistency 1; SMART deltas give WAF; TRIM recovery from three sequential
+ * phases; verdicts follow the criteria.
+ */
+package io.drivequal.service.analysis;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import io.drivequal.analysis.Outcome;
+import io.drivequal.service.catalog.Catalog;
+import io.drivequal.service.catalog.PhaseSpec;
+import io.drivequal.service.catalog.Profile;
+import io.drivequal.service.ingest.SamplePoint;
+import io.drivequal.service.qualification.CompletedJobs;
+import io.drivequal.service.qualification.Criterion;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class JobAnalyzerTest {
+
+	private final Profile consistency = new Catalog().find("consistency-2000s").orElseThrow();
+
+	private final PhaseSpec randwrite = this.consistency.phases().get(2);
+
+	@Test
+	void flatPhaseIsSteadyAtTheFirstWindowAndPerfectlyConsistent() {
+		CompletedJobs.JobFacts job = job(List.of(new Criterion("consistencyRatio", "atLeast", 0.9, null),
+				new Criterion("steadyStateIops", "atLeast", 20000.0, null)));
+		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(job, Optional.of(this.consistency),
+				List.of(new JobAnalyzer.PhaseInput(this.randwrite, null, flat(2000, 10000), null)), List.of());
+		JobAnalyzer.PhaseAnalysis phase = analysis.phases().get(0);
+		assertThat(phase.iops().steadyState().reached()).isTrue();
+		// Rounds 0..4 hold t in (0, 300]: the first window ends at 300 s.
+		assertThat(phase.iops().steadyState().window().orElseThrow().windowEndS()).isEqualTo(300);
+		assertThat(phase.iops().steadyStateConsistency().orElseThrow().ratio()).hasValue(1.0);
+		// Fixed window t >= 1400 of a 2000 s phase: 601 seconds.
+		assertThat(phase.iops().fixedWindowConsistency().orElseThrow().sampleCount()).isEqualTo(601);
+		assertThat(analysis.verdict().criteria()).extracting((c) -> c.outcome())
+			.containsExactly(Outcome.PASS, Outcome.FAIL);
+		assertThat(analysis.verdict().outcome()).isEqualTo(Outcome.FAIL);
+	}
+
+	@Test
+	void wafComesFromTheDrivesOwnCountersAndIsUnknownWithoutOcp() {
+		// Host: 1,000,000 data units x 512,000 B = 512 GB; media: 1.28 TB -> WAF 2.5.
+		Map<String, Map<String, Object>> smart = Map.of("before",
+				Map.of("available", true, "dataUnitsWritten", 1_000_000L, "ocp",
+						Map.of("physicalMediaUnitsWrittenBytes", 0L)),
+				"after", Map.of("available", true, "dataUnitsWritten", 2_000_000L, "ocp",
+						Map.of("physicalMediaUnitsWrittenBytes", 1_280_000_000_000L)));
+		CompletedJobs.JobFacts job = job(List.of(new Criterion("waf", "atMost", 3.0, null)));
+		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(job, Optional.of(this.consistency),
+				List.of(new JobAnalyzer.PhaseInput(this.randwrite, null, flat(2000, 10000), smart)), List.of());
+		assertThat(analysis.phases().get(0).waf().waf().value()).hasValue(2.5);
+		assertThat(analysis.verdict().outcome()).isEqualTo(Outcome.PASS);
+
+		Map<String, Map<String, Object>> noOcp = Map.of("before", Map.of("available", true, "dataUnitsWritten", 1L),
+				"after", Map.of("available", true, "dataUnitsWritten", 2L));
+		JobAnalyzer.JobAnalysis unknown = JobAnalyzer.analyze(job, Optional.of(this.consistency),
+				List.of(new JobAnalyzer.PhaseInput(this.randwrite, null, flat(2000, 10000), noOcp)), List.of());
+		assertThat(unknown.phases().get(0).waf().waf().isKnown()).isFalse();
+		assertThat(unknown.verdict().outcome()).isEqualTo(Outcome.INCONCLUSIVE);
+	}
+
+	@Test
+	void trimRecoveryFromTheThreeSequentialPhases() {
+		Profile trim = new Catalog().find("trim-validation").orElseThrow();
+		List<JobAnalyzer.PhaseInput> inputs = new ArrayList<>();
+		for (PhaseSpec phase : trim.phases()) {
+			long bytesPerSecond = switch (phase.name()) {
+				case "seq-clean" -> 2_000_000_000L;
+				case "seq-dirty" -> 400_000_000L;
+				case "seq-after-trim" -> 1_600_000_000L;
+				default -> 0;
+			};
+			inputs.add(new JobAnalyzer.PhaseInput(phase, null,
+					(bytesPerSecond > 0) ? sequential(60, bytesPerSecond) : List.of(), null));
+		}
+		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(job(List.of()), Optional.of(trim), inputs, List.of());
+		// (1600 - 400) / (2000 - 400) = 0.75
+		assertThat(analysis.trimRecovery().value()).hasValue(0.75);
+		assertThat(analysis.idleRecovery().isKnown()).isFalse();
+	}
+
+	private CompletedJobs.JobFacts job(List<Criterion> criteria) {
+		return new CompletedJobs.JobFacts("q-1", "consistency-2000s", "SIM-1", 16L << 30, this.consistency.phases(),
+				null, criteria, Instant.parse("2026-11-22T21:00:00Z"));
+	}
+
+	private static List<SamplePoint> flat(int seconds, long iops) {
+		List<SamplePoint> samples = new ArrayList<>();
+		for (int t = 1; t <= seconds; t++) {
+			samples.add(new SamplePoint(2, "randwrite-4k-qd32", t, t * 1000L, 0, iops, 0, iops * 4096, 0,
+					iops * 4096 / 1e6, null, null));
+		}
+		return samples;
+	}
+
+	private static List<SamplePoint> sequential(int seconds, long bytesPerSecond) {
+		List<SamplePoint> samples = new ArrayList<>();
+		for (int t = 1; t <= seconds; t++) {
+			samples.add(new SamplePoint(1, "seq", t, t * 1000L, 0, bytesPerSecond / 131072, 0, bytesPerSecond, 0,
+					bytesPerSecond / 1e6, null, null));
+		}
+		return samples;
+	}
+
+}
