@@ -100,6 +100,11 @@ class AnalysisSweeper {
 						+ " samples were indexed when the analysis ran");
 			}
 			if (result == null && !"idle".equals(phase.kind())) {
+				// Events and samples travel separately: wait for the phase's result a
+				// while.
+				if (!graceOver) {
+					return false;
+				}
 				notes.add("phase " + phase.name() + ": no phase-completed result arrived");
 			}
 			inputs.add(new JobAnalyzer.PhaseInput(phase, result,

@@ -14,7 +14,9 @@ import io.drivequal.service.platform.PoisonAwareBatch;
 import org.springframework.stereotype.Component;
 
 @Component
-class SampleIndexer {
+public class SampleIndexer {
+
+	private static final int IMPORT_BATCH = 2000;
 
 	private final BulkWriter writer;
 
@@ -33,6 +35,29 @@ class SampleIndexer {
 				.document(SampleDocument.of(sample)))))
 			.toList();
 		return this.writer.write(operations, false);
+	}
+
+	/**
+	 * Indexes samples that did not come from a runner (an import of a vendor's fio logs)
+	 * into the same indices under the same ids as runner samples.
+	 * @throws IllegalStateException when Elasticsearch refuses one
+	 */
+	public void indexImported(String jobId, String runnerId, String serial, List<SamplePoint> points) {
+		List<SampleMessage> samples = points.stream()
+			.map((point) -> new SampleMessage(1, jobId, runnerId, serial, point.phaseIndex(), point.phaseName(),
+					point.t(), point.timeMs(), direction(point.readIops(), point.readBytes(), point.readLatencyNs()),
+					direction(point.writeIops(), point.writeBytes(), point.writeLatencyNs())))
+			.toList();
+		for (int from = 0; from < samples.size(); from += IMPORT_BATCH) {
+			index(samples.subList(from, Math.min(samples.size(), from + IMPORT_BATCH))).ifPresent((rejection) -> {
+				throw new IllegalStateException(rejection.reason());
+			});
+		}
+	}
+
+	private static SampleMessage.Direction direction(long ios, long bytes, SamplePoint.Latency latency) {
+		return new SampleMessage.Direction(ios, bytes, (latency != null)
+				? new SampleMessage.LatencyNs(latency.p50(), latency.p99(), latency.p999(), latency.max()) : null);
 	}
 
 }

@@ -42,6 +42,36 @@ public final class ApiClient {
 					.POST(HttpRequest.BodyPublishers.ofString(json)));
 	}
 
+	/**
+	 * multipart/form-data: a JSON part named "request", then files as (part name, file).
+	 */
+	public Response postMultipart(String user, String path, String requestJson,
+			java.util.List<java.util.Map.Entry<String, java.nio.file.Path>> files) {
+		String boundary = "drivequal-" + System.nanoTime();
+		java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+		try {
+			body.writeBytes(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"request\"\r\n"
+					+ "Content-Type: application/json\r\n\r\n" + requestJson + "\r\n")
+				.getBytes(StandardCharsets.UTF_8));
+			for (java.util.Map.Entry<String, java.nio.file.Path> file : files) {
+				body.writeBytes(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + file.getKey()
+						+ "\"; filename=\"" + file.getValue().getFileName() + "\"\r\n"
+						+ "Content-Type: application/octet-stream\r\n\r\n")
+					.getBytes(StandardCharsets.UTF_8));
+				body.writeBytes(java.nio.file.Files.readAllBytes(file.getValue()));
+				body.writeBytes("\r\n".getBytes(StandardCharsets.UTF_8));
+			}
+			body.writeBytes(("--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+		return send(user,
+				HttpRequest.newBuilder(URI.create(this.baseUrl + path))
+					.header("Content-Type", "multipart/form-data; boundary=" + boundary)
+					.POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())));
+	}
+
 	private Response send(String user, HttpRequest.Builder request) {
 		if (user != null) {
 			String credentials = user + ":" + user + "-pw";

@@ -1,0 +1,213 @@
+/*
+ * Vendor fio results as a qualification: each fio job becomes a phase, its per-second logs become
+ * samples and its latency histograms a phase result — in the same indices as a runner's — and the
+ * job is COMPLETED at once, so the same analysis and verdict apply.
+ */
+package io.drivequal.service.qualification;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
+import io.drivequal.analysis.Metric;
+import io.drivequal.analysis.PhaseLatencyHistogram;
+import io.drivequal.analysis.fio.FioDirection;
+import io.drivequal.analysis.fio.FioDirectionSecond;
+import io.drivequal.analysis.fio.FioImport;
+import io.drivequal.analysis.fio.FioImportResult;
+import io.drivequal.analysis.fio.FioJob;
+import io.drivequal.analysis.fio.FioJobTotals;
+import io.drivequal.analysis.fio.FioLogFile;
+import io.drivequal.analysis.fio.FioSecond;
+import io.drivequal.service.catalog.Catalog;
+import io.drivequal.service.catalog.PhaseSpec;
+import io.drivequal.service.ingest.SampleIndexer;
+import io.drivequal.service.ingest.SamplePoint;
+import io.drivequal.service.platform.BadRequestException;
+import io.drivequal.service.platform.BulkWriter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.stereotype.Service;
+
+@Service
+class FioImports {
+
+	private static final Logger log = LoggerFactory.getLogger(FioImports.class);
+
+	static final String IMPORT_RUNNER = "fio-import";
+
+	private final JobStore store;
+
+	private final SampleIndexer samples;
+
+	private final BulkWriter writer;
+
+	private final Catalog catalog;
+
+	private final Clock clock;
+
+	FioImports(JobStore store, SampleIndexer samples, BulkWriter writer, Catalog catalog, Clock clock) {
+		this.store = store;
+		this.samples = samples;
+		this.writer = writer;
+		this.catalog = catalog;
+		this.clock = clock;
+	}
+
+	Job importFio(ImportRequest request, String fioJson, List<FioLogFile> logs, String submitter) {
+		if (request.profile() != null && this.catalog.find(request.profile()).isEmpty()) {
+			throw new BadRequestException("request.profile", "no profile named " + request.profile());
+		}
+		List<Criterion> criteria = (request.criteria() != null) ? request.criteria() : List.of();
+		for (int i = 0; i < criteria.size(); i++) {
+			if (Metric.fromWireName(criteria.get(i).metric()).isEmpty()) {
+				throw new BadRequestException("request.criteria[" + i + "].metric",
+						"unknown metric " + criteria.get(i).metric() + "; known: " + Metric.wireNames());
+			}
+		}
+		FioImportResult imported = FioImport.read(fioJson, logs);
+		if (imported.jobs().isEmpty()) {
+			throw new BadRequestException("fio", "the fio output holds no job");
+		}
+		String jobId = "q-" + UUID.randomUUID().toString().replace("-", "").substring(0, 24);
+		Instant now = this.clock.instant();
+		List<PhaseSpec> plan = new ArrayList<>();
+		Set<String> names = new HashSet<>();
+		for (int i = 0; i < imported.jobs().size(); i++) {
+			plan.add(phase(i, imported.jobs().get(i), names));
+		}
+		long maxSeconds = imported.jobs().stream().mapToLong((job) -> job.seconds().size()).max().orElse(0);
+		Instant start = now.minusSeconds(maxSeconds);
+		for (int i = 0; i < imported.jobs().size(); i++) {
+			FioJob fioJob = imported.jobs().get(i);
+			PhaseSpec phase = plan.get(i);
+			List<SamplePoint> points = fioJob.seconds().stream().map((second) -> point(phase, second, start)).toList();
+			this.samples.indexImported(jobId, IMPORT_RUNNER, request.drive().serial(), points);
+			this.writer.write(List.of(phaseResult(jobId, request, phase, fioJob, now)), false)
+				.ifPresent((rejection) -> {
+					throw new IllegalStateException(rejection.reason());
+				});
+		}
+		List<String> notes = new ArrayList<>(imported.notes());
+		imported.jobs().forEach((job) -> notes.addAll(job.notes()));
+		Job.Draft draft = new Job.Draft();
+		draft.jobId = jobId;
+		draft.state = JobState.COMPLETED;
+		draft.submitter = submitter;
+		draft.profile = request.profile();
+		draft.deviceSerial = request.drive().serial();
+		draft.driveModel = request.drive().model();
+		draft.firmware = request.drive().firmware();
+		draft.capacityBytes = request.drive().capacityBytes();
+		draft.runnerId = IMPORT_RUNNER;
+		draft.queuedAt = start;
+		draft.startedAt = start;
+		draft.endedAt = now;
+		draft.updatedAt = now;
+		draft.plan = plan;
+		draft.spec = request.spec();
+		draft.criteria = criteria;
+		draft.message = "imported from fio " + imported.fioVersion()
+				+ (notes.isEmpty() ? "" : "; " + String.join("; ", notes));
+		Job job = draft.build();
+		this.store.create(job);
+		log.info("job {} imported from fio {} ({} phases) by {}", jobId, imported.fioVersion(), plan.size(), submitter);
+		return job;
+	}
+
+	/**
+	 * A fio job as a phase: its name made contract-safe, its mix from the directions that
+	 * did IO.
+	 */
+	private static PhaseSpec phase(int index, FioJob job, Set<String> names) {
+		String base = job.jobName().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]+", "-").replaceAll("^-+", "");
+		base = base.isEmpty() ? "fio-job" : base.substring(0, Math.min(base.length(), 56));
+		String name = base;
+		for (int n = 2; !names.add(name); n++) {
+			name = base + "-" + n;
+		}
+		long reads = Optional.ofNullable(job.totals().get(FioDirection.READ)).map(FioJobTotals::totalIos).orElse(0L);
+		long writes = Optional.ofNullable(job.totals().get(FioDirection.WRITE)).map(FioJobTotals::totalIos).orElse(0L);
+		String rw = (reads > 0 && writes > 0) ? "randrw" : (reads > 0) ? "randread" : "randwrite";
+		Integer readPercent = "randrw".equals(rw) ? (int) Math.round(100.0 * reads / (reads + writes)) : null;
+		return new PhaseSpec(index, name, "workload", rw, readPercent, null, null, null, (long) job.seconds().size(),
+				null, null, null, null, null, null, null);
+	}
+
+	private static SamplePoint point(PhaseSpec phase, FioSecond second, Instant start) {
+		long readIops = second.read().map(FioDirectionSecond::iops).orElse(0L);
+		long writeIops = second.write().map(FioDirectionSecond::iops).orElse(0L);
+		long readBytes = second.read().flatMap((d) -> boxed(d.bytes())).orElse(0L);
+		long writeBytes = second.write().flatMap((d) -> boxed(d.bytes())).orElse(0L);
+		return new SamplePoint(phase.index(), phase.name(), (int) second.t(),
+				start.plusSeconds(second.t()).toEpochMilli(), readIops, writeIops, readBytes, writeBytes,
+				readBytes / 1e6, writeBytes / 1e6, latency(second.read()), latency(second.write()));
+	}
+
+	private static SamplePoint.Latency latency(Optional<FioDirectionSecond> direction) {
+		return direction.flatMap(FioDirectionSecond::clatPercentilesNs)
+			.map((p) -> new SamplePoint.Latency(p.p50Ns(), p.p99Ns(), p.p999Ns(), p.maxNs()))
+			.orElse(null);
+	}
+
+	private static BulkOperation phaseResult(String jobId, ImportRequest request, PhaseSpec phase, FioJob job,
+			Instant now) {
+		Map<String, Object> document = new LinkedHashMap<>();
+		document.put("@timestamp", now.toString());
+		document.put("jobId", jobId);
+		document.put("runnerId", IMPORT_RUNNER);
+		document.put("deviceSerial", request.drive().serial());
+		document.put("phaseIndex", phase.index());
+		document.put("phaseName", phase.name());
+		document.put("kind", phase.kind());
+		long runtimeMs = job.totals().values().stream().mapToLong(FioJobTotals::runtimeMs).max().orElse(0);
+		document.put("durationNs", runtimeMs * 1_000_000L);
+		document.put("samples", job.seconds().size());
+		document.put("read", totals(job, FioDirection.READ));
+		document.put("write", totals(job, FioDirection.WRITE));
+		String id = jobId + "/" + phase.index();
+		return BulkOperation.of((op) -> op
+			.index((index) -> index.index(JobEventListener.PHASE_RESULTS_INDEX).id(id).document(document)));
+	}
+
+	/**
+	 * The contract's directionTotals shape, so the analysis reads imports like runner
+	 * results.
+	 */
+	private static Map<String, Object> totals(FioJob job, FioDirection direction) {
+		Map<String, Object> totals = new LinkedHashMap<>();
+		FioJobTotals given = job.totals().get(direction);
+		totals.put("ios", (given != null) ? given.totalIos() : 0L);
+		totals.put("bytes", (given != null) ? given.ioBytes() : 0L);
+		PhaseLatencyHistogram histogram = job.clatHistograms().get(direction);
+		if (histogram != null && histogram.totalCount() > 0) {
+			Map<String, Object> encoded = new LinkedHashMap<>();
+			encoded.put("significantDigits", histogram.significantDigits());
+			encoded.put("totalCount", histogram.totalCount());
+			encoded.put("minNs", histogram.minNs());
+			encoded.put("maxNs", histogram.maxNs());
+			encoded.put("counts",
+					histogram.counts()
+						.stream()
+						.map((bucket) -> List.of(bucket.lowestEquivalentValueNs(), bucket.count()))
+						.toList());
+			totals.put("latencyHistogram", encoded);
+		}
+		return totals;
+	}
+
+	private static Optional<Long> boxed(java.util.OptionalLong value) {
+		return value.isPresent() ? Optional.of(value.getAsLong()) : Optional.empty();
+	}
+
+}

@@ -1,0 +1,26 @@
+/*
+ * The JSON part of POST /api/v1/imports: whose drive the vendor's fio results are from, and what to
+ * judge them against.
+ */
+package io.drivequal.service.qualification;
+
+import java.util.List;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Positive;
+import jakarta.validation.constraints.Size;
+
+/**
+ * @param profile optional catalog profile whose analysis settings (rounds, fixed window)
+ * apply
+ */
+record ImportRequest(@NotNull @Valid ImportedDrive drive, @Size(max = 64) String profile, @Valid DriveSpec spec,
+		@Size(max = 64) List<@Valid @NotNull Criterion> criteria) {
+
+	record ImportedDrive(@NotBlank @Size(max = 64) String serial, @Size(max = 64) String model,
+			@Size(max = 16) String firmware, @Positive Long capacityBytes) {
+	}
+
+}

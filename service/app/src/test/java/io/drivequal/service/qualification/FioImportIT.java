@@ -1,0 +1,86 @@
+/*
+ * A vendor's real fio 3.33 results imported over HTTP become a qualification with its samples in
+ * Elasticsearch, an analysis and a verdict; logs without per-second averaging are refused.
+ */
+package io.drivequal.service.qualification;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import io.drivequal.harness.RealInfrastructure;
+import io.drivequal.service.it.ApiClient;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class FioImportIT {
+
+	/** Real fio output, shared with the analysis library's tests (see its README). */
+	private static final Path FIXTURES = Path.of("../analysis/src/test/resources/fio");
+
+	private static final String REQUEST = """
+			{"drive":{"serial":"VENDOR-0001","model":"Vendor NVMe 3.84TB","firmware":"1.0","capacityBytes":3840755982336},
+			 "criteria":[{"metric":"writeLatencyP99Us","comparator":"atMost","limit":100000}]}
+			""";
+
+	@LocalServerPort
+	private int port;
+
+	@DynamicPropertySource
+	static void infrastructure(DynamicPropertyRegistry registry) {
+		registry.add("spring.kafka.bootstrap-servers", () -> RealInfrastructure.shared().kafkaBootstrapServers());
+		registry.add("drivequal.elasticsearch.url", () -> RealInfrastructure.shared().elasticsearchUrl());
+	}
+
+	@Test
+	void realFioLogsBecomeAnAnalysedQualification() {
+		Path dir = FIXTURES.resolve("two-jobs");
+		ApiClient api = new ApiClient("http://127.0.0.1:" + this.port);
+		ApiClient.Response imported = api.postMultipart("alice", "/api/v1/imports", REQUEST,
+				List.of(Map.entry("fio", dir.resolve("vendor.json")),
+						Map.entry("logs", dir.resolve("vendor_iops.1.log")),
+						Map.entry("logs", dir.resolve("vendor_iops.2.log")),
+						Map.entry("logs", dir.resolve("vendor_clat.1.log")),
+						Map.entry("logs", dir.resolve("vendor_clat.2.log")),
+						Map.entry("logs", dir.resolve("vendor_bw.1.log"))));
+		assertThat(imported.status()).as(String.valueOf(imported.body())).isEqualTo(201);
+		String jobId = imported.body().get("id").asString();
+		assertThat(imported.body().get("state").asString()).isEqualTo("COMPLETED");
+
+		await().atMost(Duration.ofSeconds(60))
+			.until(() -> api.get("viewer", "/api/v1/qualifications/" + jobId).body().has("verdict"));
+		JsonNode job = api.get("viewer", "/api/v1/qualifications/" + jobId).body();
+		assertThat(job.get("plan").size()).isEqualTo(2);
+		JsonNode phases = job.get("analysis").get("phases");
+		assertThat(phases.get(0).get("samples").asInt()).isEqualTo(phases.get(0).get("expectedSamples").asInt())
+			.isPositive();
+		assertThat(phases.get(0).get("iops").get("sampleCount").asInt())
+			.isEqualTo(phases.get(0).get("samples").asInt());
+		assertThat(job.get("verdict").asString()).isIn("PASS", "FAIL", "INCONCLUSIVE");
+		assertThat(api.get("viewer", "/api/v1/qualifications/" + jobId + "/samples?phase=0").body().get("items").size())
+			.isEqualTo(phases.get(0).get("samples").asInt());
+	}
+
+	@Test
+	void logsWithoutPerSecondAveragingAreA400() {
+		Path dir = FIXTURES.resolve("avg-500ms");
+		ApiClient api = new ApiClient("http://127.0.0.1:" + this.port);
+		ApiClient.Response refused = api.postMultipart("alice", "/api/v1/imports", REQUEST, List
+			.of(Map.entry("fio", dir.resolve("avg500.json")), Map.entry("logs", dir.resolve("avg500_iops.1.log"))));
+		assertThat(refused.status()).isEqualTo(400);
+		assertThat(refused.body().get("detail").asString()).isNotBlank();
+		System.out.println("refused: " + refused.body().get("detail").asString());
+		assertThat(api.postMultipart("viewer", "/api/v1/imports", REQUEST, List.of()).status()).isEqualTo(403);
+	}
+
+}
