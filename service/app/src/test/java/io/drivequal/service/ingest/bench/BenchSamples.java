@@ -20,7 +20,10 @@ final class BenchSamples {
 	private BenchSamples() {
 	}
 
-	/** One sample; {@code read}/{@code write} latency is null when that direction did no IO. */
+	/**
+	 * One sample; {@code read}/{@code write} latency is null when that direction did no
+	 * IO.
+	 */
 	record Sample(String jobId, String runnerId, String deviceSerial, int phaseIndex, String phaseName, int t,
 			long timeMs, Direction read, Direction write) {
 
@@ -89,7 +92,9 @@ final class BenchSamples {
 	record Latency(long p50, long p99, long p999, long max) {
 	}
 
-	/** Mirror of SampleDocument (package-private in the service, so not reachable here). */
+	/**
+	 * Mirror of SampleDocument (package-private in the service, so not reachable here).
+	 */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	record Document(@JsonProperty("@timestamp") long timestampMs, String jobId, String runnerId, String deviceSerial,
 			int phaseIndex, String phaseName, int t, long totalIops, DirectionDocument read, DirectionDocument write) {
@@ -105,8 +110,8 @@ final class BenchSamples {
 	}
 
 	/**
-	 * Sample {@code t} of job {@code job}: a drive of that job's phase doing realistic IOPS,
-	 * bytes and latency percentiles, varying from second to second.
+	 * Sample {@code t} of job {@code job}: a drive of that job's phase doing realistic
+	 * IOPS, bytes and latency percentiles, varying from second to second.
 	 */
 	static Sample sample(String run, int job, int t, long timeMs) {
 		SplittableRandom random = new SplittableRandom(((long) job << 32) ^ t);
