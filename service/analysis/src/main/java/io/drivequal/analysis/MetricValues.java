@@ -132,7 +132,7 @@ public final class MetricValues {
 	 * @param metric the metric
 	 * @return phase name to value, in insertion order
 	 */
-	Map<String, Measure> of(Metric metric) {
+	public Map<String, Measure> of(Metric metric) {
 		return Collections.unmodifiableMap(this.values.getOrDefault(metric, Map.of()));
 	}
 

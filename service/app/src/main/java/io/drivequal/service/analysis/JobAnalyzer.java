@@ -104,7 +104,7 @@ final class JobAnalyzer {
 		Measure idle = idleRecovery(inputs, iopsByName);
 		values.put(Metric.TRIM_RECOVERY, trim);
 		values.put(Metric.IDLE_RECOVERY, idle);
-		Verdict verdict = VerdictJudge.judge(criteria(job, profile), values);
+		Verdict verdict = VerdictJudge.judge(criteria(job, profile, values), values);
 		return new JobAnalysis(phases, trim, idle, verdict, notes);
 	}
 
@@ -218,10 +218,13 @@ final class JobAnalyzer {
 	}
 
 	/**
-	 * A criterion without a phase applies to the profile's primary phase, else to every
-	 * phase.
+	 * A criterion without a phase applies to the profile's primary phase when the metric
+	 * was measured there; otherwise (job-level metrics such as trimRecovery, a read
+	 * metric on a write-primary profile, explicit plans) to everywhere it was measured,
+	 * worst value first.
 	 */
-	private static List<Criterion> criteria(CompletedJobs.JobFacts job, Optional<Profile> profile) {
+	private static List<Criterion> criteria(CompletedJobs.JobFacts job, Optional<Profile> profile,
+			MetricValues values) {
 		List<Criterion> criteria = new ArrayList<>();
 		if (job.criteria() == null) {
 			return criteria;
@@ -230,7 +233,9 @@ final class JobAnalyzer {
 			Metric metric = Metric.fromWireName(given.metric())
 				.orElseThrow(() -> new IllegalStateException("unknown metric " + given.metric()));
 			Comparison comparison = "atMost".equals(given.comparator()) ? Comparison.AT_MOST : Comparison.AT_LEAST;
-			Optional<String> phase = Optional.ofNullable(given.phase()).or(() -> profile.map(Profile::primaryPhase));
+			Optional<String> phase = Optional.ofNullable(given.phase())
+				.or(() -> profile.map(Profile::primaryPhase)
+					.filter((primary) -> values.of(metric).containsKey(primary)));
 			criteria.add(new Criterion(metric, comparison, given.limit(), phase));
 		}
 		return criteria;

@@ -82,10 +82,14 @@ class JobAnalyzerTest {
 			inputs.add(new JobAnalyzer.PhaseInput(phase, null,
 					(bytesPerSecond > 0) ? sequential(60, bytesPerSecond) : List.of(), null));
 		}
-		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(job(List.of()), Optional.of(trim), inputs, List.of());
+		// A job-level metric is judged even though the profile has a primary phase.
+		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(
+				job(List.of(new Criterion("trimRecovery", "atLeast", 0.7, null))), Optional.of(trim), inputs,
+				List.of());
 		// (1600 - 400) / (2000 - 400) = 0.75
 		assertThat(analysis.trimRecovery().value()).hasValue(0.75);
 		assertThat(analysis.idleRecovery().isKnown()).isFalse();
+		assertThat(analysis.verdict().outcome()).as(analysis.verdict().toString()).isEqualTo(Outcome.PASS);
 	}
 
 	private CompletedJobs.JobFacts job(List<Criterion> criteria) {

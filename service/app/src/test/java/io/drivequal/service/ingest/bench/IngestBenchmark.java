@@ -202,7 +202,7 @@ public final class IngestBenchmark {
 					r.ceiling1.rate(), r.ceiling2.rate(), r.service.rate(), r.ratio());
 			results.rounds.add(r);
 		}
-		results.freshness = freshness();
+		results.freshness = (this.freshnessSeconds > 0) ? freshness() : null;
 		return results;
 	}
 
@@ -544,13 +544,20 @@ public final class IngestBenchmark {
 
 	private ConfigurableApplicationContext startService() {
 		log("starting the service (sample listener stopped until each run starts it)");
-		return new SpringApplicationBuilder(DrivequalApplication.class).run(
-				"--spring.kafka.bootstrap-servers=" + this.infrastructure.kafkaBootstrapServers(),
-				"--drivequal.elasticsearch.url=" + this.infrastructure.elasticsearchUrl(), "--server.port=0",
-				"--drivequal.security.mode=local", "--spring.kafka.listener.auto-startup=false",
-				// production schedules, not the test config's fast ones
-				"--drivequal.scheduling.dispatch-interval=1s", "--drivequal.scheduling.sweep-interval=2s",
-				"--drivequal.analysis.sweep-interval=2s", "--logging.level.root=WARN");
+		List<String> args = new ArrayList<>(
+				List.of("--spring.kafka.bootstrap-servers=" + this.infrastructure.kafkaBootstrapServers(),
+						"--drivequal.elasticsearch.url=" + this.infrastructure.elasticsearchUrl(), "--server.port=0",
+						"--drivequal.security.mode=local", "--spring.kafka.listener.auto-startup=false",
+						// production schedules, not the test config's fast ones
+						"--drivequal.scheduling.dispatch-interval=1s", "--drivequal.scheduling.sweep-interval=2s",
+						"--drivequal.analysis.sweep-interval=2s", "--logging.level.root=WARN"));
+		// Extra service arguments for tuning experiments, separated by spaces.
+		String extra = System.getProperty("bench.serviceArgs", "").trim();
+		if (!extra.isEmpty()) {
+			args.addAll(List.of(extra.split("\\s+")));
+		}
+		log("service arguments: %s", args);
+		return new SpringApplicationBuilder(DrivequalApplication.class).run(args.toArray(String[]::new));
 	}
 
 	/** Like the C runner's producer: idempotent, acks=all, lz4, linger 5 ms. */
@@ -698,6 +705,9 @@ public final class IngestBenchmark {
 			cpuRow(md, "ceiling, 2 threads", (r) -> r.ceiling2);
 			cpuRow(md, "service", (r) -> r.service);
 			Freshness f = this.freshness;
+			if (f == null) {
+				return md.toString();
+			}
 			md.append(String.format(Locale.ROOT,
 					"%nFreshness (produced -> searchable) at %.0f samples/s for %d s "
 							+ "(first %d s excluded), %d samples measured, %d never seen; search poll every %d ms "
@@ -762,7 +772,7 @@ public final class IngestBenchmark {
 			long es = -1;
 			long kafka = -1;
 			for (ProcessHandle process : ProcessHandle.current().descendants().toList()) {
-				String commandLine = process.info().commandLine().orElse("");
+				String commandLine = commandLine(process.pid());
 				if (commandLine.contains("org.elasticsearch.bootstrap.Elasticsearch")) {
 					es = process.pid();
 				}
@@ -771,6 +781,16 @@ public final class IngestBenchmark {
 				}
 			}
 			return new Processes(es, kafka);
+		}
+
+		/** The whole command line: ProcessHandle.Info truncates long class paths. */
+		private static String commandLine(long pid) {
+			try {
+				return new String(Files.readAllBytes(Path.of("/proc/" + pid + "/cmdline")), StandardCharsets.UTF_8);
+			}
+			catch (IOException ex) {
+				return "";
+			}
 		}
 
 		Cpu cpu() {
