@@ -1,6 +1,6 @@
 /*
  * The subcommands of drivequal-runner: each lives in its own cmd_*.c and main.c only dispatches,
- * so main stays small as the runner grows (run, devices, ...).
+ * so main stays small as the runner grows.
  */
 #ifndef DRIVEQUAL_CLI_H
 #define DRIVEQUAL_CLI_H
@@ -9,6 +9,7 @@
 #define DQ_EXIT_OK 0
 #define DQ_EXIT_FAILURE 1 /* the work failed: invalid input, undelivered messages */
 #define DQ_EXIT_USAGE 2 /* the command line is wrong */
+#define DQ_EXIT_REFUSED 3 /* run: the interlocks refused the job */
 
 struct dq_cli_command {
 	const char *name;
@@ -18,7 +19,10 @@ struct dq_cli_command {
 	int (*run)(int argc, char **argv);
 };
 
+int dq_cmd_agent_main(int argc, char **argv);
+int dq_cmd_devices_main(int argc, char **argv);
 int dq_cmd_replay_main(int argc, char **argv);
+int dq_cmd_run_main(int argc, char **argv);
 int dq_cmd_validate_main(int argc, char **argv);
 
 #endif /* DRIVEQUAL_CLI_H */

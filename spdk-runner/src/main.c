@@ -12,6 +12,26 @@
 
 static const struct dq_cli_command g_commands[] = {
 	{
+		.name = "run",
+		.args = "--filename TARGET [--engine E] [--rw RW] [--bs N] [--iodepth N] ...",
+		.summary = "run one job on a device: one sample per second, the job's events",
+		.run = dq_cmd_run_main,
+	},
+	{
+		.name = "devices",
+		.args = "[--allowlist FILE] [--output-format normal|json]",
+		.summary =
+			"list the devices this host sees and whether destructive work is allowed",
+		.run = dq_cmd_devices_main,
+	},
+	{
+		.name = "agent",
+		.args = "--config FILE [--brokers HOST:PORT] [--runner-id ID] [-X key=value]...",
+		.summary = "run as this host's runner: job commands from Kafka, samples, events "
+			   "and heartbeats to it",
+		.run = dq_cmd_agent_main,
+	},
+	{
 		.name = "replay",
 		.args = "--brokers HOST:PORT [--topic T] [-X key=value]... FILE|-",
 		.summary = "publish saved JSON-lines samples to Kafka (all validated first)",

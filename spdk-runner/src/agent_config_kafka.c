@@ -1,0 +1,268 @@
+/*
+ * The Kafka half of the agent's configuration: librdkafka properties from the file and -X, with
+ * @file:/@env: secrets resolved at start and marked so they are never printed, the properties the
+ * agent owns refused, and every property checked by librdkafka up front (secrets redacted from
+ * its messages).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <librdkafka/rdkafka.h>
+
+#include "agent_config.h"
+
+#define SECRET_FILE_MAX_BYTES 65536
+
+/* Properties the agent sets itself: overriding them would break its delivery guarantees. */
+static const char *const g_reserved_properties[][2] = {
+	{ "bootstrap.servers", "use \"brokers\" (or --brokers)" },
+	{ "group.id", "the agent uses drivequal-runner-<runnerId>" },
+	{ "enable.idempotence", "the producer is always idempotent" },
+	{ "acks", "the producer always waits for all in-sync replicas" },
+	{ "message.timeout.ms", "messages never time out, so a broker outage loses nothing" },
+	{ "enable.auto.commit", "the agent commits after acting on a command" },
+	{ "enable.auto.offset.store", "the agent stores offsets after acting on a command" },
+};
+
+/* Keys whose values are secret even when written inline. */
+static bool key_is_secret(const char *key)
+{
+	return strstr(key, "password") != NULL || strstr(key, "secret") != NULL ||
+	       strcmp(key, "ssl.key.pem") == 0 || strcmp(key, "sasl.oauthbearer.config") == 0;
+}
+
+static void wipe_free(char *text)
+{
+	if (text != NULL) {
+		explicit_bzero(text, strlen(text));
+		free(text);
+	}
+}
+
+/* The contents of a secret file, without trailing line ends. */
+static int read_secret_file(const char *path, const char *what, char **out, char *err,
+			    size_t err_len)
+{
+	FILE *file = fopen(path, "r");
+	char *text;
+	size_t len;
+	int rc = 0;
+
+	if (file == NULL) {
+		snprintf(err, err_len, "%s: cannot read secret file %s: %s", what, path,
+			 strerror(errno));
+		return -EINVAL;
+	}
+	text = malloc(SECRET_FILE_MAX_BYTES + 1);
+	if (text == NULL) {
+		fclose(file);
+		return -ENOMEM;
+	}
+	len = fread(text, 1, SECRET_FILE_MAX_BYTES + 1, file);
+	if (ferror(file) || len > SECRET_FILE_MAX_BYTES) {
+		snprintf(err, err_len, "%s: secret file %s: %s", what, path,
+			 ferror(file) ? "read error" : "larger than 64 KiB");
+		rc = -EINVAL;
+		goto out;
+	}
+	while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == '\r')) {
+		len--;
+	}
+	text[len] = '\0';
+	if (len == 0 || strlen(text) != len) {
+		snprintf(err, err_len, "%s: secret file %s is %s", what, path,
+			 len == 0 ? "empty" : "binary (holds a NUL byte)");
+		rc = -EINVAL;
+		goto out;
+	}
+	*out = text;
+	text = NULL;
+out:
+	if (text != NULL) {
+		explicit_bzero(text, SECRET_FILE_MAX_BYTES + 1);
+		free(text);
+	}
+	fclose(file);
+	return rc;
+}
+
+/*
+ * A property value as written: "@file:PATH" and "@env:NAME" are read now (and secret), "@@x" is
+ * the literal "@x". *out is malloc'd.
+ */
+static int resolve_value(const char *what, const char *value, char **out, bool *secret, char *err,
+			 size_t err_len)
+{
+	const char *env;
+
+	*secret = false;
+	if (strncmp(value, "@file:", 6) == 0) {
+		*secret = true;
+		return read_secret_file(value + 6, what, out, err, err_len);
+	}
+	if (strncmp(value, "@env:", 5) == 0) {
+		*secret = true;
+		env = getenv(value + 5);
+		if (value[5] == '\0' || env == NULL || env[0] == '\0') {
+			snprintf(err, err_len, "%s: environment variable '%s' is %s", what,
+				 value + 5, env == NULL ? "not set" : "empty");
+			return -EINVAL;
+		}
+		*out = strdup(env);
+		return *out == NULL ? -ENOMEM : 0;
+	}
+	if (value[0] == '@' && value[1] != '@') {
+		snprintf(err, err_len,
+			 "%s: a value starting with @ must be @file:PATH or @env:NAME "
+			 "(write @@ for a literal @)",
+			 what);
+		return -EINVAL;
+	}
+	*out = strdup(value[0] == '@' ? value + 1 : value);
+	return *out == NULL ? -ENOMEM : 0;
+}
+
+int dq_agent_config_add_property(struct dq_agent_config *config, const char *key,
+				 const char *raw_value, char *err, size_t err_len)
+{
+	char what[300], *value = NULL, *kv;
+	bool secret;
+	size_t i, key_len = strlen(key);
+	int rc;
+
+	snprintf(what, sizeof(what), "kafka property %s", key);
+	if (key_len == 0 || strchr(key, '=') != NULL) {
+		snprintf(err, err_len, "kafka property '%s': not a property name", key);
+		return -EINVAL;
+	}
+	for (i = 0; i < sizeof(g_reserved_properties) / sizeof(g_reserved_properties[0]); i++) {
+		if (strcmp(key, g_reserved_properties[i][0]) == 0) {
+			snprintf(err, err_len, "%s cannot be set: %s", what,
+				 g_reserved_properties[i][1]);
+			return -EINVAL;
+		}
+	}
+	rc = resolve_value(what, raw_value, &value, &secret, err, err_len);
+	if (rc != 0) {
+		return rc;
+	}
+	kv = malloc(key_len + 1 + strlen(value) + 1);
+	if (kv == NULL) {
+		wipe_free(value);
+		return -ENOMEM;
+	}
+	sprintf(kv, "%s=%s", key, value);
+	wipe_free(value);
+	secret = secret || key_is_secret(key);
+	for (i = 0; i < config->property_count; i++) {
+		if (strncmp(config->properties[i], key, key_len) == 0 &&
+		    config->properties[i][key_len] == '=') {
+			wipe_free(config->properties[i]);
+			config->properties[i] = kv;
+			config->property_secret[i] = secret;
+			return 0;
+		}
+	}
+	if (config->property_count == DQ_AGENT_MAX_PROPERTIES) {
+		wipe_free(kv);
+		snprintf(err, err_len, "more than %d kafka properties", DQ_AGENT_MAX_PROPERTIES);
+		return -EINVAL;
+	}
+	config->properties[config->property_count] = kv;
+	config->property_secret[config->property_count++] = secret;
+	return 0;
+}
+
+int dq_agent_config_set_property(struct dq_agent_config *config, const char *key_value, char *err,
+				 size_t err_len)
+{
+	const char *eq = strchr(key_value, '=');
+	char key[256];
+
+	if (eq == NULL || eq == key_value || (size_t)(eq - key_value) >= sizeof(key)) {
+		snprintf(err, err_len, "-X '%.*s...': expected key=value",
+			 eq != NULL ? (int)(eq - key_value) : 0, key_value);
+		return -EINVAL;
+	}
+	memcpy(key, key_value, (size_t)(eq - key_value));
+	key[eq - key_value] = '\0';
+	return dq_agent_config_add_property(config, key, eq + 1, err, err_len);
+}
+
+/* librdkafka's message with the secret value (if it quotes it) replaced by "***". */
+static void redact(char *text, const char *secret)
+{
+	size_t secret_len = strlen(secret);
+	char *at;
+
+	while (secret_len > 0 && (at = strstr(text, secret)) != NULL) {
+		memmove(at + 3, at + secret_len, strlen(at + secret_len) + 1);
+		memcpy(at, "***", 3);
+	}
+}
+
+int dq_agent_config_check_kafka(const struct dq_agent_config *config, char *err, size_t err_len)
+{
+	rd_kafka_conf_t *conf = rd_kafka_conf_new();
+	char errstr[512], key[256];
+	const char *kv, *eq;
+	size_t i;
+	int rc = 0;
+
+	if (conf == NULL) {
+		return -ENOMEM;
+	}
+	for (i = 0; rc == 0 && i < config->property_count; i++) {
+		kv = config->properties[i];
+		eq = strchr(kv, '=');
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - kv), kv);
+		if (rd_kafka_conf_set(conf, key, eq + 1, errstr, sizeof(errstr)) !=
+		    RD_KAFKA_CONF_OK) {
+			if (config->property_secret[i]) {
+				redact(errstr, eq + 1);
+			}
+			snprintf(err, err_len, "kafka property %s: %s", key, errstr);
+			rc = -EINVAL;
+		}
+	}
+	rd_kafka_conf_destroy(conf);
+	return rc;
+}
+
+void dq_agent_config_describe(const struct dq_agent_config *config, FILE *out)
+{
+	const char *kv;
+	size_t i;
+
+	fprintf(out, "runner %s: brokers %s; topics %s (commands), %s, %s, %s\n", config->runner_id,
+		config->brokers, config->topic_commands, config->topic_samples,
+		config->topic_events, config->topic_heartbeats);
+	for (i = 0; i < config->property_count; i++) {
+		kv = config->properties[i];
+		if (config->property_secret[i]) {
+			fprintf(out, "  kafka %.*s=(secret)\n", (int)(strchr(kv, '=') - kv), kv);
+		} else {
+			fprintf(out, "  kafka %s\n", kv);
+		}
+	}
+	fprintf(out, "  heartbeat every %u ms; allowlist %s; %zu device(s)\n",
+		config->heartbeat_interval_ms,
+		config->allowlist_path != NULL ? config->allowlist_path : "(none)",
+		config->device_count);
+	for (i = 0; i < config->device_count; i++) {
+		fprintf(out, "  device %s %s%s\n", config->devices[i].engine,
+			config->devices[i].target, config->devices[i].direct ? "" : " (buffered)");
+	}
+}
+
+void dq_agent_config_free_properties(struct dq_agent_config *config)
+{
+	size_t i;
+
+	for (i = 0; i < config->property_count; i++) {
+		wipe_free(config->properties[i]);
+		config->properties[i] = NULL;
+	}
+	config->property_count = 0;
+}

@@ -1,0 +1,170 @@
+/*
+ * The allowlist file and the checks that need no root: strict parsing (unknown keys, wrong types
+ * and entries naming nothing are errors), matching by serial and/or resolved transport address,
+ * and the interlock order on a real regular file: not allowlisted, serial mismatch, allowed.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "drivequal/engine.h"
+#include "drivequal/interlock.h"
+#include "test_util.h"
+
+static char g_dir[] = "/tmp/dq-allowlist-XXXXXX";
+
+static const char *write_file(const char *name, const char *content)
+{
+	static char path[256];
+	FILE *file;
+
+	snprintf(path, sizeof(path), "%s/%s", g_dir, name);
+	file = fopen(path, "w");
+	if (file == NULL) {
+		abort();
+	}
+	fputs(content, file);
+	fclose(file);
+	return path;
+}
+
+static void expect_load_error(struct test_ctx *t, const char *content, int expected,
+			      const char *message_part)
+{
+	struct dq_allowlist list;
+	char err[512] = "";
+	int rc = dq_allowlist_load(write_file("bad.json", content), &list, err, sizeof(err));
+
+	CHECK(t, rc == expected, "%s: rc %d, expected %d", content, rc, expected);
+	CHECK(t, strstr(err, message_part) != NULL, "error '%s' lacks '%s'", err, message_part);
+	if (rc == 0) {
+		dq_allowlist_fini(&list);
+	}
+}
+
+static void test_parse(struct test_ctx *t)
+{
+	struct dq_allowlist list;
+	char err[512] = "";
+	int rc;
+
+	rc = dq_allowlist_load(
+		write_file("ok.json", "{\"comment\": \"lab 3\", \"devices\": ["
+				      "{\"serial\": \"S6CKNE0T801234\", \"allowSignatures\": true},"
+				      "{\"transportAddress\": \"/dev/loop3\", \"comment\": \"x\"},"
+				      "{\"serial\": \"A\", \"transportAddress\": \"/dev/nvme9n1\","
+				      " \"allowPartitioned\": true, \"allowMounted\": false}]}"),
+		&list, err, sizeof(err));
+	CHECK(t, rc == 0 && list.count == 3, "load: %d %s", rc, err);
+	if (rc == 0) {
+		CHECK(t,
+		      list.entries[0].has_serial && !list.entries[0].has_transport_address &&
+			      list.entries[0].allow_signatures && !list.entries[0].allow_mounted &&
+			      !list.entries[0].allow_partitioned,
+		      "entry 0: overrides default false");
+		CHECK(t, list.entries[2].allow_partitioned && !list.entries[2].allow_mounted,
+		      "entry 2");
+		dq_allowlist_fini(&list);
+	}
+	expect_load_error(t, "{\"devices\": [{\"serial\": \"A\", \"allowMountd\": true}]}", -EINVAL,
+			  "unknown key 'allowMountd'");
+	expect_load_error(t, "{\"devices\": [{\"serial\": \"A\", \"allowMounted\": \"yes\"}]}",
+			  -EINVAL, "must be true or false");
+	expect_load_error(t, "{\"devices\": [{\"allowMounted\": true}]}", -EINVAL,
+			  "needs serial or transportAddress");
+	expect_load_error(t, "{\"devices\": {}}", -EINVAL, "needs \"devices\"");
+	expect_load_error(t, "{\"device\": []}", -EINVAL, "unknown key 'device'");
+	expect_load_error(t, "[1, 2", -EINVAL, "not valid JSON");
+	CHECK(t, dq_allowlist_load("/nonexistent/allow.json", &list, err, sizeof(err)) == -ENOENT,
+	      "missing file");
+}
+
+static void test_match_and_check(struct test_ctx *t)
+{
+	const struct dq_io_engine_ops *ops;
+	struct dq_io_engine engine;
+	struct dq_io_engine_open_args args = { .queue_depth = 1, .direct = false };
+	struct dq_interlock_verdict verdict;
+	struct dq_allowlist list;
+	char err[512], file_path[256], link_path[256], json[1024];
+	FILE *file;
+	int rc;
+
+	snprintf(file_path, sizeof(file_path), "%s/disk.img", g_dir);
+	snprintf(link_path, sizeof(link_path), "%s/disk-link", g_dir);
+	file = fopen(file_path, "w");
+	CHECK(t, file != NULL && ftruncate(fileno(file), 1 << 20) == 0, "create");
+	fclose(file);
+	CHECK(t, symlink(file_path, link_path) == 0, "symlink");
+	CHECK(t, dq_io_engine_find("io_uring", &ops, err, sizeof(err)) == 0, "%s", err);
+	args.target = file_path;
+	rc = dq_io_engine_open(&engine, ops, &args, err, sizeof(err));
+	CHECK(t, rc == 0, "open %s: %s", file_path, err);
+	if (rc != 0) {
+		return;
+	}
+	CHECK(t,
+	      strncmp(engine.target.device.serial, "FILE-", 5) == 0 &&
+		      engine.target.serial_synthetic && !engine.target.kernel_block_device,
+	      "file serial %s", engine.target.device.serial);
+
+	rc = dq_interlock_check(NULL, &engine.target, NULL, false, &verdict);
+	CHECK(t, rc == -EPERM && verdict.reason == DQ_REFUSE_NOT_ALLOWLISTED,
+	      "no allowlist: refused (%s)", verdict.message);
+
+	/* by the symlink: compared resolved */
+	snprintf(json, sizeof(json), "{\"devices\": [{\"transportAddress\": \"%s\"}]}", link_path);
+	CHECK(t, dq_allowlist_load(write_file("l.json", json), &list, err, sizeof(err)) == 0, "%s",
+	      err);
+	CHECK(t, dq_allowlist_match(&list, &engine.target.device) == &list.entries[0],
+	      "a symlinked address matches its target");
+	rc = dq_interlock_check(&list, &engine.target, "OTHER-SERIAL", false, &verdict);
+	CHECK(t, rc == -EPERM && verdict.reason == DQ_REFUSE_SERIAL_MISMATCH, "mismatch: %s",
+	      verdict.message);
+	rc = dq_interlock_check(&list, &engine.target, NULL, true, &verdict);
+	CHECK(t, rc == -EPERM && verdict.reason == DQ_REFUSE_SERIAL_MISMATCH,
+	      "agent jobs must name the serial: %s", verdict.message);
+	rc = dq_interlock_check(&list, &engine.target, engine.target.device.serial, true, &verdict);
+	CHECK(t, rc == 0 && verdict.reason == DQ_REFUSE_NONE, "a clean allowlisted file: %s",
+	      verdict.message);
+	dq_allowlist_fini(&list);
+
+	/* serial and address together must both match */
+	snprintf(json, sizeof(json),
+		 "{\"devices\": [{\"serial\": \"%s\", \"transportAddress\": \"/dev/null\"}]}",
+		 engine.target.device.serial);
+	CHECK(t, dq_allowlist_load(write_file("b.json", json), &list, err, sizeof(err)) == 0, "%s",
+	      err);
+	CHECK(t, dq_allowlist_match(&list, &engine.target.device) == NULL,
+	      "serial matches but address differs: no match");
+	dq_allowlist_fini(&list);
+	snprintf(json, sizeof(json), "{\"devices\": [{\"serial\": \"%s\"}]}",
+		 engine.target.device.serial);
+	CHECK(t, dq_allowlist_load(write_file("s.json", json), &list, err, sizeof(err)) == 0, "%s",
+	      err);
+	CHECK(t, dq_allowlist_match(&list, &engine.target.device) != NULL, "by serial");
+	dq_allowlist_fini(&list);
+	dq_io_engine_close(&engine);
+	unlink(link_path);
+	unlink(file_path);
+}
+
+int main(void)
+{
+	struct test_ctx t = { 0 };
+	char command[128];
+	int status;
+
+	if (mkdtemp(g_dir) == NULL) {
+		return 1;
+	}
+	test_parse(&t);
+	test_match_and_check(&t);
+	status = test_report(&t, "allowlist");
+	snprintf(command, sizeof(command), "rm -rf '%s'", g_dir);
+	if (system(command) != 0) {
+		printf("could not remove %s\n", g_dir);
+	}
+	return status;
+}

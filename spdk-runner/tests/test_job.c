@@ -1,0 +1,404 @@
+/*
+ * The job runner and IO core on the null engine: event order and numbering, one sample per second
+ * with t consecutive from 1, samples adding up to the phase totals, exact sized and precondition
+ * byte counts, every phase kind, cancellation, sink failure and the refusals that need no device.
+ * Every message is encoded with the codecs, so all of it is schema-valid.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "drivequal/job.h"
+#include "test_util.h"
+
+#define MAX_MESSAGES 4096
+
+struct captured_event {
+	enum dq_job_event_type type;
+	uint32_t seq;
+	struct dq_job_event event; /* histograms dropped */
+	uint64_t read_histogram_count, write_histogram_count;
+};
+
+struct capture {
+	struct test_ctx *t;
+	size_t sample_count, event_count;
+	struct dq_sample samples[MAX_MESSAGES];
+	struct captured_event events[64];
+	int fail_sample_at; /* return -EIO on this sample (1-based); 0 never */
+	int cancel_at_sample; /* set *cancel at this sample; 0 never */
+	atomic_int *cancel;
+};
+
+static int capture_sample(void *arg, const struct dq_sample *sample)
+{
+	struct capture *c = arg;
+	char err[256], *json = NULL;
+	size_t len;
+	int rc = dq_sample_encode(sample, &json, &len, err, sizeof(err));
+
+	CHECK(c->t, rc == 0, "sample t=%u does not encode: %s", sample->t, err);
+	free(json);
+	if (c->sample_count < MAX_MESSAGES) {
+		c->samples[c->sample_count] = *sample;
+	}
+	c->sample_count++;
+	if (c->cancel_at_sample != 0 && c->sample_count == (size_t)c->cancel_at_sample) {
+		atomic_store(c->cancel, 1);
+	}
+	if (c->fail_sample_at != 0 && c->sample_count == (size_t)c->fail_sample_at) {
+		return -EIO;
+	}
+	return 0;
+}
+
+static int capture_event(void *arg, const struct dq_job_event *event)
+{
+	struct capture *c = arg;
+	struct captured_event *e;
+	char err[256], *json = NULL;
+	size_t len;
+	int rc = dq_job_event_encode(event, &json, &len, err, sizeof(err));
+
+	CHECK(c->t, rc == 0, "event %s does not encode: %s", dq_job_event_type_to_str(event->type),
+	      err);
+	free(json);
+	if (c->event_count < 64) {
+		e = &c->events[c->event_count];
+		e->type = event->type;
+		e->seq = event->seq;
+		e->event = *event;
+		if (event->type == DQ_JOB_EVENT_PHASE_COMPLETED) {
+			e->read_histogram_count =
+				event->phase_completed.read.latency_histogram.total_count;
+			e->write_histogram_count =
+				event->phase_completed.write.latency_histogram.total_count;
+			e->event.phase_completed.read.latency_histogram.buckets = NULL;
+			e->event.phase_completed.write.latency_histogram.buckets = NULL;
+		}
+	}
+	c->event_count++;
+	return 0;
+}
+
+static struct dq_phase_spec workload(uint32_t index, enum dq_rw rw, uint32_t bs, uint32_t qd)
+{
+	struct dq_phase_spec p = { .index = index, .kind = DQ_PHASE_KIND_WORKLOAD, .rw = rw };
+
+	snprintf(p.name, sizeof(p.name), "w%u", index);
+	p.has_block_size_bytes = true;
+	p.block_size_bytes = bs;
+	p.has_queue_depth = true;
+	p.queue_depth = qd;
+	p.has_range_percent = true;
+	p.range_percent = 100;
+	return p;
+}
+
+static int run(struct capture *c, struct test_ctx *t, const char *engine, const char *target,
+	       const struct dq_phase_spec *phases, size_t count, struct dq_job_outcome *outcome)
+{
+	static atomic_int cancel;
+	struct dq_job_spec spec = { .job_id = "job-1",
+				    .runner_id = "runner-1",
+				    .engine_name = engine,
+				    .target = target,
+				    .direct = true,
+				    .seed = 12345,
+				    .phases = phases,
+				    .phase_count = count };
+	struct dq_sink sink = { .sample = capture_sample, .event = capture_event, .arg = c };
+	int fail_at = c->fail_sample_at, cancel_at = c->cancel_at_sample;
+
+	memset(c, 0, sizeof(*c));
+	c->t = t;
+	c->fail_sample_at = fail_at;
+	c->cancel_at_sample = cancel_at;
+	c->cancel = &cancel;
+	atomic_store(&cancel, 0);
+	return dq_job_run(&spec, NULL, &sink, &cancel, outcome);
+}
+
+/* Samples of phase index: t = 1..n consecutive; their sums equal the phase-completed totals. */
+static const struct dq_job_event_phase_completed *
+check_phase(struct test_ctx *t, const struct capture *c, uint32_t index)
+{
+	const struct dq_job_event_phase_completed *done = NULL;
+	uint64_t ios[2] = { 0 }, bytes[2] = { 0 }, n = 0;
+	size_t i;
+
+	for (i = 0; i < c->event_count; i++) {
+		if (c->events[i].type == DQ_JOB_EVENT_PHASE_COMPLETED &&
+		    c->events[i].event.phase_completed.phase_index == index) {
+			done = &c->events[i].event.phase_completed;
+			CHECK(t,
+			      c->events[i].read_histogram_count == done->read.ios &&
+				      c->events[i].write_histogram_count == done->write.ios,
+			      "histogram counts equal ios");
+		}
+	}
+	for (i = 0; i < c->sample_count && i < MAX_MESSAGES; i++) {
+		if (c->samples[i].phase_index != index) {
+			continue;
+		}
+		n++;
+		CHECK(t, c->samples[i].t == n, "phase %u sample %" PRIu64 " has t=%u", index, n,
+		      c->samples[i].t);
+		ios[0] += c->samples[i].read.ios;
+		ios[1] += c->samples[i].write.ios;
+		bytes[0] += c->samples[i].read.bytes;
+		bytes[1] += c->samples[i].write.bytes;
+	}
+	CHECK(t, done != NULL, "phase %u completed", index);
+	if (done != NULL) {
+		CHECK(t, done->samples == n, "samples %" PRIu64 " vs %" PRIu64, done->samples, n);
+		CHECK(t, done->read.ios == ios[0] && done->write.ios == ios[1],
+		      "ios add up: %" PRIu64 "/%" PRIu64 " vs %" PRIu64 "/%" PRIu64, ios[0], ios[1],
+		      done->read.ios, done->write.ios);
+		CHECK(t, done->read.bytes == bytes[0] && done->write.bytes == bytes[1],
+		      "bytes add up");
+	}
+	return done;
+}
+
+static void check_sequence(struct test_ctx *t, const struct capture *c,
+			   const enum dq_job_event_type *expected, size_t count)
+{
+	size_t i;
+
+	CHECK(t, c->event_count == count, "%zu events, expected %zu", c->event_count, count);
+	for (i = 0; i < c->event_count && i < count; i++) {
+		CHECK(t, c->events[i].type == expected[i] && c->events[i].seq == i,
+		      "event %zu is %s seq %u, expected %s", i,
+		      dq_job_event_type_to_str(c->events[i].type), c->events[i].seq,
+		      dq_job_event_type_to_str(expected[i]));
+	}
+}
+
+static void test_sized_and_timed(struct test_ctx *t, struct capture *c)
+{
+	static const enum dq_job_event_type sequence[] = {
+		DQ_JOB_EVENT_ACCEPTED,	      DQ_JOB_EVENT_PHASE_STARTED,
+		DQ_JOB_EVENT_PHASE_COMPLETED, DQ_JOB_EVENT_PHASE_STARTED,
+		DQ_JOB_EVENT_PHASE_COMPLETED, DQ_JOB_EVENT_COMPLETED,
+	};
+	struct dq_phase_spec phases[2] = { workload(0, DQ_RW_RANDWRITE, 4096, 16),
+					   workload(1, DQ_RW_RANDRW, 8192, 32) };
+	const struct dq_job_event_phase_completed *done;
+	struct dq_job_outcome outcome;
+	int rc;
+
+	phases[0].has_size_bytes = true;
+	phases[0].size_bytes = 64 << 20;
+	phases[1].has_runtime_s = true;
+	phases[1].runtime_s = 2;
+	phases[1].has_read_percent = true;
+	phases[1].read_percent = 70;
+	rc = run(c, t, "null", "null:1g", phases, 2, &outcome);
+	CHECK(t, rc == 0 && outcome.type == DQ_JOB_EVENT_COMPLETED, "rc %d outcome %s: %s", rc,
+	      dq_job_event_type_to_str(outcome.type), outcome.message);
+	check_sequence(t, c, sequence, sizeof(sequence) / sizeof(sequence[0]));
+	CHECK(t,
+	      c->events[0].event.accepted.phase_count == 2 &&
+		      strcmp(c->events[0].event.accepted.device.serial,
+			     "NULL-ENGINE-FAKE-SERIAL") == 0,
+	      "accepted names the device");
+	done = check_phase(t, c, 0);
+	if (done != NULL) {
+		CHECK(t,
+		      done->write.ios == 16384 && done->write.bytes == 64 << 20 &&
+			      done->read.ios == 0,
+		      "sized: exactly 64 MiB in 4 KiB writes, got %" PRIu64, done->write.bytes);
+	}
+	done = check_phase(t, c, 1);
+	if (done != NULL) {
+		uint64_t total = done->read.ios + done->write.ios;
+
+		CHECK(t, done->samples == 2, "timed 2 s: 2 samples, got %" PRIu64, done->samples);
+		CHECK(t, done->duration_ns == 2000000000ULL, "duration %" PRIu64,
+		      done->duration_ns);
+		CHECK(t,
+		      done->read.bytes == done->read.ios * 8192 &&
+			      done->write.bytes == done->write.ios * 8192,
+		      "bytes = ios * bs");
+		CHECK(t,
+		      total > 100000 && done->read.ios * 1000 / total >= 690 &&
+			      done->read.ios * 1000 / total <= 710,
+		      "rwmixread 70: %" PRIu64 " of %" PRIu64 " reads", done->read.ios, total);
+	}
+}
+
+static void test_precondition_and_other_phases(struct test_ctx *t, struct capture *c)
+{
+	static const enum dq_job_event_type sequence[] = {
+		DQ_JOB_EVENT_ACCEPTED,	      DQ_JOB_EVENT_PHASE_STARTED,
+		DQ_JOB_EVENT_PHASE_COMPLETED, DQ_JOB_EVENT_PHASE_STARTED,
+		DQ_JOB_EVENT_PHASE_COMPLETED, DQ_JOB_EVENT_PHASE_STARTED,
+		DQ_JOB_EVENT_PHASE_COMPLETED, DQ_JOB_EVENT_PHASE_STARTED,
+		DQ_JOB_EVENT_PHASE_COMPLETED, DQ_JOB_EVENT_PHASE_STARTED,
+		DQ_JOB_EVENT_SMART_SNAPSHOT,  DQ_JOB_EVENT_PHASE_COMPLETED,
+		DQ_JOB_EVENT_COMPLETED,
+	};
+	struct dq_phase_spec phases[5] = {
+		{ .index = 0, .name = "purge", .kind = DQ_PHASE_KIND_PURGE },
+		{ .index = 1, .name = "fill", .kind = DQ_PHASE_KIND_PRECONDITION },
+		{ .index = 2, .name = "trim", .kind = DQ_PHASE_KIND_DEALLOCATE },
+		{ .index = 3, .name = "rest", .kind = DQ_PHASE_KIND_IDLE },
+		{ .index = 4, .name = "smart", .kind = DQ_PHASE_KIND_SMART },
+	};
+	const struct dq_job_event_phase_completed *done;
+	struct dq_job_outcome outcome;
+	/* 4100 KiB: 32 whole 128 KiB writes and one of 4 KiB per pass */
+	const uint64_t capacity = 4100 * 1024;
+	int rc;
+
+	phases[0].purge_method = DQ_PURGE_METHOD_AUTO;
+	phases[1].has_block_size_bytes = true;
+	phases[1].block_size_bytes = 128 * 1024;
+	phases[1].has_queue_depth = true;
+	phases[1].queue_depth = 8;
+	phases[1].has_range_percent = true;
+	phases[1].range_percent = 100;
+	phases[1].has_passes = true;
+	phases[1].passes = 3;
+	phases[2].has_range_percent = true;
+	phases[2].range_percent = 50;
+	phases[3].has_idle_s = true;
+	phases[3].idle_s = 1;
+	rc = run(c, t, "null", "null:4100k", phases, 5, &outcome);
+	CHECK(t, rc == 0 && outcome.type == DQ_JOB_EVENT_COMPLETED, "rc %d outcome %s: %s", rc,
+	      dq_job_event_type_to_str(outcome.type), outcome.message);
+	check_sequence(t, c, sequence, sizeof(sequence) / sizeof(sequence[0]));
+	done = check_phase(t, c, 0);
+	CHECK(t, done != NULL && done->has_deallocated_bytes && done->deallocated_bytes == capacity,
+	      "purge auto on null deallocates everything");
+	done = check_phase(t, c, 1);
+	CHECK(t, done != NULL && done->write.bytes == 3 * capacity && done->write.ios == 3 * 33,
+	      "precondition writes passes * range exactly: %" PRIu64 " bytes in %" PRIu64 " IOs",
+	      done ? done->write.bytes : 0, done ? done->write.ios : 0);
+	done = check_phase(t, c, 2);
+	CHECK(t, done != NULL && done->deallocated_bytes == capacity / 2 && done->samples == 0,
+	      "deallocate covers the range");
+	done = check_phase(t, c, 3);
+	CHECK(t, done != NULL && done->duration_ns >= 1000000000ULL && done->write.ios == 0,
+	      "idle lasts idleS");
+	CHECK(t,
+	      !c->events[10].event.smart_snapshot.smart.available &&
+		      c->events[10].event.smart_snapshot.smart.has_reason,
+	      "SMART on null is unavailable, with a reason");
+}
+
+static void test_cancel_and_sink_failure(struct test_ctx *t, struct capture *c)
+{
+	struct dq_phase_spec phase = workload(0, DQ_RW_RANDWRITE, 4096, 32);
+	struct dq_job_outcome outcome;
+	int rc;
+
+	phase.has_runtime_s = true;
+	phase.runtime_s = 60;
+	c->cancel_at_sample = 1;
+	rc = run(c, t, "null", "null", &phase, 1, &outcome);
+	CHECK(t, rc == 0 && outcome.type == DQ_JOB_EVENT_CANCELLED, "cancelled: rc %d %s", rc,
+	      dq_job_event_type_to_str(outcome.type));
+	CHECK(t, c->sample_count <= 2, "stopped within a tick: %zu samples", c->sample_count);
+	CHECK(t, c->events[c->event_count - 1].type == DQ_JOB_EVENT_CANCELLED,
+	      "the last event says cancelled");
+
+	c->cancel_at_sample = 0;
+	c->fail_sample_at = 2;
+	rc = run(c, t, "null", "null", &phase, 1, &outcome);
+	CHECK(t, rc == -EIO, "a failing sink ends the job with its error: %d", rc);
+	CHECK(t, c->sample_count == 2, "no samples after the sink failed: %zu", c->sample_count);
+	c->fail_sample_at = 0;
+}
+
+static void expect_refused(struct test_ctx *t, struct capture *c, const char *engine,
+			   const char *target, const struct dq_phase_spec *phases, size_t count,
+			   enum dq_refuse_reason reason, const char *message_part)
+{
+	struct dq_job_outcome outcome;
+	int rc = run(c, t, engine, target, phases, count, &outcome);
+
+	CHECK(t, rc == 0 && outcome.type == DQ_JOB_EVENT_REFUSED && outcome.refuse_reason == reason,
+	      "%s %s: expected refused %s, got %s %s: %s", engine, target,
+	      dq_refuse_reason_to_str(reason), dq_job_event_type_to_str(outcome.type),
+	      dq_refuse_reason_to_str(outcome.refuse_reason), outcome.message);
+	CHECK(t, strstr(outcome.message, message_part) != NULL, "message '%s' lacks '%s'",
+	      outcome.message, message_part);
+	CHECK(t,
+	      c->event_count == 1 && c->events[0].type == DQ_JOB_EVENT_REFUSED &&
+		      c->sample_count == 0,
+	      "a refusal is the only event");
+}
+
+static void test_refusals(struct test_ctx *t, struct capture *c)
+{
+	struct dq_phase_spec phase = workload(0, DQ_RW_RANDWRITE, 4096, 32);
+	struct dq_phase_spec bad = phase;
+	struct dq_job_outcome outcome;
+	struct dq_job_spec spec;
+
+	phase.has_runtime_s = true;
+	phase.runtime_s = 1;
+	expect_refused(t, c, "spdk", "trtype:TCP", &phase, 1, DQ_REFUSE_ENGINE_UNAVAILABLE,
+#if DRIVEQUAL_SPDK_ENABLED
+		       ""
+#else
+		       "built without the SPDK engine"
+#endif
+	);
+	expect_refused(t, c, "bogus", "x", &phase, 1, DQ_REFUSE_ENGINE_UNAVAILABLE, "no engine");
+	expect_refused(t, c, "null", "nullx", &phase, 1, DQ_REFUSE_DEVICE_NOT_FOUND, "null");
+	expect_refused(t, c, "uring", "/dev/drivequal-no-such-device", &phase, 1,
+		       DQ_REFUSE_DEVICE_NOT_FOUND, "No such file");
+	expect_refused(t, c, "null", "null", &bad, 1, DQ_REFUSE_INVALID_COMMAND,
+		       "exactly one of runtimeS and sizeBytes");
+	bad = phase;
+	bad.block_size_bytes = 1000;
+	expect_refused(t, c, "null", "null", &bad, 1, DQ_REFUSE_INVALID_COMMAND, "multiple of 512");
+	bad = phase;
+	bad.kind = DQ_PHASE_KIND_PURGE;
+	bad.purge_method = DQ_PURGE_METHOD_SANITIZE_CRYPTO;
+	expect_refused(t, c, "null", "null", &bad, 1, DQ_REFUSE_INVALID_COMMAND, "cannot purge");
+
+	/* The job names a serial: the wrong device is refused even for reads. */
+	phase.rw = DQ_RW_RANDREAD;
+	spec = (struct dq_job_spec){ .job_id = "job-2",
+				     .runner_id = "r",
+				     .engine_name = "null",
+				     .target = "null",
+				     .expected_serial = "S6CKNE0T801234",
+				     .phases = &phase,
+				     .phase_count = 1 };
+	{
+		atomic_int cancel = 0;
+		struct dq_sink sink = { .sample = capture_sample,
+					.event = capture_event,
+					.arg = c };
+
+		memset(c, 0, sizeof(*c));
+		c->t = t;
+		CHECK(t,
+		      dq_job_run(&spec, NULL, &sink, &cancel, &outcome) == 0 &&
+			      outcome.type == DQ_JOB_EVENT_REFUSED &&
+			      outcome.refuse_reason == DQ_REFUSE_SERIAL_MISMATCH,
+		      "serial mismatch: %s", outcome.message);
+	}
+}
+
+int main(void)
+{
+	struct test_ctx t = { 0 };
+	struct capture *c = calloc(1, sizeof(*c));
+
+	if (c == NULL) {
+		return 1;
+	}
+	test_sized_and_timed(&t, c);
+	test_precondition_and_other_phases(&t, c);
+	test_cancel_and_sink_failure(&t, c);
+	test_refusals(&t, c);
+	free(c);
+	return test_report(&t, "job");
+}
