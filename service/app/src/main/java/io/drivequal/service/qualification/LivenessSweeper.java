@@ -5,10 +5,12 @@
 package io.drivequal.service.qualification;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
+import io.drivequal.service.platform.BrokerHealth;
 import io.drivequal.service.runners.Runner;
 import io.drivequal.service.runners.RunnerRegistry;
 import org.slf4j.Logger;
@@ -30,11 +32,20 @@ class LivenessSweeper {
 
 	private final Clock clock;
 
-	LivenessSweeper(JobStore store, DriveLeases leases, RunnerRegistry registry, Clock clock) {
+	private final BrokerHealth broker;
+
+	private final Duration timeout;
+
+	/** When the broker was last seen coming back; null while it is away. */
+	private Instant brokerBackSince;
+
+	LivenessSweeper(JobStore store, DriveLeases leases, RunnerRegistry registry, Clock clock, BrokerHealth broker) {
 		this.store = store;
 		this.leases = leases;
 		this.registry = registry;
 		this.clock = clock;
+		this.broker = broker;
+		this.timeout = registry.timeouts().heartbeatTimeout();
 	}
 
 	@Scheduled(fixedDelayString = "${drivequal.scheduling.sweep-interval:2s}")
@@ -48,13 +59,27 @@ class LivenessSweeper {
 	}
 
 	void sweep() {
+		// Heartbeats come through Kafka: judge nobody while the broker is away,
+		// nor until one heartbeat timeout after it is back (runners reconnect
+		// with a backoff, then catch up).
+		Instant now = this.clock.instant();
+		if (!this.broker.reachable()) {
+			this.brokerBackSince = null;
+			return;
+		}
+		if (this.brokerBackSince == null) {
+			// Also right after this service started: its consumer is catching up.
+			this.brokerBackSince = now;
+		}
+		if (now.isBefore(this.brokerBackSince.plus(this.timeout))) {
+			return;
+		}
 		for (Job job : this.store.inStates(List.of(JobState.DISPATCHED, JobState.RUNNING), 1000)) {
 			Optional<Runner> runner = this.registry.runner(job.runnerId());
 			if (runner.isPresent() && this.registry.isAlive(runner.get())) {
 				continue;
 			}
 			String lastSeen = runner.map((r) -> "since " + r.lastHeartbeatAt()).orElse("ever");
-			Instant now = this.clock.instant();
 			this.store
 				.update(job.jobId(), (current) -> current.state().holdsDrive() ? Optional.of(current.edit((draft) -> {
 					draft.state = JobState.INTERRUPTED;

@@ -7,6 +7,7 @@ package io.drivequal.service.runners;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -59,6 +60,14 @@ public class RunnerRegistry {
 	public boolean isAlive(Runner runner) {
 		Instant now = this.clock.instant();
 		return !runner.lastHeartbeatAt().isBefore(now.minus(this.settings.heartbeatTimeout()));
+	}
+
+	/** The liveness rule's figures, for components that must wait them out. */
+	public record Timeouts(Duration heartbeatTimeout) {
+	}
+
+	public Timeouts timeouts() {
+		return new Timeouts(this.settings.heartbeatTimeout());
 	}
 
 	public List<Runner> runners() {

@@ -1,0 +1,191 @@
+/*
+ * The whole system on real parts: the C runner's agent (a process) owns simulated and null drives,
+ * the service dispatches over the real Kafka broker, samples and events land in the real
+ * Elasticsearch node, and the analysis judges them. Shows the spare-area effect end to end, and a
+ * broker restart mid-job that loses no sample.
+ */
+package io.drivequal.service.qualification;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import io.drivequal.harness.RealInfrastructure;
+import io.drivequal.service.it.ApiClient;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class RunnerAgentIT {
+
+	@LocalServerPort
+	private int port;
+
+	private final List<Process> agents = new ArrayList<>();
+
+	@DynamicPropertySource
+	static void infrastructure(DynamicPropertyRegistry registry) {
+		registry.add("spring.kafka.bootstrap-servers", () -> RealInfrastructure.shared().kafkaBootstrapServers());
+		registry.add("drivequal.elasticsearch.url", () -> RealInfrastructure.shared().elasticsearchUrl());
+	}
+
+	@AfterEach
+	void stopAgents() throws InterruptedException {
+		for (Process agent : this.agents) {
+			agent.destroy();
+			agent.waitFor(30, TimeUnit.SECONDS);
+		}
+	}
+
+	@Test
+	void moreSpareAreaShowsInTheAnalysisOfTwoConsistencyRunsOnSimulatedDrives() throws Exception {
+		String runnerId = "agent-" + shortId();
+		startAgent(runnerId, List.of("sim:test-enterprise-eager@1", "sim:test-enterprise-eager@2"));
+		List<JsonNode> drives = awaitDrives(runnerId, 2);
+		String criteria = """
+				[{"metric":"steadyStateReached","comparator":"atLeast","limit":1},
+				 {"metric":"consistencyRatio","comparator":"atLeast","limit":0.5},
+				 {"metric":"waf","comparator":"atMost","limit":10}]""";
+		String full = submit(drives.get(0).get("drive").get("serial").asString(), "consistency-2000s", criteria);
+		String spare = submit(drives.get(1).get("drive").get("serial").asString(), "consistency-2000s-op25", criteria);
+
+		JsonNode fullJob = awaitVerdict(full);
+		JsonNode spareJob = awaitVerdict(spare);
+		JsonNode fullPhase = fullJob.get("analysis").get("phases").get(2);
+		JsonNode sparePhase = spareJob.get("analysis").get("phases").get(2);
+		for (JsonNode phase : List.of(fullPhase, sparePhase)) {
+			assertThat(phase.get("samples").asInt()).isEqualTo(2000);
+			assertThat(phase.get("expectedSamples").asInt()).isEqualTo(2000);
+			assertThat(phase.get("iops").get("steadyState").get("reached").asBoolean()).isTrue();
+			assertThat(phase.get("waf").get("waf").get("known").asBoolean()).isTrue();
+		}
+		double fullIops = fullPhase.get("iops").get("steadyState").get("window").get("avgIops").asDouble();
+		double spareIops = sparePhase.get("iops").get("steadyState").get("window").get("avgIops").asDouble();
+		double fullWaf = fullPhase.get("waf").get("waf").get("number").asDouble();
+		double spareWaf = sparePhase.get("waf").get("waf").get("number").asDouble();
+		System.out.printf("steady-state IOPS %.0f (100%% of LBAs) vs %.0f (75%%); WAF %.2f vs %.2f; verdicts %s, %s%n",
+				fullIops, spareIops, fullWaf, spareWaf, fullJob.get("verdict").asString(),
+				spareJob.get("verdict").asString());
+		assertThat(spareIops).isGreaterThan(fullIops);
+		assertThat(spareWaf).isLessThan(fullWaf);
+		assertThat(fullJob.get("drive").get("model").asString()).startsWith("DQSIM");
+	}
+
+	@Test
+	void aBrokerRestartMidJobLosesNoSample() throws Exception {
+		String runnerId = "agent-" + shortId();
+		startAgent(runnerId, List.of("null:1g"));
+		String serial = awaitDrives(runnerId, 1).get(0).get("drive").get("serial").asString();
+		ApiClient.Response submitted = api().post("alice", "/api/v1/qualifications", """
+				{"drive":{"serial":"%s","runnerId":"%s"},
+				 "plan":{"phases":[{"name":"randwrite","kind":"workload","rw":"randwrite","blockSizeBytes":4096,
+				                    "queueDepth":32,"rangePercent":100,"runtimeS":30}]}}
+				""".formatted(serial, runnerId));
+		assertThat(submitted.status()).as(String.valueOf(submitted.body())).isEqualTo(201);
+		String jobId = submitted.body().get("id").asString();
+		await().atMost(Duration.ofSeconds(60)).until(() -> "RUNNING".equals(state(jobId)));
+		Thread.sleep(8000);
+		RealInfrastructure.shared().kafka().stop();
+		Thread.sleep(5000);
+		RealInfrastructure.shared().kafka().start();
+		JsonNode job = awaitVerdict(jobId);
+		assertThat(job.get("state").asString()).isEqualTo("COMPLETED");
+		JsonNode phase = job.get("analysis").get("phases").get(0);
+		assertThat(phase.get("expectedSamples").asInt()).isEqualTo(30);
+		assertThat(phase.get("samples").asInt()).isEqualTo(30);
+	}
+
+	private void startAgent(String runnerId, List<String> targets) throws IOException {
+		Path dir = Files.createDirectories(Path.of("target", "agents", runnerId));
+		StringBuilder devices = new StringBuilder();
+		StringBuilder allowed = new StringBuilder();
+		for (String target : targets) {
+			String engine = target.substring(0, target.indexOf(':'));
+			devices.append(devices.isEmpty() ? "" : ",")
+				.append("{\"engine\":\"")
+				.append(engine)
+				.append("\",\"target\":\"")
+				.append(target)
+				.append("\"}");
+			allowed.append(allowed.isEmpty() ? "" : ",")
+				.append("{\"transportAddress\":\"")
+				.append(target)
+				.append("\"}");
+		}
+		Path allowlist = Files.writeString(dir.resolve("allowlist.json"), "{\"devices\":[" + allowed + "]}");
+		Path config = Files.writeString(dir.resolve("agent.json"), """
+				{"runnerId":"%s","brokers":"%s","heartbeatIntervalMs":1000,"allowlist":"%s","devices":[%s]}
+				""".formatted(runnerId, RealInfrastructure.shared().kafkaBootstrapServers(), allowlist.toAbsolutePath(),
+				devices));
+		Path runner = Path.of(System.getProperty("drivequal.runner.binary", "drivequal-runner"));
+		assertThat(runner).as("the C runner must be built before the service's integration tests").isExecutable();
+		this.agents
+			.add(new ProcessBuilder(runner.toString(), "agent", "--config", config.toString()).redirectErrorStream(true)
+				.redirectOutput(dir.resolve("agent.log").toFile())
+				.start());
+	}
+
+	private List<JsonNode> awaitDrives(String runnerId, int count) {
+		List<JsonNode> found = new ArrayList<>();
+		await().atMost(Duration.ofSeconds(60)).until(() -> {
+			found.clear();
+			for (JsonNode drive : api().get("viewer", "/api/v1/drives").body()) {
+				if (runnerId.equals(drive.get("drive").get("runnerId").asString())) {
+					found.add(drive);
+				}
+			}
+			return found.size() == count;
+		});
+		found.sort((a, b) -> a.get("drive")
+			.get("transportAddress")
+			.asString()
+			.compareTo(b.get("drive").get("transportAddress").asString()));
+		return found;
+	}
+
+	private String submit(String serial, String profile, String criteria) {
+		ApiClient.Response submitted = api().post("alice", "/api/v1/qualifications", """
+				{"drive":{"serial":"%s"},"plan":{"profile":"%s"},"criteria":%s}
+				""".formatted(serial, profile, criteria));
+		assertThat(submitted.status()).as(String.valueOf(submitted.body())).isEqualTo(201);
+		return submitted.body().get("id").asString();
+	}
+
+	private JsonNode awaitVerdict(String jobId) {
+		await().atMost(Duration.ofMinutes(6)).pollInterval(Duration.ofSeconds(1)).until(() -> {
+			JsonNode job = api().get("viewer", "/api/v1/qualifications/" + jobId).body();
+			String state = job.get("state").asString();
+			assertThat(state).as(jobId + ": " + job.path("message").asString())
+				.isIn("QUEUED", "DISPATCHED", "RUNNING", "COMPLETED");
+			return job.has("verdict");
+		});
+		return api().get("viewer", "/api/v1/qualifications/" + jobId).body();
+	}
+
+	private String state(String jobId) {
+		return api().get("viewer", "/api/v1/qualifications/" + jobId).body().get("state").asString();
+	}
+
+	private ApiClient api() {
+		return new ApiClient("http://127.0.0.1:" + this.port);
+	}
+
+	private static String shortId() {
+		return UUID.randomUUID().toString().substring(0, 8);
+	}
+
+}
