@@ -13,6 +13,7 @@ import java.util.Optional;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.ElasticsearchException;
 import co.elastic.clients.elasticsearch.core.GetResponse;
+import io.drivequal.service.platform.Documents;
 
 import org.springframework.stereotype.Component;
 
@@ -56,15 +57,15 @@ class DriveLeases {
 
 	/** Frees the drive if — and only if — this job holds it. */
 	void release(String serial, String jobId) {
+		Optional<GetResponse<Lease>> current = Documents.get(this.client, INDEX, serial, Lease.class);
+		if (current.isEmpty() || !jobId.equals(current.get().source().jobId())) {
+			return;
+		}
 		try {
-			GetResponse<Lease> current = this.client.get((get) -> get.index(INDEX).id(serial), Lease.class);
-			if (!current.found() || !jobId.equals(current.source().jobId())) {
-				return;
-			}
 			this.client.delete((delete) -> delete.index(INDEX)
 				.id(serial)
-				.ifSeqNo(current.seqNo())
-				.ifPrimaryTerm(current.primaryTerm()));
+				.ifSeqNo(current.get().seqNo())
+				.ifPrimaryTerm(current.get().primaryTerm()));
 		}
 		catch (ElasticsearchException ex) {
 			// Gone or changed meanwhile: someone else released or re-acquired it; not
@@ -79,19 +80,7 @@ class DriveLeases {
 	}
 
 	Optional<Lease> holder(String serial) {
-		try {
-			GetResponse<Lease> current = this.client.get((get) -> get.index(INDEX).id(serial), Lease.class);
-			return current.found() ? Optional.of(current.source()) : Optional.empty();
-		}
-		catch (ElasticsearchException ex) {
-			if (ex.status() == 404) {
-				return Optional.empty();
-			}
-			throw ex;
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+		return Documents.get(this.client, INDEX, serial, Lease.class).map(GetResponse::source);
 	}
 
 }

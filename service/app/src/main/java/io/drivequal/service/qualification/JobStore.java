@@ -19,12 +19,12 @@ import co.elastic.clients.elasticsearch._types.FieldValue;
 import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch._types.query_dsl.BoolQuery;
 import co.elastic.clients.elasticsearch._types.query_dsl.Query;
-import co.elastic.clients.elasticsearch.core.GetResponse;
 import co.elastic.clients.elasticsearch.core.SearchRequest;
 import co.elastic.clients.elasticsearch.core.SearchResponse;
 import co.elastic.clients.elasticsearch.core.search.Hit;
 import co.elastic.clients.json.JsonData;
 import co.elastic.clients.util.ObjectBuilder;
+import io.drivequal.service.platform.Documents;
 
 import org.springframework.stereotype.Component;
 
@@ -81,22 +81,8 @@ class JobStore {
 	}
 
 	Optional<Versioned> findVersioned(String jobId) {
-		try {
-			GetResponse<Job> response = this.client.get((get) -> get.index(INDEX).id(jobId), Job.class);
-			if (!response.found()) {
-				return Optional.empty();
-			}
-			return Optional.of(new Versioned(response.source(), response.seqNo(), response.primaryTerm()));
-		}
-		catch (ElasticsearchException ex) {
-			if (ex.status() == 404) {
-				return Optional.empty();
-			}
-			throw ex;
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+		return Documents.get(this.client, INDEX, jobId, Job.class)
+			.map((response) -> new Versioned(response.source(), response.seqNo(), response.primaryTerm()));
 	}
 
 	/**

@@ -13,10 +13,10 @@ import java.util.List;
 import java.util.Optional;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import co.elastic.clients.elasticsearch._types.ElasticsearchException;
 import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch.core.GetResponse;
 import co.elastic.clients.elasticsearch.core.search.Hit;
+import io.drivequal.service.platform.Documents;
 
 import org.springframework.stereotype.Component;
 
@@ -79,19 +79,7 @@ public class RunnerRegistry {
 	}
 
 	private <T> Optional<T> get(String index, String id, Class<T> type) {
-		try {
-			GetResponse<T> response = this.client.get((get) -> get.index(index).id(id), type);
-			return response.found() ? Optional.ofNullable(response.source()) : Optional.empty();
-		}
-		catch (ElasticsearchException ex) {
-			if (ex.status() == 404) {
-				return Optional.empty();
-			}
-			throw ex;
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+		return Documents.get(this.client, index, id, type).map(GetResponse::source);
 	}
 
 	private <T> List<T> list(String index, String sortField, Class<T> type) {

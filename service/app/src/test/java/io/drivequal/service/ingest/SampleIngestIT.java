@@ -19,16 +19,14 @@ import java.util.concurrent.TimeUnit;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch.core.GetResponse;
 import io.drivequal.harness.RealInfrastructure;
+import io.drivequal.service.it.ConsumerGroups;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -44,7 +42,6 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 @SpringBootTest
 class SampleIngestIT {
@@ -149,31 +146,9 @@ class SampleIngestIT {
 		return out;
 	}
 
-	/**
-	 * Everything produced so far was consumed, indexed and committed: the service's
-	 * committed offsets reached the end of every partition. Deterministic, unlike
-	 * sleeping.
-	 */
+	/** Everything produced so far was consumed, indexed and committed. */
 	private static void awaitConsumedAndCommitted() {
-		await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200)).until(() -> {
-			Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(GROUP)
-				.partitionsToOffsetAndMetadata()
-				.get();
-			var partitions = admin.describeTopics(List.of(SAMPLES_TOPIC))
-				.allTopicNames()
-				.get()
-				.get(SAMPLES_TOPIC)
-				.partitions();
-			Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
-			partitions
-				.forEach((p) -> latest.put(new TopicPartition(SAMPLES_TOPIC, p.partition()), OffsetSpec.latest()));
-			var ends = admin.listOffsets(latest).all().get();
-			return ends.entrySet().stream().allMatch((end) -> {
-				OffsetAndMetadata done = committed.get(end.getKey());
-				long consumed = (done != null) ? done.offset() : 0;
-				return consumed >= end.getValue().offset();
-			});
-		});
+		ConsumerGroups.awaitCommittedToTheEnd(admin, GROUP, SAMPLES_TOPIC, Duration.ofSeconds(120));
 	}
 
 	private long countSamples(String jobId) throws IOException {

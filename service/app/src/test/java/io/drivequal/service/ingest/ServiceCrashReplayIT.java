@@ -17,13 +17,12 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import io.drivequal.harness.RealInfrastructure;
+import io.drivequal.service.it.ConsumerGroups;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
@@ -55,6 +54,7 @@ class ServiceCrashReplayIT {
 				Admin admin = Admin.create(
 						Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, infrastructure.kafkaBootstrapServers()))) {
 			int kills = 0;
+			long indexedAtLastKill = 0;
 			for (int t = 1; t <= SAMPLES; t++) {
 				producer.send(new ProducerRecord<>("drivequal.samples", jobId, sample(jobId, t)));
 				if (t % 5 == 0) {
@@ -63,16 +63,24 @@ class ServiceCrashReplayIT {
 				// Kill mid-stream, at 25%, 50% and 75% of the job.
 				if (t % (SAMPLES / 4) == 0 && kills < 3) {
 					producer.flush();
-					Thread.sleep(1500);
+					// Kill an instance that is ingesting: it must have indexed more of
+					// the job
+					// than the instance before it, else the kill would test nothing.
+					long before = indexedAtLastKill;
+					await().atMost(Duration.ofSeconds(180))
+						.pollInterval(Duration.ofMillis(100))
+						.until(() -> count(infrastructure, jobId) > before);
+					indexedAtLastKill = count(infrastructure, jobId);
 					service.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
 					kills++;
-					System.out.println("killed the service (SIGKILL) at t=" + t + "; restarting");
+					System.out.println("killed the service (SIGKILL) at t=" + t + " with " + indexedAtLastKill
+							+ " samples indexed; restarting");
 					service = startService(jar, infrastructure, logs.resolve("service-" + kills + ".log"));
 				}
 			}
 			producer.flush();
 			assertThat(kills).isEqualTo(3);
-			awaitCommittedToTheEnd(admin);
+			ConsumerGroups.awaitCommittedToTheEnd(admin, GROUP, "drivequal.samples", Duration.ofSeconds(180));
 			assertThat(count(infrastructure, jobId)).isEqualTo(SAMPLES);
 		}
 		finally {
@@ -102,27 +110,6 @@ class ServiceCrashReplayIT {
 				+ "\"write\":{\"ios\":" + ios + ",\"bytes\":" + ios * 4096
 				+ ",\"latencyNs\":{\"p50\":72191,\"p99\":158719,\"p999\":342015,\"max\":1201151}}}")
 			.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-	}
-
-	private static void awaitCommittedToTheEnd(Admin admin) {
-		await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(500)).until(() -> {
-			Map<TopicPartition, org.apache.kafka.clients.consumer.OffsetAndMetadata> committed = admin
-				.listConsumerGroupOffsets(GROUP)
-				.partitionsToOffsetAndMetadata()
-				.get();
-			var partitions = admin.describeTopics(List.of("drivequal.samples"))
-				.allTopicNames()
-				.get()
-				.get("drivequal.samples")
-				.partitions();
-			Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
-			partitions.forEach(
-					(p) -> latest.put(new TopicPartition("drivequal.samples", p.partition()), OffsetSpec.latest()));
-			return admin.listOffsets(latest).all().get().entrySet().stream().allMatch((end) -> {
-				var done = committed.get(end.getKey());
-				return ((done != null) ? done.offset() : 0) >= end.getValue().offset();
-			});
-		});
 	}
 
 	private static long count(RealInfrastructure infrastructure, String jobId) throws Exception {
