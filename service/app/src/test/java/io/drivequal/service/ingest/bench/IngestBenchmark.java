@@ -719,7 +719,7 @@ public final class IngestBenchmark {
 			md.append(String.format(Locale.ROOT, "### Ingest benchmark, %s%n%n", Instant.now()));
 			md.append(String.format(Locale.ROOT,
 					"Machine: %d CPUs, %s; load average before %s, after %s. Elasticsearch heap %s MB, Kafka heap %s MB. "
-							+ "%d samples per throughput run over %d jobs, bulk/poll batch %d, %d rounds after a %d-sample warm-up. "
+							+ "%d samples per throughput run over %d jobs, bulk/poll batch %d, %d rounds (order alternating) after a %d-sample warm-up of each path. "
 							+ "Ceiling and service documents identical (but for jobId): %s.%n%n",
 					Runtime.getRuntime().availableProcessors(), memory(), this.loadBefore, this.loadAfter,
 					Integer.getInteger("bench.esHeapMb", 1024), Integer.getInteger("bench.kafkaHeapMb", 512),
