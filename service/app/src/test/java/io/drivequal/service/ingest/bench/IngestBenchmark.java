@@ -3,7 +3,14 @@
  * through the real service, as a ratio to the raw bulk ceiling of the same Elasticsearch measured
  * in the same run with the same documents, and sample freshness (produced -> searchable) at a
  * steady rate. A main class, not a test: `mvn verify` never runs it; the `benchmarks` profile of
- * service/app/pom.xml does.
+ * service/app/pom.xml does (docs/benchmarks.md gives the command and the method).
+ *
+ * System properties: bench.samples (200000 per throughput run), bench.rounds (5), bench.jobs (200),
+ * bench.batchSize (2000, the service's max-poll-records), bench.warmupSamples (= samples),
+ * bench.freshness.{rate,seconds,warmupSeconds,jobs,pollMs} (1000/s, 60 s, 5 s, 100, 50 ms; seconds=0
+ * skips freshness), bench.esHeapMb (1024), bench.kafkaHeapMb (512), bench.dir, bench.report,
+ * bench.serviceArgs (extra service arguments, e.g. --drivequal.ingest.concurrency=1),
+ * bench.threadCpu (true: print the JVM's CPU per thread group of every service run).
  */
 package io.drivequal.service.ingest.bench;
 
@@ -104,7 +111,7 @@ public final class IngestBenchmark {
 
 	private final int jobs = Integer.getInteger("bench.jobs", 200);
 
-	private final int rounds = Integer.getInteger("bench.rounds", 3);
+	private final int rounds = Integer.getInteger("bench.rounds", 5);
 
 	private final int warmupSamples = Integer.getInteger("bench.warmupSamples", this.samples);
 
@@ -161,6 +168,7 @@ public final class IngestBenchmark {
 
 	private void run() throws Exception {
 		String loadBefore = loadAverage();
+		deletePreviousInstances();
 		log("starting Elasticsearch and Kafka under %s", this.dir.toAbsolutePath());
 		this.infrastructure = RealInfrastructure.start(this.dir, Integer.getInteger("bench.esHeapMb", 1024),
 				Integer.getInteger("bench.kafkaHeapMb", 512), 180);
@@ -190,6 +198,26 @@ public final class IngestBenchmark {
 			closeQuietly(this.service);
 			closeQuietly(this.rest);
 			this.infrastructure.close();
+		}
+	}
+
+	/**
+	 * Every run starts its nodes on new ports in new directories; the previous runs' data
+	 * (about 0.5 GB each) goes, the current run's logs stay for a look afterwards.
+	 */
+	private void deletePreviousInstances() throws IOException {
+		if (!Files.isDirectory(this.dir)) {
+			return;
+		}
+		try (var instances = Files.list(this.dir)) {
+			for (Path instance : instances.filter((path) -> path.getFileName().toString().matches("(es|kafka)-\\d+"))
+				.toList()) {
+				try (var tree = Files.walk(instance)) {
+					for (Path path : tree.sorted(java.util.Comparator.reverseOrder()).toList()) {
+						Files.deleteIfExists(path);
+					}
+				}
+			}
 		}
 	}
 
