@@ -13,22 +13,6 @@
 #include "drivequal/engine.h"
 #include "strutil.h"
 
-static enum dq_interlock interlock_of(enum dq_refuse_reason reason)
-{
-	switch (reason) {
-	case DQ_REFUSE_NONE:
-		return DQ_INTERLOCK_NONE;
-	case DQ_REFUSE_MOUNTED:
-		return DQ_INTERLOCK_MOUNTED;
-	case DQ_REFUSE_PARTITION_TABLE:
-		return DQ_INTERLOCK_PARTITION_TABLE;
-	case DQ_REFUSE_SIGNATURE:
-		return DQ_INTERLOCK_SIGNATURE;
-	default:
-		return DQ_INTERLOCK_NOT_ALLOWLISTED;
-	}
-}
-
 /* Say what changed about a device, once, rather than every heartbeat. */
 static void log_change(const struct dq_agent_slot *slot, bool was_identified,
 		       const char *old_serial, const char *old_message)
@@ -90,7 +74,7 @@ void dq_agent_slot_identify(struct dq_agent_slot *slot, const struct dq_allowlis
 	} else if (entry != NULL &&
 		   (dq_interlock_probe_device(&engine.target, entry, &verdict) != 0 ||
 		    verdict.reason != DQ_REFUSE_NONE)) {
-		slot->entry.interlock = interlock_of(verdict.reason);
+		slot->entry.interlock = dq_interlock_from_refusal(verdict.reason);
 		slot->entry.state = DQ_DEVICE_STATE_REFUSED;
 		dq_strlcpy(slot->message, verdict.message, sizeof(slot->message));
 	}

@@ -339,3 +339,19 @@ int dq_interlock_check(const struct dq_allowlist *list, const struct dq_engine_t
 	}
 	return verdict->reason == DQ_REFUSE_NONE ? 0 : -EPERM;
 }
+
+enum dq_interlock dq_interlock_from_refusal(enum dq_refuse_reason reason)
+{
+	switch (reason) {
+	case DQ_REFUSE_NONE:
+		return DQ_INTERLOCK_NONE;
+	case DQ_REFUSE_MOUNTED:
+		return DQ_INTERLOCK_MOUNTED;
+	case DQ_REFUSE_PARTITION_TABLE:
+		return DQ_INTERLOCK_PARTITION_TABLE;
+	case DQ_REFUSE_SIGNATURE:
+		return DQ_INTERLOCK_SIGNATURE;
+	default:
+		return DQ_INTERLOCK_NOT_ALLOWLISTED;
+	}
+}

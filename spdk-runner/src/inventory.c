@@ -20,22 +20,6 @@ struct discovery {
 	int rc;
 };
 
-static enum dq_interlock interlock_of(enum dq_refuse_reason reason)
-{
-	switch (reason) {
-	case DQ_REFUSE_NONE:
-		return DQ_INTERLOCK_NONE;
-	case DQ_REFUSE_MOUNTED:
-		return DQ_INTERLOCK_MOUNTED;
-	case DQ_REFUSE_PARTITION_TABLE:
-		return DQ_INTERLOCK_PARTITION_TABLE;
-	case DQ_REFUSE_SIGNATURE:
-		return DQ_INTERLOCK_SIGNATURE;
-	default:
-		return DQ_INTERLOCK_NOT_ALLOWLISTED;
-	}
-}
-
 static bool already_listed(const struct dq_inventory *inventory, const char *target)
 {
 	size_t i;
@@ -90,7 +74,7 @@ static void add_target(const char *target, void *arg)
 		snprintf(item->message, sizeof(item->message), "not in the allowlist");
 	} else if (dq_interlock_probe_device(&engine.target, entry, &verdict) != 0 ||
 		   verdict.reason != DQ_REFUSE_NONE) {
-		item->entry.interlock = interlock_of(verdict.reason);
+		item->entry.interlock = dq_interlock_from_refusal(verdict.reason);
 		item->entry.state = DQ_DEVICE_STATE_REFUSED;
 		dq_strlcpy(item->message, verdict.message, sizeof(item->message));
 	}

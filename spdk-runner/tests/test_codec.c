@@ -14,22 +14,7 @@
 #include "drivequal/msg_job_event.h"
 #include "drivequal/msg_runner_heartbeat.h"
 #include "drivequal/msg_sample.h"
-
-struct test_ctx {
-	size_t checks;
-	size_t failures;
-};
-
-#define CHECK(t, cond, ...)                                                    \
-	do {                                                                   \
-		(t)->checks++;                                                 \
-		if (!(cond)) {                                                 \
-			(t)->failures++;                                       \
-			printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-			printf(__VA_ARGS__);                                   \
-			printf("\n");                                          \
-		}                                                              \
-	} while (0)
+#include "test_util.h"
 
 #define SAMPLE_HEAD                                                                       \
 	"{\"schemaVersion\":1,\"jobId\":\"j\",\"runnerId\":\"r\",\"deviceSerial\":\"X\"," \
@@ -341,6 +326,5 @@ int main(void)
 	test_events(&t);
 	test_heartbeat(&t);
 	test_encoders(&t);
-	printf("codec: %zu checks, %zu failure(s)\n", t.checks, t.failures);
-	return t.failures == 0 ? 0 : 1;
+	return test_report(&t, "codec");
 }

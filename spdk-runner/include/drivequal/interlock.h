@@ -12,6 +12,7 @@
 
 #include "drivequal/engine.h"
 #include "drivequal/msg_job_event.h"
+#include "drivequal/msg_runner_heartbeat.h"
 
 /*
  * One allowlist entry. A device matches when every field given matches: serial, and/or transport
@@ -68,6 +69,13 @@ int dq_interlock_check(const struct dq_allowlist *list, const struct dq_engine_t
  * The device-state checks alone (mounted/held, partition table, signature), ignoring the
  * allowlist's overrides when entry is NULL. Returns 0 (verdict says) or -errno.
  */
+/*
+ * The heartbeat's interlock for a verdict's refusal: what a runner reports about a device before
+ * any job asks (inventory, agent heartbeats). A refusal without its own interlock (serial
+ * mismatch, ...) is reported as not-allowlisted.
+ */
+enum dq_interlock dq_interlock_from_refusal(enum dq_refuse_reason reason);
+
 int dq_interlock_probe_device(const struct dq_engine_target *target,
 			      const struct dq_allowlist_entry *entry,
 			      struct dq_interlock_verdict *verdict);
