@@ -43,53 +43,38 @@ struct sim_engine {
 	struct dq_sim_drive *drive;
 	uint32_t lba_bytes;
 	uint64_t now_ns;
-	/* A min-heap on done_ns of the IOs in flight. */
-	struct sim_pending *heap;
+	/*
+	 * The IOs in flight as a ring sorted by done_ns (as the model's own closed loop keeps them):
+	 * completions come back nearly in submission order (the write cache retires FIFO), so an
+	 * insert from the back is O(1) in practice and skips a heap's unpredictable branches (a
+	 * sixth of the CPU per IO once the model's table lookups stop stalling). Equal times keep
+	 * submission order.
+	 */
+	struct sim_pending *ring;
+	uint32_t mask; /* ring slots - 1, a power of two at least the queue depth */
+	uint32_t head;
 	uint32_t count;
 	uint32_t capacity;
 };
 
-static void heap_push(struct sim_engine *engine, struct sim_pending item)
+static void ring_push(struct sim_engine *engine, struct sim_pending item)
 {
-	uint32_t i = engine->count++;
+	uint32_t mask = engine->mask, i = engine->count++;
 
-	while (i > 0) {
-		uint32_t parent = (i - 1) / 2;
-
-		if (engine->heap[parent].done_ns <= item.done_ns) {
-			break;
-		}
-		engine->heap[i] = engine->heap[parent];
-		i = parent;
+	while (i > 0 && engine->ring[(engine->head + i - 1) & mask].done_ns > item.done_ns) {
+		engine->ring[(engine->head + i) & mask] =
+			engine->ring[(engine->head + i - 1) & mask];
+		i--;
 	}
-	engine->heap[i] = item;
+	engine->ring[(engine->head + i) & mask] = item;
 }
 
-static struct sim_pending heap_pop(struct sim_engine *engine)
+static struct sim_pending ring_pop(struct sim_engine *engine)
 {
-	struct sim_pending top = engine->heap[0];
-	struct sim_pending last = engine->heap[--engine->count];
-	uint32_t i = 0;
+	struct sim_pending top = engine->ring[engine->head];
 
-	for (;;) {
-		uint32_t child = 2 * i + 1;
-
-		if (child >= engine->count) {
-			break;
-		}
-		if (child + 1 < engine->count &&
-		    engine->heap[child + 1].done_ns < engine->heap[child].done_ns) {
-			child++;
-		}
-		if (last.done_ns <= engine->heap[child].done_ns) {
-			break;
-		}
-		engine->heap[i] = engine->heap[child];
-		i = child;
-	}
-	if (engine->count > 0) {
-		engine->heap[i] = last;
-	}
+	engine->head = (engine->head + 1) & engine->mask;
+	engine->count--;
 	return top;
 }
 
@@ -156,8 +141,13 @@ static int sim_open(const struct dq_io_engine_open_args *args, void **data,
 		return -ENOMEM;
 	}
 	engine->capacity = args->queue_depth > 0 ? args->queue_depth : 1;
-	engine->heap = calloc(engine->capacity, sizeof(*engine->heap));
-	if (engine->heap == NULL) {
+	engine->mask = 1;
+	while (engine->mask < engine->capacity) {
+		engine->mask <<= 1;
+	}
+	engine->ring = calloc(engine->mask, sizeof(*engine->ring));
+	engine->mask--;
+	if (engine->ring == NULL) {
 		rc = -ENOMEM;
 		goto err_free_engine;
 	}
@@ -165,7 +155,7 @@ static int sim_open(const struct dq_io_engine_open_args *args, void **data,
 	if (rc != 0) {
 		snprintf(err, err_len, "sim: cannot build a drive from profile %s: %s", name,
 			 strerror(-rc));
-		goto err_free_heap;
+		goto err_free_ring;
 	}
 	dq_sim_drive_identify(engine->drive, &identify);
 	engine->lba_bytes = identify.lba_bytes;
@@ -186,8 +176,8 @@ static int sim_open(const struct dq_io_engine_open_args *args, void **data,
 	*data = engine;
 	return 0;
 
-err_free_heap:
-	free(engine->heap);
+err_free_ring:
+	free(engine->ring);
 err_free_engine:
 	free(engine);
 	return rc;
@@ -208,7 +198,7 @@ static int sim_queue(void *data, const struct dq_io *io)
 				 io->length / engine->lba_bytes, engine->now_ns, &complete_ns);
 	pending.result = rc;
 	pending.done_ns = rc == 0 ? complete_ns : engine->now_ns;
-	heap_push(engine, pending);
+	ring_push(engine, pending);
 	return 0;
 }
 
@@ -233,9 +223,9 @@ static int sim_getevents(void *data, struct dq_io_completion *out, unsigned max,
 	if (engine->count == 0 || max == 0) {
 		return 0;
 	}
-	due = engine->heap[0].done_ns;
-	while (n < max && engine->count > 0 && engine->heap[0].done_ns == due) {
-		struct sim_pending done = heap_pop(engine);
+	due = engine->ring[engine->head].done_ns;
+	while (n < max && engine->count > 0 && engine->ring[engine->head].done_ns == due) {
+		struct sim_pending done = ring_pop(engine);
 
 		out[n].tag = done.tag;
 		out[n].result = done.result;
@@ -246,6 +236,13 @@ static int sim_getevents(void *data, struct dq_io_completion *out, unsigned max,
 		engine->now_ns = due;
 	}
 	return (int)n;
+}
+
+static void sim_prefetch(void *data, uint64_t offset)
+{
+	const struct sim_engine *engine = data;
+
+	dq_sim_drive_prefetch(engine->drive, offset / engine->lba_bytes);
 }
 
 static uint64_t sim_now_ns(void *data)
@@ -361,7 +358,7 @@ static void sim_close(void *data)
 
 	if (engine != NULL) {
 		dq_sim_drive_destroy(engine->drive);
-		free(engine->heap);
+		free(engine->ring);
 		free(engine);
 	}
 }
@@ -408,6 +405,7 @@ static const struct dq_io_engine_ops sim_ops = {
 	.smart = sim_smart,
 	.close = sim_close,
 	.discover = sim_discover,
+	.prefetch = sim_prefetch,
 };
 
 const struct dq_io_engine_ops *dq_engine_sim_ops(void)

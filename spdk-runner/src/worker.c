@@ -12,6 +12,9 @@
 #include "prng.h"
 #include "strutil.h"
 
+/* Random offsets drawn this many IOs early, so the engine can warm what they touch. */
+#define OFFSET_AHEAD 32u
+
 /* A device that completes nothing for this long fails the phase (its IOs cannot be drained). */
 #define STALL_LIMIT_NS (120ULL * DQ_NS_PER_S)
 
@@ -48,6 +51,11 @@ struct io_worker {
 	struct dq_datagen *datagen;
 
 	uint64_t range_blocks; /* random offsets: range_bytes / block_size */
+	/* Random offsets of an all-read or all-write phase, drawn OFFSET_AHEAD IOs before their IO
+	 * (the same draws in the same order as on demand) so the engine's prefetch() hides the
+	 * memory stall of a simulated drive's mapping table; NULL: drawn on demand. */
+	uint64_t *ahead;
+	uint32_t ahead_pos;
 	uint64_t cursor; /* sequential offset */
 	uint64_t issued_bytes;
 	uint32_t inflight;
@@ -158,6 +166,11 @@ static int issue(struct io_worker *w, uint32_t index)
 					    offset); /* the pass's last, shorter IO */
 		}
 		w->cursor = offset + length == p->range_bytes ? 0 : offset + length;
+	} else if (w->ahead != NULL) {
+		offset = w->ahead[w->ahead_pos];
+		w->ahead[w->ahead_pos] = dq_rng_below(&w->rng, w->range_blocks) * p->block_size;
+		w->engine->ops->prefetch(w->engine->data, w->ahead[w->ahead_pos]);
+		w->ahead_pos = (w->ahead_pos + 1) % OFFSET_AHEAD;
 	} else {
 		offset = dq_rng_below(&w->rng, w->range_blocks) * p->block_size;
 	}
@@ -296,6 +309,7 @@ static void run_loop(struct io_worker *w)
 
 static void worker_fini(struct io_worker *w)
 {
+	free(w->ahead);
 	free(w->second);
 	free(w->datagen);
 	if (!w->broken) {
@@ -341,6 +355,18 @@ static int worker_init(struct io_worker *w, const struct dq_phase_env *env,
 	dq_datagen_seed(w->datagen, dq_splitmix64(&w->rng.s[0]));
 	for (i = 0; i < qd; i++) {
 		w->slots[i].buf = (char *)w->buffers + (size_t)i * w->buffer_stride;
+	}
+	/* Only where no op draw interleaves with the offset draws: the sequence must not change. */
+	if (w->engine->ops->prefetch != NULL && !params->sequential &&
+	    (params->read_percent == 0 || params->read_percent == 100)) {
+		w->ahead = calloc(OFFSET_AHEAD, sizeof(*w->ahead));
+		if (w->ahead == NULL) {
+			goto fail;
+		}
+		for (i = 0; i < OFFSET_AHEAD; i++) {
+			w->ahead[i] = dq_rng_below(&w->rng, w->range_blocks) * params->block_size;
+			w->engine->ops->prefetch(w->engine->data, w->ahead[i]);
+		}
 	}
 	if (w->engine->ops->register_buffers != NULL) {
 		iov = calloc(qd, sizeof(*iov));

@@ -136,6 +136,8 @@ struct dq_io_engine_ops {
 	/* Optional: name every target this engine sees on the host (for `devices` and the
 	 * heartbeat's inventory), each a string open() accepts. Returns 0 or -errno. */
 	int (*discover)(void (*found)(const char *target, void *arg), void *arg);
+	/* Optional: a hint that an IO at offset is coming soon (the sim engine warms its tables). */
+	void (*prefetch)(void *data, uint64_t offset);
 };
 
 /* An opened engine: what the core holds. */

@@ -107,6 +107,9 @@ enum dq_sim_op {
 int dq_sim_drive_submit(struct dq_sim_drive *drive, enum dq_sim_op op, uint64_t lba,
 			uint32_t lba_count, uint64_t now_ns, uint64_t *complete_ns);
 
+/* A hint that lba is about to be submitted: pulls its mapping entry toward the CPU caches. */
+void dq_sim_drive_prefetch(const struct dq_sim_drive *drive, uint64_t lba);
+
 /* The drive is idle from from_ns until until_ns: background GC uses the dies meanwhile. */
 void dq_sim_drive_idle(struct dq_sim_drive *drive, uint64_t from_ns, uint64_t until_ns);
 

@@ -216,6 +216,12 @@ int dq_sim_drive_purge(struct dq_sim_drive *d, uint64_t now_ns, uint64_t *comple
 	return 0;
 }
 
+void dq_sim_drive_prefetch(const struct dq_sim_drive *d, uint64_t lba)
+{
+	if (lba < d->geo.lba_count)
+		sim_ftl_prefetch(d, lba);
+}
+
 uint64_t dq_sim_drive_busy_until(const struct dq_sim_drive *d)
 {
 	return sim_sched_busy_until(d);
