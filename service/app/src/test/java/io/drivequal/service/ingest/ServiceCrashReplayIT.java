@@ -1,4 +1,7 @@
 /*
+ * Runs in its own JVM (tag "isolated"): no Spring context of another test may consume the topic,
+ * or the killed processes would not be what indexes the samples.
+ *
  * The service is killed with SIGKILL three times while a job's 2000 samples stream in; after the
  * last restart Elasticsearch holds exactly 2000 documents for the job. Offsets committed only after
  * Elasticsearch acknowledged, plus deterministic ids, make crashes cost time, never data.
@@ -25,11 +28,13 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+@Tag("isolated")
 class ServiceCrashReplayIT {
 
 	private static final int SAMPLES = 2000;
