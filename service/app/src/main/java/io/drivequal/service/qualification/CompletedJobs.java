@@ -18,8 +18,6 @@ import org.springframework.stereotype.Component;
 @Component
 public class CompletedJobs {
 
-	private static final int SCAN_LIMIT = 1000;
-
 	private final JobStore store;
 
 	private final Clock clock;
@@ -35,10 +33,8 @@ public class CompletedJobs {
 	}
 
 	public List<JobFacts> awaitingAnalysis(int limit) {
-		return this.store.inStates(List.of(JobState.COMPLETED), SCAN_LIMIT)
+		return this.store.completedWithoutVerdict(limit)
 			.stream()
-			.filter((job) -> job.verdict() == null)
-			.limit(limit)
 			.map((job) -> new JobFacts(job.jobId(), job.profile(), job.deviceSerial(), job.capacityBytes(), job.plan(),
 					job.spec(), job.criteria(), job.endedAt()))
 			.toList();

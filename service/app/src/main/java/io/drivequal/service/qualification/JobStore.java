@@ -167,6 +167,19 @@ class JobStore {
 					.sort((sort) -> sort.field((field) -> field.field("queuedAt").order(SortOrder.Asc)))));
 	}
 
+	/**
+	 * COMPLETED jobs that have no verdict yet, earliest ended first. Filtered by
+	 * Elasticsearch: analysed jobs (with their large analysis) accumulate for years and
+	 * must not crowd the unanalysed ones out of a page.
+	 */
+	List<Job> completedWithoutVerdict(int limit) {
+		return jobs(search((search) -> search
+			.query((q) -> q.bool((bool) -> bool.filter(term("state", JobState.COMPLETED.name()))
+				.mustNot((not) -> not.exists((exists) -> exists.field("verdict")))))
+			.size(limit)
+			.sort((sort) -> sort.field((field) -> field.field("endedAt").order(SortOrder.Asc)))));
+	}
+
 	private SearchResponse<Job> search(Function<SearchRequest.Builder, ObjectBuilder<SearchRequest>> request) {
 		try {
 			return this.client.search(
