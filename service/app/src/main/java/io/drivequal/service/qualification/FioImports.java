@@ -162,22 +162,10 @@ class FioImports {
 
 	private static BulkOperation phaseResult(String jobId, ImportRequest request, PhaseSpec phase, FioJob job,
 			Instant now) {
-		Map<String, Object> document = new LinkedHashMap<>();
-		document.put("@timestamp", now.toString());
-		document.put("jobId", jobId);
-		document.put("runnerId", IMPORT_RUNNER);
-		document.put("deviceSerial", request.drive().serial());
-		document.put("phaseIndex", phase.index());
-		document.put("phaseName", phase.name());
-		document.put("kind", phase.kind());
 		long runtimeMs = job.totals().values().stream().mapToLong(FioJobTotals::runtimeMs).max().orElse(0);
-		document.put("durationNs", runtimeMs * 1_000_000L);
-		document.put("samples", job.seconds().size());
-		document.put("read", totals(job, FioDirection.READ));
-		document.put("write", totals(job, FioDirection.WRITE));
-		String id = jobId + "/" + phase.index();
-		return BulkOperation.of((op) -> op
-			.index((index) -> index.index(JobEventListener.PHASE_RESULTS_INDEX).id(id).document(document)));
+		return PhaseResults.document(now.toString(), jobId, IMPORT_RUNNER, request.drive().serial(), phase.index(),
+				phase.name(), phase.kind(), runtimeMs * 1_000_000L, job.seconds().size(),
+				totals(job, FioDirection.READ), totals(job, FioDirection.WRITE), null);
 	}
 
 	/**

@@ -37,8 +37,6 @@ class JobEventListener {
 
 	static final String EVENTS_INDEX = "drivequal-events";
 
-	static final String PHASE_RESULTS_INDEX = "drivequal-phase-results";
-
 	private final MessageDecoder decoder;
 
 	private final BulkWriter writer;
@@ -142,21 +140,12 @@ class JobEventListener {
 	}
 
 	private BulkOperation phaseResultDocument(JsonNode event) {
-		Map<String, Object> document = new LinkedHashMap<>();
-		document.put("@timestamp", event.path("time").asString());
-		document.put("jobId", event.path("jobId").asString());
-		document.put("runnerId", event.path("runnerId").asString());
-		document.put("phaseIndex", event.path("phaseIndex").asInt());
-		document.put("phaseName", event.path("phaseName").asString());
-		document.put("kind", event.path("kind").asString());
-		document.put("durationNs", event.path("durationNs").asLong());
-		document.put("samples", event.path("samples").asLong());
-		document.put("read", toMap(event.path("read")));
-		document.put("write", toMap(event.path("write")));
-		putIfPresent(document, "deallocatedBytes", event, "deallocatedBytes");
-		String id = event.path("jobId").asString() + "/" + event.path("phaseIndex").asInt();
-		return BulkOperation
-			.of((op) -> op.index((index) -> index.index(PHASE_RESULTS_INDEX).id(id).document(document)));
+		JsonNode deallocated = event.get("deallocatedBytes");
+		return PhaseResults.document(event.path("time").asString(), event.path("jobId").asString(),
+				event.path("runnerId").asString(), null, event.path("phaseIndex").asInt(),
+				event.path("phaseName").asString(), event.path("kind").asString(), event.path("durationNs").asLong(),
+				event.path("samples").asLong(), toMap(event.path("read")), toMap(event.path("write")),
+				(deallocated != null) ? deallocated.asLong() : null);
 	}
 
 	@SuppressWarnings("unchecked")

@@ -1,0 +1,48 @@
+/*
+ * The phase-result document (index drivequal-phase-results, id jobId/phaseIndex) in one place, for
+ * runner jobs (from phase-completed events) and fio imports alike.
+ */
+package io.drivequal.service.qualification;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
+
+final class PhaseResults {
+
+	static final String INDEX = "drivequal-phase-results";
+
+	private PhaseResults() {
+	}
+
+	/**
+	 * @param read, write the contract's directionTotals (ios, bytes, errors,
+	 * latencyHistogram)
+	 * @param deviceSerial, deallocatedBytes null when not known
+	 */
+	static BulkOperation document(String timestamp, String jobId, String runnerId, String deviceSerial, int phaseIndex,
+			String phaseName, String kind, long durationNs, long samples, Map<String, Object> read,
+			Map<String, Object> write, Long deallocatedBytes) {
+		Map<String, Object> document = new LinkedHashMap<>();
+		document.put("@timestamp", timestamp);
+		document.put("jobId", jobId);
+		document.put("runnerId", runnerId);
+		if (deviceSerial != null) {
+			document.put("deviceSerial", deviceSerial);
+		}
+		document.put("phaseIndex", phaseIndex);
+		document.put("phaseName", phaseName);
+		document.put("kind", kind);
+		document.put("durationNs", durationNs);
+		document.put("samples", samples);
+		document.put("read", read);
+		document.put("write", write);
+		if (deallocatedBytes != null) {
+			document.put("deallocatedBytes", deallocatedBytes);
+		}
+		String id = jobId + "/" + phaseIndex;
+		return BulkOperation.of((op) -> op.index((index) -> index.index(INDEX).id(id).document(document)));
+	}
+
+}
