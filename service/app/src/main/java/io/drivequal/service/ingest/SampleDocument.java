@@ -1,6 +1,7 @@
 /*
  * A sample as stored in Elasticsearch (schemas/elasticsearch/index-templates/drivequal-samples.json):
- * the message plus the fields charts and Kibana need directly (IOPS, MB/s, @timestamp).
+ * the message plus the fields charts and Kibana need directly (IOPS, MB/s, @timestamp, the drive's
+ * model, firmware and whether it is simulated).
  */
 package io.drivequal.service.ingest;
 
@@ -13,7 +14,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 record SampleDocument(@JsonProperty("@timestamp") long timestampMs, String jobId, String runnerId, String deviceSerial,
-		int phaseIndex, String phaseName, int t, long totalIops, DirectionDocument read, DirectionDocument write) {
+		String driveModel, String firmware, Boolean simulated, int phaseIndex, String phaseName, int t, long totalIops,
+		DirectionDocument read, DirectionDocument write) {
 
 	private static final DateTimeFormatter MONTH = DateTimeFormatter.ofPattern("yyyy.MM").withZone(ZoneOffset.UTC);
 
@@ -30,9 +32,12 @@ record SampleDocument(@JsonProperty("@timestamp") long timestampMs, String jobId
 
 	}
 
-	static SampleDocument of(SampleMessage sample) {
+	/** Labels of an unknown job leave the three drive fields out of the document. */
+	static SampleDocument of(SampleMessage sample, DriveLabels drive) {
+		boolean known = drive != DriveLabels.UNKNOWN;
 		return new SampleDocument(sample.timeMs(), sample.jobId(), sample.runnerId(), sample.deviceSerial(),
-				sample.phaseIndex(), sample.phaseName(), sample.t(), sample.read().ios() + sample.write().ios(),
+				drive.driveModel(), drive.firmware(), known ? drive.simulated() : null, sample.phaseIndex(),
+				sample.phaseName(), sample.t(), sample.read().ios() + sample.write().ios(),
 				DirectionDocument.of(sample.read()), DirectionDocument.of(sample.write()));
 	}
 

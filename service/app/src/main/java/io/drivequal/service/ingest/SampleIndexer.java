@@ -5,7 +5,9 @@
 package io.drivequal.service.ingest;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
 import io.drivequal.service.platform.BulkWriter;
@@ -20,8 +22,11 @@ public class SampleIndexer {
 
 	private final BulkWriter writer;
 
-	SampleIndexer(BulkWriter writer) {
+	private final JobLabels labels;
+
+	SampleIndexer(BulkWriter writer, JobLabels labels) {
 		this.writer = writer;
+		this.labels = labels;
 	}
 
 	/**
@@ -29,10 +34,16 @@ public class SampleIndexer {
 	 * refused for good; throws when the batch should be retried (see {@link BulkWriter}).
 	 */
 	Optional<PoisonAwareBatch.Rejection> index(List<SampleMessage> samples) {
+		Map<String, DriveLabels> drives = this.labels.of(samples.stream().map(SampleMessage::jobId).toList());
+		return write(samples, (jobId) -> drives.get(jobId));
+	}
+
+	private Optional<PoisonAwareBatch.Rejection> write(List<SampleMessage> samples,
+			Function<String, DriveLabels> drives) {
 		List<BulkOperation> operations = samples.stream()
 			.map((sample) -> BulkOperation.of((op) -> op.index((index) -> index.index(SampleDocument.indexFor(sample))
 				.id(sample.documentId())
-				.document(SampleDocument.of(sample)))))
+				.document(SampleDocument.of(sample, drives.apply(sample.jobId()))))))
 			.toList();
 		return this.writer.write(operations, false);
 	}
@@ -42,16 +53,18 @@ public class SampleIndexer {
 	 * into the same indices under the same ids as runner samples.
 	 * @throws IllegalStateException when Elasticsearch refuses one
 	 */
-	public void indexImported(String jobId, String runnerId, String serial, List<SamplePoint> points) {
+	public void indexImported(String jobId, String runnerId, String serial, DriveLabels drive,
+			List<SamplePoint> points) {
 		List<SampleMessage> samples = points.stream()
 			.map((point) -> new SampleMessage(1, jobId, runnerId, serial, point.phaseIndex(), point.phaseName(),
 					point.t(), point.timeMs(), direction(point.readIops(), point.readBytes(), point.readLatencyNs()),
 					direction(point.writeIops(), point.writeBytes(), point.writeLatencyNs())))
 			.toList();
 		for (int from = 0; from < samples.size(); from += IMPORT_BATCH) {
-			index(samples.subList(from, Math.min(samples.size(), from + IMPORT_BATCH))).ifPresent((rejection) -> {
-				throw new IllegalStateException(rejection.reason());
-			});
+			write(samples.subList(from, Math.min(samples.size(), from + IMPORT_BATCH)), (job) -> drive)
+				.ifPresent((rejection) -> {
+					throw new IllegalStateException(rejection.reason());
+				});
 		}
 	}
 

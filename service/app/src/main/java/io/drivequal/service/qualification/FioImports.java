@@ -30,6 +30,7 @@ import io.drivequal.analysis.fio.FioLogFile;
 import io.drivequal.analysis.fio.FioSecond;
 import io.drivequal.service.catalog.Catalog;
 import io.drivequal.service.catalog.PhaseSpec;
+import io.drivequal.service.ingest.DriveLabels;
 import io.drivequal.service.ingest.SampleIndexer;
 import io.drivequal.service.ingest.SamplePoint;
 import io.drivequal.service.platform.BadRequestException;
@@ -92,7 +93,8 @@ class FioImports {
 			FioJob fioJob = imported.jobs().get(i);
 			PhaseSpec phase = plan.get(i);
 			List<SamplePoint> points = fioJob.seconds().stream().map((second) -> point(phase, second, start)).toList();
-			this.samples.indexImported(jobId, IMPORT_RUNNER, request.drive().serial(), points);
+			this.samples.indexImported(jobId, IMPORT_RUNNER, request.drive().serial(),
+					new DriveLabels(request.drive().model(), request.drive().firmware(), false), points);
 			this.writer.write(List.of(phaseResult(jobId, request, phase, fioJob, now)), false)
 				.ifPresent((rejection) -> {
 					throw new IllegalStateException(rejection.reason());

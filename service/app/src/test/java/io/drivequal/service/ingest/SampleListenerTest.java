@@ -76,13 +76,25 @@ class SampleListenerTest {
 	void documentCarriesIopsAndMegabytesPerSecondWithADeterministicId() throws IOException {
 		byte[] bytes = Files.readAllBytes(EXAMPLES.resolve("valid/mixed-second.json"));
 		SampleMessage sample = this.listener.decode(record("job-0002", bytes));
-		SampleDocument document = SampleDocument.of(sample);
+		SampleDocument document = SampleDocument.of(sample, DriveLabels.UNKNOWN);
 		assertThat(sample.documentId()).isEqualTo("job-0002/0/1400");
 		assertThat(document.read().iops()).isEqualTo(40211);
 		assertThat(document.totalIops()).isEqualTo(40211 + 19805);
 		assertThat(document.write().mbPerS()).isEqualTo(162.24256);
 		assertThat(document.timestampMs()).isEqualTo(1795382600000L);
 		assertThat(SampleDocument.indexFor(sample)).isEqualTo("drivequal-samples-2026.11");
+		assertThat(document.driveModel()).isNull();
+		assertThat(document.simulated()).isNull();
+	}
+
+	@Test
+	void documentCarriesTheDriveOfItsJob() throws IOException {
+		byte[] bytes = Files.readAllBytes(EXAMPLES.resolve("valid/mixed-second.json"));
+		SampleMessage sample = this.listener.decode(record("job-0002", bytes));
+		SampleDocument document = SampleDocument.of(sample, new DriveLabels("DQSIM-E3", "1.0.0", true));
+		assertThat(document.driveModel()).isEqualTo("DQSIM-E3");
+		assertThat(document.firmware()).isEqualTo("1.0.0");
+		assertThat(document.simulated()).isTrue();
 	}
 
 	private static ConsumerRecord<String, byte[]> record(String key, byte[] value) {

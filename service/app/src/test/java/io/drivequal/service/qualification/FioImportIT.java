@@ -4,16 +4,20 @@
  */
 package io.drivequal.service.qualification;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import io.drivequal.harness.RealInfrastructure;
 import io.drivequal.service.it.ApiClient;
+import io.drivequal.service.it.StoredSamples;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -36,6 +40,9 @@ class FioImportIT {
 	@LocalServerPort
 	private int port;
 
+	@Autowired
+	private ElasticsearchClient elasticsearch;
+
 	@DynamicPropertySource
 	static void infrastructure(DynamicPropertyRegistry registry) {
 		registry.add("spring.kafka.bootstrap-servers", () -> RealInfrastructure.shared().kafkaBootstrapServers());
@@ -43,7 +50,7 @@ class FioImportIT {
 	}
 
 	@Test
-	void realFioLogsBecomeAnAnalysedQualification() {
+	void realFioLogsBecomeAnAnalysedQualification() throws IOException {
 		Path dir = FIXTURES.resolve("two-jobs");
 		ApiClient api = new ApiClient("http://127.0.0.1:" + this.port);
 		ApiClient.Response imported = api.postMultipart("alice", "/api/v1/imports", REQUEST,
@@ -69,6 +76,9 @@ class FioImportIT {
 		assertThat(job.get("verdict").asString()).isIn("PASS", "FAIL", "INCONCLUSIVE");
 		assertThat(api.get("viewer", "/api/v1/qualifications/" + jobId + "/samples?phase=0").body().get("items").size())
 			.isEqualTo(phases.get(0).get("samples").asInt());
+		assertThat(StoredSamples.anyOf(this.elasticsearch, jobId)).containsEntry("driveModel", "Vendor NVMe 3.84TB")
+			.containsEntry("firmware", "1.0")
+			.containsEntry("simulated", false);
 	}
 
 	@Test

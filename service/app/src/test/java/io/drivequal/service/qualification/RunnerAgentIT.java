@@ -15,12 +15,15 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import io.drivequal.harness.RealInfrastructure;
 import io.drivequal.service.it.ApiClient;
+import io.drivequal.service.it.StoredSamples;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -34,6 +37,9 @@ class RunnerAgentIT {
 
 	@LocalServerPort
 	private int port;
+
+	@Autowired
+	private ElasticsearchClient elasticsearch;
 
 	private final List<Process> agents = new ArrayList<>();
 
@@ -83,6 +89,10 @@ class RunnerAgentIT {
 		assertThat(spareIops).isGreaterThan(fullIops);
 		assertThat(spareWaf).isLessThan(fullWaf);
 		assertThat(fullJob.get("drive").get("model").asString()).startsWith("DQSIM");
+		assertThat(StoredSamples.anyOf(this.elasticsearch, full))
+			.containsEntry("driveModel", fullJob.get("drive").get("model").asString())
+			.containsEntry("firmware", fullJob.get("drive").get("firmware").asString())
+			.containsEntry("simulated", true);
 	}
 
 	@Test

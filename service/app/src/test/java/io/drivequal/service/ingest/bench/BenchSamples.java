@@ -58,8 +58,8 @@ final class BenchSamples {
 
 		/** What the service stores for this sample (SampleDocument.of). */
 		Document document() {
-			return new Document(this.timeMs, this.jobId, this.runnerId, this.deviceSerial, this.phaseIndex,
-					this.phaseName, this.t, this.read.ios() + this.write.ios(), this.read.document(),
+			return new Document(this.timeMs, this.jobId, this.runnerId, this.deviceSerial, null, null, null,
+					this.phaseIndex, this.phaseName, this.t, this.read.ios() + this.write.ios(), this.read.document(),
 					this.write.document());
 		}
 
@@ -94,10 +94,13 @@ final class BenchSamples {
 
 	/**
 	 * Mirror of SampleDocument (package-private in the service, so not reachable here).
+	 * The bench's jobs are not in the jobs index, so the service stores them without
+	 * drive labels, as this does.
 	 */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	record Document(@JsonProperty("@timestamp") long timestampMs, String jobId, String runnerId, String deviceSerial,
-			int phaseIndex, String phaseName, int t, long totalIops, DirectionDocument read, DirectionDocument write) {
+			String driveModel, String firmware, Boolean simulated, int phaseIndex, String phaseName, int t,
+			long totalIops, DirectionDocument read, DirectionDocument write) {
 	}
 
 	@JsonInclude(JsonInclude.Include.NON_NULL)
