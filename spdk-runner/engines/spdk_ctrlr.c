@@ -26,10 +26,12 @@ static char g_env_err[256];
 
 int dq_spdk_env_init(const struct spdk_options *options, char *err, size_t err_len)
 {
+	static char core_mask[32];
 	struct spdk_env_opts opts;
 	cpu_set_t affinity;
 	bool have_affinity;
 	char mem[32];
+	int cpu;
 
 	pthread_mutex_lock(&g_env_lock);
 	if (g_env_rc != 1) {
@@ -54,8 +56,16 @@ int dq_spdk_env_init(const struct spdk_options *options, char *err, size_t err_l
 		opts.env_context = "--no-huge --legacy-mem";
 	}
 	snprintf(mem, sizeof(mem), "%u", options->mem_mb);
-	/* DPDK pins the calling thread to its main lcore; the runner schedules its own threads. */
+	/* DPDK pins the calling thread to its main lcore; the runner schedules its own threads, so
+	 * the lcore is the first CPU it may run on (taskset works) and the pinning is undone. */
 	have_affinity = pthread_getaffinity_np(pthread_self(), sizeof(affinity), &affinity) == 0;
+	for (cpu = 0; have_affinity && cpu < 64; cpu++) {
+		if (CPU_ISSET(cpu, &affinity)) {
+			snprintf(core_mask, sizeof(core_mask), "0x%llx", 1ULL << cpu);
+			opts.core_mask = core_mask;
+			break;
+		}
+	}
 	g_env_rc = spdk_env_init(&opts) < 0 ? -ENODEV : 0;
 	if (have_affinity) {
 		pthread_setaffinity_np(pthread_self(), sizeof(affinity), &affinity);
