@@ -63,6 +63,9 @@ struct spdk_io {
 
 struct spdk_engine {
 	struct spdk_dev dev;
+	/* The qpair is polled through a poll group, as spdk_nvme_perf does: NVMe/TCP then queues
+	 * a full socket instead of failing the qpair, and submissions are batched per poll. */
+	struct spdk_nvme_poll_group *group;
 	struct spdk_nvme_qpair *qpair;
 	struct spdk_io *ios; /* [tags] */
 	uint32_t tags;
@@ -81,6 +84,8 @@ static int alloc_qpair(struct spdk_engine *engine, uint32_t queue_depth, char *e
 	uint32_t i;
 
 	spdk_nvme_ctrlr_get_default_io_qpair_opts(engine->dev.ctrlr, &opts, sizeof(opts));
+	opts.create_only = true;
+	opts.delay_cmd_submit = true; /* doorbells / socket writes once per poll */
 	/* One entry stays empty in an NVMe queue; requests cover DSM and split IOs too. */
 	if (opts.io_queue_size < queue_depth + 1) {
 		opts.io_queue_size = queue_depth + 1;
@@ -88,11 +93,21 @@ static int alloc_qpair(struct spdk_engine *engine, uint32_t queue_depth, char *e
 	if (opts.io_queue_requests < 2 * opts.io_queue_size) {
 		opts.io_queue_requests = 2 * opts.io_queue_size;
 	}
+	engine->group = spdk_nvme_poll_group_create(engine, NULL);
+	if (engine->group == NULL) {
+		return -ENOMEM;
+	}
 	engine->qpair = spdk_nvme_ctrlr_alloc_io_qpair(engine->dev.ctrlr, &opts, sizeof(opts));
 	if (engine->qpair == NULL) {
 		snprintf(err, err_len, "%s: the controller gave no IO queue pair (depth %u)",
 			 engine->dev.address, queue_depth);
 		return -ENOMEM;
+	}
+	if (spdk_nvme_poll_group_add(engine->group, engine->qpair) != 0 ||
+	    spdk_nvme_ctrlr_connect_io_qpair(engine->dev.ctrlr, engine->qpair) != 0) {
+		snprintf(err, err_len, "%s: the IO queue pair does not connect",
+			 engine->dev.address);
+		return -EIO;
 	}
 	engine->tags = queue_depth;
 	engine->ios = calloc(queue_depth, sizeof(*engine->ios));
@@ -246,6 +261,16 @@ static void poll_admin(struct spdk_engine *engine, uint64_t now)
 	}
 }
 
+static void qpair_disconnected(struct spdk_nvme_qpair *qpair, void *ctx)
+{
+	struct spdk_engine *engine = ctx;
+
+	(void)qpair;
+	if (engine->failed == 0) {
+		engine->failed = -ENXIO; /* the transport or the drive is gone */
+	}
+}
+
 static int spdk_engine_getevents(void *data, struct dq_io_completion *out, unsigned max,
 				 uint64_t timeout_ns)
 {
@@ -253,12 +278,12 @@ static int spdk_engine_getevents(void *data, struct dq_io_completion *out, unsig
 	uint64_t start = spdk_get_ticks(), now = start;
 	uint64_t timeout_tsc = timeout_ns / 1000 * engine->tsc_hz / 1000000;
 	unsigned n = 0;
-	int32_t rc;
+	int64_t rc;
 
 	while (engine->done_count == 0 && engine->failed == 0) {
-		rc = spdk_nvme_qpair_process_completions(engine->qpair, 0);
+		rc = spdk_nvme_poll_group_process_completions(engine->group, 0, qpair_disconnected);
 		if (rc < 0) {
-			engine->failed = rc; /* the transport or the drive is gone */
+			engine->failed = (int)rc;
 			break;
 		}
 		now = spdk_get_ticks();
@@ -301,8 +326,9 @@ static int spdk_engine_deallocate(void *data, uint64_t offset, uint64_t length, 
 {
 	struct spdk_engine *engine = data;
 
-	return dq_spdk_deallocate(&engine->dev, engine->qpair, offset / engine->dev.lba_size,
-				  length / engine->dev.lba_size, err, err_len);
+	return dq_spdk_deallocate(&engine->dev, engine->qpair, engine->group,
+				  offset / engine->dev.lba_size, length / engine->dev.lba_size, err,
+				  err_len);
 }
 
 static int spdk_engine_purge(void *data, enum dq_purge_method method, char *err, size_t err_len)
@@ -310,8 +336,8 @@ static int spdk_engine_purge(void *data, enum dq_purge_method method, char *err,
 	struct spdk_engine *engine = data;
 
 	if (method == DQ_PURGE_METHOD_DEALLOCATE) {
-		return dq_spdk_deallocate(&engine->dev, engine->qpair, 0, engine->dev.blocks, err,
-					  err_len);
+		return dq_spdk_deallocate(&engine->dev, engine->qpair, engine->group, 0,
+					  engine->dev.blocks, err, err_len);
 	}
 	return dq_spdk_purge(&engine->dev, method, err, err_len);
 }
@@ -335,6 +361,9 @@ static void spdk_engine_close(void *data)
 	 * contexts exist); then the controller is detached. */
 	if (engine->qpair != NULL) {
 		spdk_nvme_ctrlr_free_io_qpair(engine->qpair);
+	}
+	if (engine->group != NULL) {
+		spdk_nvme_poll_group_destroy(engine->group);
 	}
 	for (i = 0; engine->ios != NULL && i < engine->tags; i++) {
 		spdk_dma_free(engine->ios[i].dma);

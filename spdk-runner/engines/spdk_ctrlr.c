@@ -324,8 +324,15 @@ int dq_spdk_purge(struct spdk_dev *dev, enum dq_purge_method method, char *err, 
 	}
 }
 
-int dq_spdk_deallocate(struct spdk_dev *dev, struct spdk_nvme_qpair *qpair, uint64_t lba,
-		       uint64_t blocks, char *err, size_t err_len)
+static void qpair_disconnected(struct spdk_nvme_qpair *qpair, void *ctx)
+{
+	(void)qpair;
+	(void)ctx; /* the failure reason and the aborted command say it */
+}
+
+int dq_spdk_deallocate(struct spdk_dev *dev, struct spdk_nvme_qpair *qpair,
+		       struct spdk_nvme_poll_group *group, uint64_t lba, uint64_t blocks, char *err,
+		       size_t err_len)
 {
 	struct dq_nvme_dsm_range ranges[DQ_NVME_DSM_MAX_RANGES];
 	struct spdk_nvme_dsm_range *dsm;
@@ -333,7 +340,7 @@ int dq_spdk_deallocate(struct spdk_dev *dev, struct spdk_nvme_qpair *qpair, uint
 	char status[128];
 	uint64_t covered;
 	uint32_t n, i;
-	int32_t polled;
+	int64_t polled;
 	int rc = 0;
 
 	if (!(dev->controller.oncs & (1u << 2))) {
@@ -364,12 +371,14 @@ int dq_spdk_deallocate(struct spdk_dev *dev, struct spdk_nvme_qpair *qpair, uint
 			break;
 		}
 		while (!cmd.done) {
-			polled = spdk_nvme_qpair_process_completions(qpair, 0);
-			if (polled < 0) {
+			polled = spdk_nvme_poll_group_process_completions(group, 0,
+									  qpair_disconnected);
+			if (polled < 0 || spdk_nvme_qpair_get_failure_reason(qpair) !=
+						  SPDK_NVME_QPAIR_FAILURE_NONE) {
+				rc = polled < 0 ? (int)polled : -ENXIO;
 				snprintf(err, err_len,
 					 "Dataset Management: the IO queue failed (%s)",
-					 strerror(-polled));
-				rc = polled;
+					 strerror(-rc));
 				goto out;
 			}
 		}

@@ -58,9 +58,11 @@ int dq_spdk_get_log(struct spdk_dev *dev, uint8_t log_id, uint32_t nsid, void *b
 /* Format NVM / Sanitize (polling the sanitize status log until done). 0 or -errno with err. */
 int dq_spdk_purge(struct spdk_dev *dev, enum dq_purge_method method, char *err, size_t err_len);
 
-/* Deallocate [lba, lba + blocks) with Dataset Management on qpair (synchronous). */
-int dq_spdk_deallocate(struct spdk_dev *dev, struct spdk_nvme_qpair *qpair, uint64_t lba,
-		       uint64_t blocks, char *err, size_t err_len);
+/* Deallocate [lba, lba + blocks) with Dataset Management on qpair, polling its group until each
+ * command completes. */
+int dq_spdk_deallocate(struct spdk_dev *dev, struct spdk_nvme_qpair *qpair,
+		       struct spdk_nvme_poll_group *group, uint64_t lba, uint64_t blocks, char *err,
+		       size_t err_len);
 
 /* The SMART/Health log (02h) and, when its GUID checks out, OCP C0h; never fails: an
  * unavailable snapshot says why. */
