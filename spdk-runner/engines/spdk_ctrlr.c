@@ -66,7 +66,7 @@ int dq_spdk_env_init(const struct spdk_options *options, char *err, size_t err_l
 			break;
 		}
 	}
-	g_env_rc = spdk_env_init(&opts) < 0 ? -ENODEV : 0;
+	g_env_rc = spdk_env_init(&opts) < 0 ? -EIO : 0; /* not the device: the host */
 	if (have_affinity) {
 		pthread_setaffinity_np(pthread_self(), sizeof(affinity), &affinity);
 	}

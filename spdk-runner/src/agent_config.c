@@ -23,8 +23,8 @@ static const char *const g_top_keys[] = {
 };
 static const char *const g_topic_keys[] = { "runnerCommands", "samples", "jobEvents",
 					    "runnerHeartbeats", NULL };
-static const char *const g_device_keys[] = { "engine",  "target",  "direct",
-					      "options", "comment", NULL };
+static const char *const g_device_keys[] = { "engine",	"target",  "direct",
+					     "options", "comment", NULL };
 
 bool dq_agent_id_valid(const char *id)
 {
@@ -233,8 +233,7 @@ static int parse_engine_options(struct json_object *obj, const struct dq_io_engi
 		snprintf(err, err_len, "%soptions: must be an object {\"name\": value}", where);
 		return -EINVAL;
 	}
-	json_object_object_foreach(options, name, value)
-	{
+	json_object_object_foreach(options, name, value) {
 		if (!json_object_is_type(value, json_type_boolean) &&
 		    !json_object_is_type(value, json_type_int) &&
 		    !json_object_is_type(value, json_type_string)) {
@@ -245,10 +244,10 @@ static int parse_engine_options(struct json_object *obj, const struct dq_io_engi
 		text = json_object_is_type(value, json_type_boolean) ?
 			       (json_object_get_boolean(value) ? "1" : "0") :
 			       json_object_get_string(value);
-		rc = device->options == NULL ? -ENOENT :
-					       dq_engine_options_set(ops, device->options, name,
-								     text, option_err,
-								     sizeof(option_err));
+		rc = device->options == NULL ?
+			     -ENOENT :
+			     dq_engine_options_set(ops, device->options, name, text, option_err,
+						   sizeof(option_err));
 		if (rc == -ENOENT) {
 			snprintf(err, err_len, "%soptions: engine %s has no option '%s'", where,
 				 ops->name, name);
@@ -344,7 +343,7 @@ static int parse_devices(struct dq_agent_config *config, struct json_object *dev
 		rc = parse_device(config, json_object_array_get_idx(devices, i), i, err, err_len);
 		if (rc != 0) {
 			free(config->devices[i].target);
-		free(config->devices[i].options);
+			free(config->devices[i].options);
 			return rc;
 		}
 		config->device_count++;

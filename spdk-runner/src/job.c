@@ -267,9 +267,9 @@ static void purge_methods_text(uint32_t methods, char *out, size_t out_len)
 	for (method = DQ_PURGE_METHOD_FORMAT_USER_DATA; method <= DQ_PURGE_METHOD_DEALLOCATE;
 	     method++) {
 		if ((methods & (1u << method)) && used < out_len) {
-			used += (size_t)snprintf(out + used, out_len - used, "%s%s",
-						 used > 0 ? ", " : "",
-						 dq_purge_method_to_str((enum dq_purge_method)method));
+			used += (size_t)snprintf(
+				out + used, out_len - used, "%s%s", used > 0 ? ", " : "",
+				dq_purge_method_to_str((enum dq_purge_method)method));
 		}
 	}
 	if (used == 0) {
@@ -329,11 +329,12 @@ static int check_phases_fit(struct job *job)
 				char offered[160];
 
 				purge_methods_text(target->purge_methods, offered, sizeof(offered));
-				return refuse(job, DQ_REFUSE_INVALID_COMMAND,
-					      "phase %s: %s cannot purge with %s (the device offers: "
-					      "%s)",
-					      p->name, target->device.transport_address,
-					      dq_purge_method_to_str(p->purge_method), offered);
+				return refuse(
+					job, DQ_REFUSE_INVALID_COMMAND,
+					"phase %s: %s cannot purge with %s (the device offers: "
+					"%s)",
+					p->name, target->device.transport_address,
+					dq_purge_method_to_str(p->purge_method), offered);
 			}
 		}
 	}

@@ -312,8 +312,9 @@ static void test_device_options(struct test_ctx *t)
 	if (rc != 0) {
 		return;
 	}
-	CHECK(t, dq_io_engine_find("uring", &ops, err, sizeof(err)) == 0 &&
-			 dq_engine_options_new(ops, &defaults) == 0,
+	CHECK(t,
+	      dq_io_engine_find("uring", &ops, err, sizeof(err)) == 0 &&
+		      dq_engine_options_new(ops, &defaults) == 0,
 	      "uring defaults");
 	CHECK(t, config.devices[0].options != NULL && config.devices[1].options != NULL,
 	      "option structs");
