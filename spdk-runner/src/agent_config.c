@@ -23,7 +23,8 @@ static const char *const g_top_keys[] = {
 };
 static const char *const g_topic_keys[] = { "runnerCommands", "samples", "jobEvents",
 					    "runnerHeartbeats", NULL };
-static const char *const g_device_keys[] = { "engine", "target", "direct", "comment", NULL };
+static const char *const g_device_keys[] = { "engine",	"target",  "direct",
+					     "options", "comment", NULL };
 
 bool dq_agent_id_valid(const char *id)
 {
@@ -74,6 +75,7 @@ void dq_agent_config_fini(struct dq_agent_config *config)
 	dq_agent_config_free_properties(config);
 	for (i = 0; i < config->device_count; i++) {
 		free(config->devices[i].target);
+		free(config->devices[i].options);
 	}
 	free(config->devices);
 	free(config->brokers);
@@ -210,6 +212,54 @@ static int parse_topics(struct dq_agent_config *config, struct json_object *topi
 	return rc;
 }
 
+/* "options": {"name": value} of the device's engine, set as `run` sets --name=value. */
+static int parse_engine_options(struct json_object *obj, const struct dq_io_engine_ops *ops,
+				const char *where, struct dq_agent_device_config *device, char *err,
+				size_t err_len)
+{
+	struct json_object *options;
+	char option_err[320];
+	const char *text;
+	int rc;
+
+	rc = dq_engine_options_new(ops, &device->options);
+	if (rc != 0) {
+		return rc;
+	}
+	if (!json_object_object_get_ex(obj, "options", &options)) {
+		return 0;
+	}
+	if (!json_object_is_type(options, json_type_object)) {
+		snprintf(err, err_len, "%soptions: must be an object {\"name\": value}", where);
+		return -EINVAL;
+	}
+	json_object_object_foreach(options, name, value) {
+		if (!json_object_is_type(value, json_type_boolean) &&
+		    !json_object_is_type(value, json_type_int) &&
+		    !json_object_is_type(value, json_type_string)) {
+			snprintf(err, err_len, "%soptions.%s: must be a boolean, number or string",
+				 where, name);
+			return -EINVAL;
+		}
+		text = json_object_is_type(value, json_type_boolean) ?
+			       (json_object_get_boolean(value) ? "1" : "0") :
+			       json_object_get_string(value);
+		rc = device->options == NULL ?
+			     -ENOENT :
+			     dq_engine_options_set(ops, device->options, name, text, option_err,
+						   sizeof(option_err));
+		if (rc == -ENOENT) {
+			snprintf(err, err_len, "%soptions: engine %s has no option '%s'", where,
+				 ops->name, name);
+			return -EINVAL;
+		} else if (rc != 0) {
+			snprintf(err, err_len, "%soptions.%s: %s", where, name, option_err);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int parse_device(struct dq_agent_config *config, struct json_object *obj, size_t index,
 			char *err, size_t err_len)
 {
@@ -254,6 +304,10 @@ static int parse_device(struct dq_agent_config *config, struct json_object *obj,
 		device->direct = json_object_get_boolean(direct);
 	}
 	dq_strlcpy(device->engine, ops->name, sizeof(device->engine));
+	rc = parse_engine_options(obj, ops, where, device, err, err_len);
+	if (rc != 0) {
+		return rc;
+	}
 	for (i = 0; i < index; i++) {
 		if (strcmp(config->devices[i].engine, device->engine) == 0 &&
 		    strcmp(config->devices[i].target, target) == 0) {
@@ -289,6 +343,7 @@ static int parse_devices(struct dq_agent_config *config, struct json_object *dev
 		rc = parse_device(config, json_object_array_get_idx(devices, i), i, err, err_len);
 		if (rc != 0) {
 			free(config->devices[i].target);
+			free(config->devices[i].options);
 			return rc;
 		}
 		config->device_count++;

@@ -26,6 +26,9 @@ struct dq_agent_device_config {
 	char engine[DQ_AGENT_ENGINE_NAME_MAX + 1]; /* the contract's name: spdk, uring, sim, null */
 	char *target; /* "/dev/nvme0n1", "null:16g", "sim:enterprise-eager", ... */
 	bool direct; /* O_DIRECT for kernel engines (default true) */
+	/* The engine's option struct with "options" applied ({"spdk_mem_mb": 4096}), or NULL when
+	 * the engine has none: what `run` takes as --name=value. */
+	void *options;
 };
 
 struct dq_agent_config {

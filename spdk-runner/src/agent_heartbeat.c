@@ -33,7 +33,8 @@ void dq_agent_slot_identify(struct dq_agent_slot *slot, const struct dq_allowlis
 {
 	struct dq_io_engine_open_args args = { .target = slot->config->target,
 					       .queue_depth = 1,
-					       .direct = slot->config->direct };
+					       .direct = slot->config->direct,
+					       .options = slot->config->options };
 	char err[512], old_serial[DQ_SERIAL_MAX_LEN + 1], old_message[sizeof(slot->message)];
 	struct dq_interlock_verdict verdict = { 0 };
 	const struct dq_allowlist_entry *entry;

@@ -130,6 +130,7 @@ static int start_job(struct dq_agent *agent, size_t slot_index,
 	job->spec.engine_name = slot->config->engine;
 	job->spec.target = slot->config->target;
 	job->spec.direct = slot->config->direct;
+	job->spec.engine_options = slot->config->options;
 	job->spec.expected_serial = job->serial;
 	job->spec.require_serial = true;
 	job->spec.phase_count = start->phase_count;

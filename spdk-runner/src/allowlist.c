@@ -11,6 +11,7 @@
 #include <json-c/json.h>
 
 #include "drivequal/interlock.h"
+#include "spdk_target.h"
 #include "strutil.h"
 
 static const char *const entry_keys[] = { "serial",
@@ -33,13 +34,16 @@ static bool key_known(const char *key)
 	return false;
 }
 
-/* A kernel path is compared resolved (/dev/disk/by-id/... and /dev/nvme0n1 are one device). */
+/* A kernel path is compared resolved (/dev/disk/by-id/... and /dev/nvme0n1 are one device), an
+ * SPDK target in canonical form (0000:04:00.0 and "trtype=pcie traddr=0000.04.00.0" are one). */
 static void canonical_address(const char *address, char *out, size_t out_len)
 {
 	char resolved[PATH_MAX];
 
 	if (address[0] == '/' && realpath(address, resolved) != NULL) {
 		dq_strlcpy(out, resolved, out_len);
+	} else if (address[0] != '/' && dq_spdk_target_canonical(address, out, out_len)) {
+		return;
 	} else {
 		dq_strlcpy(out, address, out_len);
 	}

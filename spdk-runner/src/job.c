@@ -257,6 +257,26 @@ static void io_params_from(const struct job *job, const struct dq_phase_spec *sp
 	}
 }
 
+/* "deallocate, format-user-data" for a refusal: what an operator can ask for instead. */
+static void purge_methods_text(uint32_t methods, char *out, size_t out_len)
+{
+	size_t used = 0;
+	int method;
+
+	out[0] = '\0';
+	for (method = DQ_PURGE_METHOD_FORMAT_USER_DATA; method <= DQ_PURGE_METHOD_DEALLOCATE;
+	     method++) {
+		if ((methods & (1u << method)) && used < out_len) {
+			used += (size_t)snprintf(
+				out + used, out_len - used, "%s%s", used > 0 ? ", " : "",
+				dq_purge_method_to_str((enum dq_purge_method)method));
+		}
+	}
+	if (used == 0) {
+		snprintf(out, out_len, "nothing");
+	}
+}
+
 /* What the opened device must offer the phases; a refusal (invalid-command) otherwise. */
 static int check_phases_fit(struct job *job)
 {
@@ -306,10 +326,15 @@ static int check_phases_fit(struct job *job)
 					 p->purge_method;
 			if (method == DQ_PURGE_METHOD_NONE ||
 			    !(target->purge_methods & (1u << method))) {
-				return refuse(job, DQ_REFUSE_INVALID_COMMAND,
-					      "phase %s: %s cannot purge with %s", p->name,
-					      target->device.transport_address,
-					      dq_purge_method_to_str(p->purge_method));
+				char offered[160];
+
+				purge_methods_text(target->purge_methods, offered, sizeof(offered));
+				return refuse(
+					job, DQ_REFUSE_INVALID_COMMAND,
+					"phase %s: %s cannot purge with %s (the device offers: "
+					"%s)",
+					p->name, target->device.transport_address,
+					dq_purge_method_to_str(p->purge_method), offered);
 			}
 		}
 	}

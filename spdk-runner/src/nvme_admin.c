@@ -63,9 +63,26 @@ void dq_nvme_controller_parse(const uint8_t *data, struct dq_nvme_controller *co
 	ascii_field(controller->model, data + 24, 40);
 	ascii_field(controller->firmware, data + 64, 8);
 	controller->oacs = (uint16_t)le_u64(data + 256, 2);
+	controller->oncs = (uint16_t)le_u64(data + 520, 2);
 	controller->lpa = data[261];
 	controller->sanicap = (uint32_t)le_u64(data + 328, 4);
 	controller->fna = data[524];
+}
+
+void dq_nvme_namespace_parse(const uint8_t *data, struct dq_nvme_namespace *ns)
+{
+	uint8_t flbas = data[26], dps = data[29], nlbaf = data[25];
+	uint32_t index = (flbas & 0x0fu) | (nlbaf >= 16 ? ((flbas >> 5) & 0x03u) << 4 : 0);
+	uint32_t lbaf = (uint32_t)le_u64(data + 128 + 4 * (index & 0x3fu), 4);
+	uint8_t lbads = (uint8_t)(lbaf >> 16);
+
+	memset(ns, 0, sizeof(*ns));
+	ns->size_blocks = le_u64(data, 8);
+	ns->lba_size_bytes = lbads >= 9 && lbads < 32 ? 1u << lbads : 0;
+	ns->metadata_bytes = lbaf & 0xffffu;
+	/* LBAF (bits 3:0 and 13:12), MSET, PI and PIL as they are now */
+	ns->format_cdw10 = (flbas & 0x0fu) | ((flbas >> 4) & 1u) << 4 | (dps & 0x07u) << 5 |
+			   ((dps >> 3) & 1u) << 8 | ((flbas >> 5) & 0x03u) << 12;
 }
 
 void dq_nvme_smart_parse(const uint8_t *log, struct dq_smart_snapshot *smart)
@@ -132,6 +149,127 @@ uint32_t dq_nvme_purge_methods(const struct dq_nvme_controller *controller)
 	return methods;
 }
 
+int dq_nvme_purge_check(const struct dq_nvme_controller *controller, enum dq_purge_method method,
+			char *err, size_t err_len)
+{
+	const char *missing = NULL;
+
+	switch (method) {
+	case DQ_PURGE_METHOD_FORMAT_USER_DATA:
+		missing = controller->oacs & (1u << 1) ? NULL : "Format NVM (OACS bit 1 clear)";
+		break;
+	case DQ_PURGE_METHOD_FORMAT_CRYPTO:
+		missing = !(controller->oacs & (1u << 1)) ? "Format NVM (OACS bit 1 clear)" :
+			  !(controller->fna & (1u << 2))  ? "cryptographic erase in Format NVM "
+							    "(FNA bit 2 clear)" :
+							    NULL;
+		break;
+	case DQ_PURGE_METHOD_SANITIZE_CRYPTO:
+		missing = controller->sanicap & (1u << 0) ?
+				  NULL :
+				  "Sanitize crypto erase (SANICAP bit 0 clear)";
+		break;
+	case DQ_PURGE_METHOD_SANITIZE_BLOCK:
+		missing = controller->sanicap & (1u << 1) ?
+				  NULL :
+				  "Sanitize block erase (SANICAP bit 1 clear)";
+		break;
+	case DQ_PURGE_METHOD_SANITIZE_OVERWRITE:
+		missing = controller->sanicap & (1u << 2) ?
+				  NULL :
+				  "Sanitize overwrite (SANICAP bit 2 clear)";
+		break;
+	default:
+		snprintf(err, err_len, "%s is not an NVMe admin purge",
+			 dq_purge_method_to_str(method) ? dq_purge_method_to_str(method) :
+							  "(none)");
+		return -EINVAL;
+	}
+	if (missing != NULL) {
+		snprintf(err, err_len, "the controller does not support %s", missing);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+int dq_nvme_format_cdw10(const struct dq_nvme_namespace *ns, enum dq_purge_method method,
+			 uint32_t *cdw10)
+{
+	if (method != DQ_PURGE_METHOD_FORMAT_USER_DATA && method != DQ_PURGE_METHOD_FORMAT_CRYPTO) {
+		return -EINVAL;
+	}
+	*cdw10 = (ns->format_cdw10 & ~(7u << 9)) |
+		 (method == DQ_PURGE_METHOD_FORMAT_CRYPTO ? 2u : 1u) << 9; /* SES */
+	return 0;
+}
+
+int dq_nvme_sanitize_cdw10(enum dq_purge_method method, uint32_t *cdw10)
+{
+	switch (method) {
+	case DQ_PURGE_METHOD_SANITIZE_BLOCK:
+		*cdw10 = 2u | 1u << 3;
+		return 0;
+	case DQ_PURGE_METHOD_SANITIZE_OVERWRITE:
+		*cdw10 = 3u | 1u << 4 | 1u << 3; /* OWPASS 1 */
+		return 0;
+	case DQ_PURGE_METHOD_SANITIZE_CRYPTO:
+		*cdw10 = 4u | 1u << 3;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+enum dq_nvme_sanitize_state dq_nvme_sanitize_status(const uint8_t *log, uint32_t *progress)
+{
+	if (progress != NULL) {
+		*progress = (uint32_t)le_u64(log, 2);
+	}
+	return (enum dq_nvme_sanitize_state)(le_u64(log + 2, 2) & 0x7u);
+}
+
+int dq_nvme_sanitize_outcome(enum dq_nvme_sanitize_state state, char *err, size_t err_len)
+{
+	switch (state) {
+	case DQ_NVME_SANITIZE_DONE:
+	case DQ_NVME_SANITIZE_DONE_NO_DEALLOCATE:
+		return 0;
+	case DQ_NVME_SANITIZE_IN_PROGRESS:
+		return 1;
+	case DQ_NVME_SANITIZE_FAILED:
+		snprintf(err, err_len, "Sanitize failed (sanitize status log 81h)");
+		return -EIO;
+	case DQ_NVME_SANITIZE_NEVER:
+		snprintf(err, err_len,
+			 "the drive accepted Sanitize but its status log says no "
+			 "sanitize ever ran");
+		return -EPROTO;
+	}
+	snprintf(err, err_len, "sanitize status log 81h: reserved state %u", (unsigned)state);
+	return -EPROTO;
+}
+
+uint32_t dq_nvme_dsm_ranges(uint64_t start_lba, uint64_t blocks, struct dq_nvme_dsm_range *ranges,
+			    uint32_t max, uint64_t *covered_blocks)
+{
+	uint64_t covered = 0, step;
+	uint32_t n = 0;
+
+	while (covered < blocks && n < max) {
+		step = blocks - covered;
+		if (step > DQ_NVME_DSM_RANGE_BLOCKS) {
+			step = DQ_NVME_DSM_RANGE_BLOCKS;
+		}
+		ranges[n].attributes = 0;
+		ranges[n].length_blocks = (uint32_t)step;
+		ranges[n].start_lba = start_lba + covered;
+		covered += step;
+		n++;
+	}
+	*covered_blocks = covered;
+	return n;
+}
+
 static int admin(int fd, struct nvme_admin_cmd *cmd, const char *what, char *err, size_t err_len)
 {
 	int rc = ioctl(fd, NVME_IOCTL_ADMIN_CMD, cmd);
@@ -191,11 +329,11 @@ int dq_nvme_get_log(int fd, uint8_t log_id, uint32_t nsid, void *buf, uint32_t l
 }
 
 /* Identify Namespace's current format, to format with the same one. */
-static int namespace_format(int fd, uint32_t nsid, uint32_t *cdw10_format, char *err,
-			    size_t err_len)
+static int namespace_identify(int fd, uint32_t nsid, struct dq_nvme_namespace *ns, char *err,
+			      size_t err_len)
 {
 	struct nvme_admin_cmd cmd = { 0 };
-	uint8_t *data, flbas, dps;
+	uint8_t *data;
 	int rc;
 
 	if (posix_memalign((void **)&data, 4096, DQ_NVME_IDENTIFY_BYTES) != 0) {
@@ -209,11 +347,7 @@ static int namespace_format(int fd, uint32_t nsid, uint32_t *cdw10_format, char 
 	cmd.cdw10 = 0; /* CNS 00h: Identify Namespace */
 	rc = admin(fd, &cmd, "Identify Namespace", err, err_len);
 	if (rc == 0) {
-		flbas = data[26];
-		dps = data[29];
-		/* LBAF (bits 3:0 and 13:12), MSET, PI and PIL as they are now */
-		*cdw10_format = (flbas & 0x0fu) | ((flbas >> 4) & 1u) << 4 | (dps & 0x07u) << 5 |
-				((dps >> 3) & 1u) << 8 | ((flbas >> 5) & 0x03u) << 12;
+		dq_nvme_namespace_parse(data, ns);
 	}
 	free(data);
 	return rc;
@@ -224,7 +358,6 @@ static int wait_for_sanitize(int fd, char *err, size_t err_len)
 	uint8_t log[DQ_NVME_LOG_PAGE_BYTES];
 	struct timespec second = { .tv_sec = 1 };
 	unsigned waited;
-	uint16_t status;
 	int rc;
 
 	for (waited = 0; waited < SANITIZE_MAX_WAIT_S; waited++) {
@@ -233,13 +366,9 @@ static int wait_for_sanitize(int fd, char *err, size_t err_len)
 		if (rc != 0) {
 			return rc;
 		}
-		status = (uint16_t)le_u64(log + 2, 2) & 0x7u;
-		if (status == 1 || status == 4) {
-			return 0;
-		}
-		if (status == 3) {
-			snprintf(err, err_len, "Sanitize failed (sanitize status log 81h)");
-			return -EIO;
+		rc = dq_nvme_sanitize_outcome(dq_nvme_sanitize_status(log, NULL), err, err_len);
+		if (rc <= 0) {
+			return rc;
 		}
 		nanosleep(&second, NULL);
 	}
@@ -251,32 +380,26 @@ static int wait_for_sanitize(int fd, char *err, size_t err_len)
 int dq_nvme_purge(int fd, uint32_t nsid, enum dq_purge_method method, char *err, size_t err_len)
 {
 	struct nvme_admin_cmd cmd = { 0 };
-	uint32_t format;
+	struct dq_nvme_namespace ns;
 	int rc;
 
 	switch (method) {
 	case DQ_PURGE_METHOD_FORMAT_USER_DATA:
 	case DQ_PURGE_METHOD_FORMAT_CRYPTO:
-		rc = namespace_format(fd, nsid, &format, err, err_len);
+		rc = namespace_identify(fd, nsid, &ns, err, err_len);
 		if (rc != 0) {
 			return rc;
 		}
 		cmd.opcode = NVME_ADMIN_FORMAT_NVM;
 		cmd.nsid = nsid;
-		cmd.cdw10 = format | (method == DQ_PURGE_METHOD_FORMAT_CRYPTO ? 2u : 1u)
-					     << 9; /* SES */
+		dq_nvme_format_cdw10(&ns, method, &cmd.cdw10);
 		cmd.timeout_ms = FORMAT_TIMEOUT_MS;
 		return admin(fd, &cmd, "Format NVM", err, err_len);
 	case DQ_PURGE_METHOD_SANITIZE_BLOCK:
 	case DQ_PURGE_METHOD_SANITIZE_CRYPTO:
 	case DQ_PURGE_METHOD_SANITIZE_OVERWRITE:
 		cmd.opcode = NVME_ADMIN_SANITIZE;
-		/* SANACT 2 block, 3 overwrite (one pass, pattern 0), 4 crypto; AUSE so a failed
-		 * sanitize can be exited */
-		cmd.cdw10 = (method == DQ_PURGE_METHOD_SANITIZE_BLOCK	  ? 2u :
-			     method == DQ_PURGE_METHOD_SANITIZE_OVERWRITE ? 3u | 1u << 4 :
-									    4u) |
-			    1u << 3;
+		dq_nvme_sanitize_cdw10(method, &cmd.cdw10);
 		rc = admin(fd, &cmd, "Sanitize", err, err_len);
 		return rc != 0 ? rc : wait_for_sanitize(fd, err, err_len);
 	default:

@@ -143,6 +143,16 @@ int dq_idle_phase_run(const struct dq_phase_env *env, const struct dq_phase_spec
 			continue;
 		}
 		step = end - now < DQ_TICK_NS ? end - now : DQ_TICK_NS;
+		if (engine->ops->idle != NULL) {
+			/* A real-clock engine with an idle() keeps its device alive meanwhile
+			 * (the SPDK engine's NVMe-oF keep-alives). */
+			rc = engine->ops->idle(engine->data, step);
+			if (rc != 0) {
+				phase_fail(stats, DQ_FAIL_ENGINE_ERROR, "idle", NULL, rc);
+				break;
+			}
+			continue;
+		}
 		pause.tv_sec = (time_t)(step / DQ_NS_PER_S);
 		pause.tv_nsec = (long)(step % DQ_NS_PER_S);
 		nanosleep(&pause, NULL);

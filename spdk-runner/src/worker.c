@@ -40,6 +40,7 @@ struct io_worker {
 	struct dq_phase_stats *stats;
 	struct dq_io_engine *engine;
 	bool fill_data; /* random pattern on an engine with a medium */
+	bool own_latency; /* the engine times IOs (DQ_ENGINE_OWN_LATENCY) */
 
 	struct io_slot *slots;
 	struct dq_io_completion *events;
@@ -252,8 +253,10 @@ static int complete(struct io_worker *w, const struct dq_io_completion *event, u
 	}
 	sec->ios[slot->op]++;
 	sec->bytes[slot->op] += slot->length;
-	dq_histogram_record(&sec->histogram[slot->op],
-			    done_ns > slot->submit_ns ? done_ns - slot->submit_ns : 0);
+	dq_histogram_record(&sec->histogram[slot->op], w->own_latency ? event->latency_ns :
+						       done_ns > slot->submit_ns ?
+									done_ns - slot->submit_ns :
+									0);
 	if (done_ns > w->last_ns) {
 		w->last_ns = done_ns;
 	}
@@ -334,6 +337,7 @@ static int worker_init(struct io_worker *w, const struct dq_phase_env *env,
 	w->engine = env->engine;
 	w->fill_data = params->data_pattern != DQ_DATA_PATTERN_ZEROS &&
 		       !dq_io_engine_has(env->engine, DQ_ENGINE_DISKLESS);
+	w->own_latency = dq_io_engine_has(env->engine, DQ_ENGINE_OWN_LATENCY);
 	w->range_blocks = params->range_bytes / params->block_size;
 	w->buffer_stride = (params->block_size + 4095) & ~4095u;
 	if (align < 64) {

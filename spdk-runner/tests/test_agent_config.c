@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "agent_config.h"
+#include "drivequal/engine.h"
 #include "drivequal/topics.h"
 #include "test_util.h"
 
@@ -276,6 +277,56 @@ static void test_bad(struct test_ctx *t)
 		" {\"engine\": \"null\", \"target\": \"a\"}, {\"engine\": \"null\", \"target\": "
 		"\"null\"}]}",
 		"devices[2]: repeats devices[0]");
+	expect_error(t,
+		     "{\"devices\": [{\"engine\": \"uring\", \"target\": \"/dev/x\", "
+		     "\"options\": {\"spdk_mem_mb\": 512}}]}",
+		     "devices[0].options: engine uring has no option 'spdk_mem_mb'");
+	expect_error(t,
+		     "{\"devices\": [{\"engine\": \"uring\", \"target\": \"/dev/x\", "
+		     "\"options\": {\"fixedbufs\": \"maybe\"}}]}",
+		     "devices[0].options.fixedbufs: --fixedbufs takes 0 or 1");
+	expect_error(t,
+		     "{\"devices\": [{\"engine\": \"null\", \"target\": \"null\", "
+		     "\"options\": {\"x\": 1}}]}",
+		     "engine null has no option 'x'");
+	expect_error(t,
+		     "{\"devices\": [{\"engine\": \"uring\", \"target\": \"/dev/x\", "
+		     "\"options\": [1]}]}",
+		     "devices[0].options: must be an object");
+}
+
+/* Engine options per device, as `run` takes them on its command line. */
+static void test_device_options(struct test_ctx *t)
+{
+	struct dq_agent_config config;
+	const struct dq_io_engine_ops *ops;
+	char err[512] = "";
+	const char *json = "{\"devices\": [{\"engine\": \"uring\", \"target\": \"/dev/x\", "
+			   "\"options\": {\"fixedbufs\": false, \"sqthread_poll\": \"1\"}}, "
+			   "{\"engine\": \"uring\", \"target\": \"/dev/y\"}]}";
+	void *defaults = NULL;
+	int rc;
+
+	rc = parse(&config, json, err, sizeof(err));
+	CHECK(t, rc == 0, "options: %d %s", rc, err);
+	if (rc != 0) {
+		return;
+	}
+	CHECK(t,
+	      dq_io_engine_find("uring", &ops, err, sizeof(err)) == 0 &&
+		      dq_engine_options_new(ops, &defaults) == 0,
+	      "uring defaults");
+	CHECK(t, config.devices[0].options != NULL && config.devices[1].options != NULL,
+	      "option structs");
+	if (defaults != NULL && config.devices[0].options != NULL &&
+	    config.devices[1].options != NULL) {
+		CHECK(t, memcmp(config.devices[1].options, defaults, ops->options_size) == 0,
+		      "no options: the engine's defaults");
+		CHECK(t, memcmp(config.devices[0].options, defaults, ops->options_size) != 0,
+		      "options applied");
+	}
+	free(defaults);
+	dq_agent_config_fini(&config);
 }
 
 static void test_overrides_bad(struct test_ctx *t)
@@ -353,6 +404,7 @@ int main(void)
 	test_librdkafka_checks(&t);
 	test_bad(&t);
 	test_overrides_bad(&t);
+	test_device_options(&t);
 	test_load(&t);
 	test_ids(&t);
 	snprintf(command, sizeof(command), "rm -rf '%s'", g_dir);

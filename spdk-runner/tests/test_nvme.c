@@ -3,6 +3,7 @@
  * fields and purge capabilities, SMART/Health 02h counters (128-bit, saturated), and OCP C0h read
  * only when its GUID matches; every snapshot must encode as a valid smart-snapshot event.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,11 +128,159 @@ static void test_smart(struct test_ctx *t)
 	expect_encodes(t, &smart);
 }
 
+static void test_namespace_and_format(struct test_ctx *t)
+{
+	uint8_t data[DQ_NVME_IDENTIFY_BYTES] = { 0 };
+	struct dq_nvme_namespace ns;
+	uint32_t cdw10;
+
+	put_le(data, 1953525168ULL, 8); /* NSZE */
+	data[25] = 1; /* NLBAF: two formats */
+	data[26] = 0x11; /* FLBAS: format 1, metadata extended (MSET) */
+	data[29] = 0x09; /* DPS: PI type 1, PIL first bytes */
+	put_le(data + 128, 9u << 16, 4); /* LBAF0: 512 B */
+	put_le(data + 132, 12u << 16 | 8, 4); /* LBAF1: 4096 B + 8 B metadata */
+	dq_nvme_namespace_parse(data, &ns);
+	CHECK(t, ns.size_blocks == 1953525168ULL, "NSZE %llu", (unsigned long long)ns.size_blocks);
+	CHECK(t, ns.lba_size_bytes == 4096 && ns.metadata_bytes == 8, "LBA format: %u + %u",
+	      ns.lba_size_bytes, ns.metadata_bytes);
+	CHECK(t,
+	      dq_nvme_format_cdw10(&ns, DQ_PURGE_METHOD_FORMAT_USER_DATA, &cdw10) == 0 &&
+		      cdw10 == (1u | 1u << 4 | 1u << 5 | 1u << 8 | 1u << 9),
+	      "SES 1 keeps LBAF 1, MSET, PI 1, PIL: 0x%x", cdw10);
+	CHECK(t,
+	      dq_nvme_format_cdw10(&ns, DQ_PURGE_METHOD_FORMAT_CRYPTO, &cdw10) == 0 &&
+		      (cdw10 >> 9 & 7u) == 2 && (cdw10 & 0xfu) == 1,
+	      "SES 2: 0x%x", cdw10);
+	CHECK(t, dq_nvme_format_cdw10(&ns, DQ_PURGE_METHOD_SANITIZE_BLOCK, &cdw10) == -EINVAL,
+	      "a sanitize method is no format");
+	CHECK(t,
+	      dq_nvme_sanitize_cdw10(DQ_PURGE_METHOD_SANITIZE_BLOCK, &cdw10) == 0 &&
+		      cdw10 == (2u | 1u << 3),
+	      "block erase, AUSE: 0x%x", cdw10);
+	CHECK(t,
+	      dq_nvme_sanitize_cdw10(DQ_PURGE_METHOD_SANITIZE_CRYPTO, &cdw10) == 0 &&
+		      cdw10 == (4u | 1u << 3),
+	      "crypto erase: 0x%x", cdw10);
+	CHECK(t,
+	      dq_nvme_sanitize_cdw10(DQ_PURGE_METHOD_SANITIZE_OVERWRITE, &cdw10) == 0 &&
+		      cdw10 == (3u | 1u << 3 | 1u << 4),
+	      "overwrite, one pass: 0x%x", cdw10);
+	CHECK(t, dq_nvme_sanitize_cdw10(DQ_PURGE_METHOD_DEALLOCATE, &cdw10) == -EINVAL,
+	      "deallocate is no sanitize");
+}
+
+/* Format SES selection by the controller's capability bits, and the refusal's words. */
+static void test_purge_check(struct test_ctx *t)
+{
+	struct dq_nvme_controller controller = { 0 };
+	char err[256] = "";
+
+	CHECK(t,
+	      dq_nvme_purge_check(&controller, DQ_PURGE_METHOD_FORMAT_USER_DATA, err,
+				  sizeof(err)) == -EOPNOTSUPP &&
+		      strstr(err, "OACS bit 1") != NULL,
+	      "no Format NVM: %s", err);
+	controller.oacs = 1u << 1;
+	CHECK(t,
+	      dq_nvme_purge_check(&controller, DQ_PURGE_METHOD_FORMAT_USER_DATA, err,
+				  sizeof(err)) == 0,
+	      "SES 1 with Format NVM");
+	CHECK(t,
+	      dq_nvme_purge_check(&controller, DQ_PURGE_METHOD_FORMAT_CRYPTO, err, sizeof(err)) ==
+			      -EOPNOTSUPP &&
+		      strstr(err, "FNA bit 2") != NULL,
+	      "no crypto erase without FNA bit 2: %s", err);
+	controller.fna = 1u << 2;
+	CHECK(t,
+	      dq_nvme_purge_check(&controller, DQ_PURGE_METHOD_FORMAT_CRYPTO, err, sizeof(err)) ==
+		      0,
+	      "SES 2 with FNA bit 2");
+	CHECK(t,
+	      dq_nvme_purge_check(&controller, DQ_PURGE_METHOD_SANITIZE_BLOCK, err, sizeof(err)) ==
+			      -EOPNOTSUPP &&
+		      strstr(err, "SANICAP bit 1") != NULL,
+	      "no sanitize: %s", err);
+	controller.sanicap = 1u << 2;
+	CHECK(t,
+	      dq_nvme_purge_check(&controller, DQ_PURGE_METHOD_SANITIZE_OVERWRITE, err,
+				  sizeof(err)) == 0 &&
+		      dq_nvme_purge_check(&controller, DQ_PURGE_METHOD_SANITIZE_CRYPTO, err,
+					  sizeof(err)) == -EOPNOTSUPP,
+	      "overwrite only");
+	CHECK(t,
+	      dq_nvme_purge_check(&controller, DQ_PURGE_METHOD_DEALLOCATE, err, sizeof(err)) ==
+		      -EINVAL,
+	      "deallocate is not an admin purge");
+	CHECK(t,
+	      dq_nvme_purge_check(&controller, DQ_PURGE_METHOD_NONE, err, sizeof(err)) == -EINVAL,
+	      "none");
+}
+
+static void test_sanitize_status(struct test_ctx *t)
+{
+	uint8_t log[DQ_NVME_LOG_PAGE_BYTES] = { 0 };
+	uint32_t progress;
+	char err[256] = "";
+
+	put_le(log, 32768, 2); /* SPROG: half way */
+	put_le(log + 2, 0x0102, 2); /* SSTAT: in progress, global data erased bit (8) set */
+	CHECK(t,
+	      dq_nvme_sanitize_status(log, &progress) == DQ_NVME_SANITIZE_IN_PROGRESS &&
+		      progress == 32768,
+	      "in progress at 50%%");
+	CHECK(t, dq_nvme_sanitize_outcome(DQ_NVME_SANITIZE_IN_PROGRESS, err, sizeof(err)) == 1,
+	      "keep waiting");
+	put_le(log + 2, 0x0101, 2);
+	CHECK(t, dq_nvme_sanitize_status(log, NULL) == DQ_NVME_SANITIZE_DONE, "done");
+	CHECK(t,
+	      dq_nvme_sanitize_outcome(DQ_NVME_SANITIZE_DONE, err, sizeof(err)) == 0 &&
+		      dq_nvme_sanitize_outcome(DQ_NVME_SANITIZE_DONE_NO_DEALLOCATE, err,
+					       sizeof(err)) == 0,
+	      "done, with or without deallocation");
+	put_le(log + 2, 3, 2);
+	CHECK(t, dq_nvme_sanitize_status(log, NULL) == DQ_NVME_SANITIZE_FAILED, "failed");
+	CHECK(t,
+	      dq_nvme_sanitize_outcome(DQ_NVME_SANITIZE_FAILED, err, sizeof(err)) == -EIO &&
+		      strstr(err, "Sanitize failed") != NULL,
+	      "failure: %s", err);
+	CHECK(t, dq_nvme_sanitize_outcome(DQ_NVME_SANITIZE_NEVER, err, sizeof(err)) == -EPROTO,
+	      "accepted but never ran: %s", err);
+	CHECK(t,
+	      dq_nvme_sanitize_outcome((enum dq_nvme_sanitize_state)6, err, sizeof(err)) == -EPROTO,
+	      "reserved state");
+}
+
+static void test_dsm_ranges(struct test_ctx *t)
+{
+	struct dq_nvme_dsm_range ranges[DQ_NVME_DSM_MAX_RANGES];
+	uint64_t covered, blocks = 3ULL * DQ_NVME_DSM_RANGE_BLOCKS + 5;
+	uint32_t n;
+
+	n = dq_nvme_dsm_ranges(100, 8, ranges, DQ_NVME_DSM_MAX_RANGES, &covered);
+	CHECK(t,
+	      n == 1 && covered == 8 && ranges[0].start_lba == 100 && ranges[0].length_blocks == 8,
+	      "one small range");
+	n = dq_nvme_dsm_ranges(0, blocks, ranges, DQ_NVME_DSM_MAX_RANGES, &covered);
+	CHECK(t,
+	      n == 4 && covered == blocks && ranges[3].length_blocks == 5 &&
+		      ranges[3].start_lba == 3ULL * DQ_NVME_DSM_RANGE_BLOCKS,
+	      "split at 2^31 blocks: %u ranges", n);
+	n = dq_nvme_dsm_ranges(0, blocks, ranges, 2, &covered);
+	CHECK(t, n == 2 && covered == 2ULL * DQ_NVME_DSM_RANGE_BLOCKS, "max ranges per command");
+	n = dq_nvme_dsm_ranges(0, 0, ranges, 2, &covered);
+	CHECK(t, n == 0 && covered == 0, "nothing");
+}
+
 int main(void)
 {
 	struct test_ctx t = { 0 };
 
 	test_identify(&t);
 	test_smart(&t);
+	test_namespace_and_format(&t);
+	test_purge_check(&t);
+	test_sanitize_status(&t);
+	test_dsm_ranges(&t);
 	return test_report(&t, "nvme");
 }

@@ -15,7 +15,7 @@
 #include "drivequal/msg_common.h"
 
 /* Bumped when dq_io_engine_ops changes; the registry refuses tables of another version. */
-#define DQ_IO_ENGINE_OPS_VERSION 1
+#define DQ_IO_ENGINE_OPS_VERSION 2
 
 /* Capability flags (dq_io_engine_ops.flags). */
 enum {
@@ -28,6 +28,10 @@ enum {
 	DQ_ENGINE_CAN_DEALLOCATE = 1u << 2,
 	/* smart() can return device-reported counters (a target may still say unavailable). */
 	DQ_ENGINE_HAS_SMART = 1u << 3,
+	/* The engine times each IO itself (the SPDK engine: TSC at submission and in the completion
+	 * callback, as spdk_nvme_perf does) and returns it in latency_ns; the core records that
+	 * instead of its commit-to-reap interval. */
+	DQ_ENGINE_OWN_LATENCY = 1u << 4,
 };
 
 enum dq_io_op {
@@ -49,6 +53,7 @@ struct dq_io_completion {
 	uint32_t tag;
 	int32_t result; /* 0, or -errno (a short transfer is -EIO) */
 	uint64_t done_ns; /* DQ_ENGINE_VIRTUAL_CLOCK only: the completion's time on the engine clock */
+	uint64_t latency_ns; /* DQ_ENGINE_OWN_LATENCY only: submission to completion */
 };
 
 /* What an opened target is; filled by open(). */
@@ -124,7 +129,9 @@ struct dq_io_engine_ops {
 			 uint64_t timeout_ns);
 	/* DQ_ENGINE_VIRTUAL_CLOCK: the engine clock, >= every done_ns getevents() returned. */
 	uint64_t (*now_ns)(void *data);
-	/* DQ_ENGINE_VIRTUAL_CLOCK: let duration_ns pass with no host IO (background work runs). */
+	/* DQ_ENGINE_VIRTUAL_CLOCK: let duration_ns pass with no host IO (background work runs).
+	 * Optional on a real-clock engine: wait about duration_ns (at most one tick) keeping the
+	 * device alive (the SPDK engine polls its admin queue: NVMe-oF keep-alives). */
 	int (*idle)(void *data, uint64_t duration_ns);
 	/* DQ_ENGINE_CAN_DEALLOCATE: deallocate [offset, offset + length), lba-aligned. */
 	int (*deallocate)(void *data, uint64_t offset, uint64_t length, char *err, size_t err_len);
