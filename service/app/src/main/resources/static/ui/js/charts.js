@@ -22,6 +22,9 @@ const Charts = (() => {
 					const ctx = u.ctx;
 					const { top, height } = u.bbox;
 					ctx.save();
+					// uPlot leaves the axes' text alignment on the context.
+					ctx.textAlign = 'left';
+					ctx.textBaseline = 'alphabetic';
 					for (const band of bands || []) {
 						const x0 = u.valToPos(Math.max(band.from, u.scales.x.min), 'x', true);
 						const x1 = u.valToPos(Math.min(band.to, u.scales.x.max), 'x', true);
@@ -176,7 +179,7 @@ const Charts = (() => {
 		return u;
 	}
 
-	/** Lines against t, e.g. per-second latency percentiles; values may hold nulls. */
+	/** Values against t as points, e.g. per-second latency percentiles; values may hold nulls. */
 	function lines(container, options) {
 		const plot = frame(container, options.title, options.caption);
 		let positiveMin = Infinity;
@@ -212,13 +215,14 @@ const Charts = (() => {
 			],
 			series: [
 				{ label: 't (s)' },
+				// Points, not lines: a stalled second has no latency, and lines between the
+				// seconds around it would paint the gap.
 				...options.series.map((s, i) => ({
 					label: s.label,
 					stroke: s.color || PALETTE[i % PALETTE.length],
-					width: s.width || 1,
-					dash: s.dash,
-					spanGaps: false,
-					points: { show: false },
+					fill: s.color || PALETTE[i % PALETTE.length],
+					paths: () => null,
+					points: { show: true, space: 0, size: s.dash ? 2 : 2.5, width: 0, fill: s.color || PALETTE[i % PALETTE.length] },
 				})),
 			],
 			plugins: [bandsPlugin(options.bands, options.marks)],
