@@ -24,7 +24,7 @@
 		const phaseChoices = Report.phasesOf(data.job).filter((p) => p.samples > 0);
 		const select = el('select', { id: 'phase-select', 'aria-label': 'phase' },
 			phaseChoices.map((p) => el('option', { value: p.phaseIndex, selected: p.phaseIndex === data.phaseIndex }, `${p.phaseIndex}: ${p.phaseName}`)));
-		select.addEventListener('change', async () => showReport(data.job, Number(select.value)));
+		select.addEventListener('change', () => showReport(data.job, Number(select.value)).catch(DQ.fail));
 		const guard = (f) => () => f().catch(DQ.fail);
 		return el('div', { class: 'toolbar no-print' },
 			el('label', {}, 'Charts of phase', select),
