@@ -8,6 +8,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -44,6 +45,10 @@ class SecurityConfiguration {
 	SecurityFilterChain api(HttpSecurity http, SecuritySettings settings) throws Exception {
 		http.authorizeHttpRequests((requests) -> requests.requestMatchers("/actuator/health", "/actuator/health/**")
 			.permitAll()
+			// The web report's pages and scripts hold no data: they call the API with the
+			// user's credentials, which the rules below judge as for any other client.
+			.requestMatchers(HttpMethod.GET, "/", "/ui", "/ui/**", "/webjars/**", "/favicon.ico")
+			.permitAll()
 			.requestMatchers(HttpMethod.POST, "/api/v1/qualifications", "/api/v1/qualifications/*/cancel",
 					"/api/v1/imports")
 			.hasRole(Role.SUBMITTER.name())
@@ -59,9 +64,9 @@ class SecurityConfiguration {
 			.sessionManagement((session) -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
 			.exceptionHandling((exceptions) -> exceptions
 				.authenticationEntryPoint((request, response, ex) -> writeProblem(response, HttpStatus.UNAUTHORIZED,
-						"authentication required", settings))
+						"authentication required", settings, isScript(request)))
 				.accessDeniedHandler((request, response, ex) -> writeProblem(response, HttpStatus.FORBIDDEN,
-						"your role does not allow this request", settings)));
+						"your role does not allow this request", settings, false)));
 		if (settings.mode() == SecuritySettings.Mode.LOCAL) {
 			http.httpBasic(Customizer.withDefaults());
 		}
@@ -105,13 +110,22 @@ class SecurityConfiguration {
 		return manager;
 	}
 
+	/**
+	 * A page's script (X-Requested-With: XMLHttpRequest, as Spring Security's own Basic
+	 * entry point tells them apart) gets its 401 without a challenge, so the browser does
+	 * not open its password dialog over the web report's sign-in form.
+	 */
+	private static boolean isScript(HttpServletRequest request) {
+		return "XMLHttpRequest".equals(request.getHeader("X-Requested-With"));
+	}
+
 	private static void writeProblem(HttpServletResponse response, HttpStatus status, String detail,
-			SecuritySettings settings) throws IOException {
+			SecuritySettings settings, boolean withoutChallenge) throws IOException {
 		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
 		problem.setTitle(status.getReasonPhrase());
 		response.setStatus(status.value());
 		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-		if (status == HttpStatus.UNAUTHORIZED) {
+		if (status == HttpStatus.UNAUTHORIZED && !withoutChallenge) {
 			response.setHeader("WWW-Authenticate",
 					(settings.mode() == SecuritySettings.Mode.LOCAL) ? "Basic realm=\"drivequal\"" : "Bearer");
 		}
