@@ -103,7 +103,13 @@ int dq_agent_config_check_kafka(const struct dq_agent_config *config, char *err,
 /* Free (and wipe) the properties. */
 void dq_agent_config_free_properties(struct dq_agent_config *config);
 
-/* Print what the agent will use, secrets replaced by "(secret)". */
+/*
+ * SCRAM configured with a librdkafka older than 2.6.1, whose SCRAM client-final message Kafka 4
+ * brokers refuse as invalid credentials (confluentinc/librdkafka#4895); describe() warns.
+ */
+bool dq_agent_config_scram_refused_by_kafka4(const struct dq_agent_config *config);
+
+/* Print what the agent will use, secrets replaced by "(secret)", and configuration warnings. */
 void dq_agent_config_describe(const struct dq_agent_config *config, FILE *out);
 
 /* Does id match the contract's id pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$? */

@@ -334,6 +334,22 @@ int dq_agent_config_check_kafka(const struct dq_agent_config *config, char *err,
 	return rc;
 }
 
+bool dq_agent_config_scram_refused_by_kafka4(const struct dq_agent_config *config)
+{
+	size_t i;
+
+	if (rd_kafka_version() >= 0x020601ff) {
+		return false;
+	}
+	for (i = 0; i < config->property_count; i++) {
+		if (strncmp(config->properties[i], "sasl.mechanism=SCRAM", 20) == 0 ||
+		    strncmp(config->properties[i], "sasl.mechanisms=SCRAM", 21) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
 void dq_agent_config_describe(const struct dq_agent_config *config, FILE *out)
 {
 	const char *kv;
@@ -349,6 +365,12 @@ void dq_agent_config_describe(const struct dq_agent_config *config, FILE *out)
 		} else {
 			fprintf(out, "  kafka %s\n", kv);
 		}
+	}
+	if (dq_agent_config_scram_refused_by_kafka4(config)) {
+		fprintf(out,
+			"  warning: librdkafka %s computes SCRAM proofs that Kafka 4 brokers refuse "
+			"(fixed in librdkafka 2.6.1): use SASL PLAIN over TLS or a newer librdkafka\n",
+			rd_kafka_version_str());
 	}
 	fprintf(out, "  heartbeat every %u ms; allowlist %s; %zu device(s)\n",
 		config->heartbeat_interval_ms,

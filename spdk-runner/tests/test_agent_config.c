@@ -9,6 +9,8 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include <librdkafka/rdkafka.h>
+
 #include "agent_config.h"
 #include "drivequal/topics.h"
 #include "test_util.h"
@@ -148,6 +150,11 @@ static void test_full(struct test_ctx *t)
 	      strstr(printed, "sasl.password=(secret)") != NULL &&
 		      strstr(printed, "security.protocol=SASL_SSL") != NULL,
 	      "describe:\n%s", printed);
+	CHECK(t,
+	      (strstr(printed, "fixed in librdkafka 2.6.1") != NULL) ==
+		      (rd_kafka_version() < 0x020601ff),
+	      "SCRAM with librdkafka %s: warning iff older than 2.6.1:\n%s", rd_kafka_version_str(),
+	      printed);
 	free(printed);
 	dq_agent_config_fini(&config);
 	CHECK(t, config.property_count == 0 && config.devices == NULL, "fini resets");
