@@ -17,10 +17,17 @@
 
 #define TARGET_MAX_LEN 4095
 
-static const char *const g_top_keys[] = {
-	"runnerId",	  "brokers",   "kafka",	  "topics",  "heartbeatIntervalMs",
-	"flushTimeoutMs", "allowlist", "devices", "comment", NULL
-};
+static const char *const g_top_keys[] = { "runnerId",
+					  "brokers",
+					  "kafka",
+					  "kafkaPropertiesFile",
+					  "topics",
+					  "heartbeatIntervalMs",
+					  "flushTimeoutMs",
+					  "allowlist",
+					  "devices",
+					  "comment",
+					  NULL };
 static const char *const g_topic_keys[] = { "runnerCommands", "samples", "jobEvents",
 					    "runnerHeartbeats", NULL };
 static const char *const g_device_keys[] = { "engine",	"target",  "direct",
@@ -391,6 +398,11 @@ static int parse_root(struct dq_agent_config *config, struct json_object *root, 
 	}
 	if (rc == 0 && json_object_object_get_ex(root, "kafka", &member)) {
 		rc = parse_kafka(config, member, err, err_len);
+	}
+	/* After "kafka" whatever the key order: the file's lines win. */
+	rc = rc != 0 ? rc : get_string(root, "kafkaPropertiesFile", "", &text, err, err_len);
+	if (rc == 0 && text != NULL) {
+		rc = dq_agent_config_load_properties_file(config, text, err, err_len);
 	}
 	if (rc == 0 && json_object_object_get_ex(root, "topics", &member)) {
 		rc = parse_topics(config, member, err, err_len);

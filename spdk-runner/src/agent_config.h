@@ -81,6 +81,15 @@ int dq_agent_config_set_runner_id(struct dq_agent_config *config, const char *ru
  */
 int dq_agent_config_add_property(struct dq_agent_config *config, const char *key,
 				 const char *raw_value, char *err, size_t err_len);
+/*
+ * A file of librdkafka "key=value" lines ("kafkaPropertiesFile"; # comments and blank lines
+ * skipped) merged over the properties so far, so secrets stay out of the JSON. Values are taken
+ * as written and are secret; reserved keys are refused as above. A missing or unreadable file,
+ * a line without '=' or a file over 64 KiB is -EINVAL, with err naming the file and line but
+ * never a value. Returns 0, -EINVAL or -ENOMEM.
+ */
+int dq_agent_config_load_properties_file(struct dq_agent_config *config, const char *path,
+					 char *err, size_t err_len);
 /* "key=value" (kcat's -X); replaces the same key from the file. The value may be @file:/@env:. */
 int dq_agent_config_set_property(struct dq_agent_config *config, const char *key_value, char *err,
 				 size_t err_len);
@@ -97,7 +106,13 @@ int dq_agent_config_check_kafka(const struct dq_agent_config *config, char *err,
 /* Free (and wipe) the properties. */
 void dq_agent_config_free_properties(struct dq_agent_config *config);
 
-/* Print what the agent will use, secrets replaced by "(secret)". */
+/*
+ * SCRAM configured with a librdkafka older than 2.6.1, whose SCRAM client-final message Kafka 4
+ * brokers refuse as invalid credentials (confluentinc/librdkafka#4895); describe() warns.
+ */
+bool dq_agent_config_scram_refused_by_kafka4(const struct dq_agent_config *config);
+
+/* Print what the agent will use, secrets replaced by "(secret)", and configuration warnings. */
 void dq_agent_config_describe(const struct dq_agent_config *config, FILE *out);
 
 /* Does id match the contract's id pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$? */

@@ -1,6 +1,7 @@
 /*
- * The Kafka half of the agent's configuration: librdkafka properties from the file and -X, with
- * @file:/@env: secrets resolved at start and marked so they are never printed, the properties the
+ * The Kafka half of the agent's configuration: librdkafka properties from the file, its
+ * kafkaPropertiesFile and -X, with @file:/@env: secrets resolved at start and marked so they are
+ * never printed, the properties the
  * agent owns refused, and every property checked by librdkafka up front (secrets redacted from
  * its messages).
  */
@@ -123,37 +124,36 @@ static int resolve_value(const char *what, const char *value, char **out, bool *
 	return *out == NULL ? -ENOMEM : 0;
 }
 
-int dq_agent_config_add_property(struct dq_agent_config *config, const char *key,
-				 const char *raw_value, char *err, size_t err_len)
+/* A key the agent accepts: a property name, not one the agent sets itself. */
+static int check_key(const char *key, char *err, size_t err_len)
 {
-	char what[300], *value = NULL, *kv;
-	bool secret;
-	size_t i, key_len = strlen(key);
-	int rc;
+	size_t i;
 
-	snprintf(what, sizeof(what), "kafka property %s", key);
-	if (key_len == 0 || strchr(key, '=') != NULL) {
+	if (key[0] == '\0' || strchr(key, '=') != NULL) {
 		snprintf(err, err_len, "kafka property '%s': not a property name", key);
 		return -EINVAL;
 	}
 	for (i = 0; i < sizeof(g_reserved_properties) / sizeof(g_reserved_properties[0]); i++) {
 		if (strcmp(key, g_reserved_properties[i][0]) == 0) {
-			snprintf(err, err_len, "%s cannot be set: %s", what,
+			snprintf(err, err_len, "kafka property %s cannot be set: %s", key,
 				 g_reserved_properties[i][1]);
 			return -EINVAL;
 		}
 	}
-	rc = resolve_value(what, raw_value, &value, &secret, err, err_len);
-	if (rc != 0) {
-		return rc;
-	}
-	kv = malloc(key_len + 1 + strlen(value) + 1);
+	return 0;
+}
+
+/* Store key=value (a resolved value), replacing the same key. */
+static int store_property(struct dq_agent_config *config, const char *key, const char *value,
+			  bool secret, char *err, size_t err_len)
+{
+	size_t i, key_len = strlen(key);
+	char *kv = malloc(key_len + 1 + strlen(value) + 1);
+
 	if (kv == NULL) {
-		wipe_free(value);
 		return -ENOMEM;
 	}
 	sprintf(kv, "%s=%s", key, value);
-	wipe_free(value);
 	secret = secret || key_is_secret(key);
 	for (i = 0; i < config->property_count; i++) {
 		if (strncmp(config->properties[i], key, key_len) == 0 &&
@@ -172,6 +172,110 @@ int dq_agent_config_add_property(struct dq_agent_config *config, const char *key
 	config->properties[config->property_count] = kv;
 	config->property_secret[config->property_count++] = secret;
 	return 0;
+}
+
+int dq_agent_config_add_property(struct dq_agent_config *config, const char *key,
+				 const char *raw_value, char *err, size_t err_len)
+{
+	char what[300], *value = NULL;
+	bool secret;
+	int rc;
+
+	rc = check_key(key, err, err_len);
+	if (rc != 0) {
+		return rc;
+	}
+	snprintf(what, sizeof(what), "kafka property %s", key);
+	rc = resolve_value(what, raw_value, &value, &secret, err, err_len);
+	if (rc != 0) {
+		return rc;
+	}
+	rc = store_property(config, key, value, secret, err, err_len);
+	wipe_free(value);
+	return rc;
+}
+
+/* One "key=value" line of a properties file (line_no for errors, which never quote a value). */
+static int add_properties_line(struct dq_agent_config *config, char *line, const char *path,
+			       size_t line_no, char *err, size_t err_len)
+{
+	char *eq, *key, *end;
+	int rc;
+
+	while (*line == ' ' || *line == '\t') {
+		line++;
+	}
+	if (*line == '\0' || *line == '#') {
+		return 0;
+	}
+	eq = strchr(line, '=');
+	if (eq == NULL) {
+		snprintf(err, err_len, "kafkaPropertiesFile %s:%zu: expected key=value", path,
+			 line_no);
+		return -EINVAL;
+	}
+	key = line;
+	end = eq;
+	while (end > key && (end[-1] == ' ' || end[-1] == '\t')) {
+		end--;
+	}
+	*end = '\0';
+	rc = check_key(key, err, err_len);
+	if (rc != 0) {
+		/* err names the key; say where it came from. */
+		char detail[400];
+
+		snprintf(detail, sizeof(detail), "%s", err);
+		snprintf(err, err_len, "kafkaPropertiesFile %s:%zu: %s", path, line_no, detail);
+		return rc;
+	}
+	/* The value is taken as written: no @file:/@env: (the file is where secrets live). */
+	return store_property(config, key, eq + 1, true, err, err_len);
+}
+
+int dq_agent_config_load_properties_file(struct dq_agent_config *config, const char *path,
+					 char *err, size_t err_len)
+{
+	FILE *file = fopen(path, "r");
+	char *text, *line, *next;
+	size_t len, line_no = 0;
+	int rc = 0;
+
+	if (file == NULL) {
+		snprintf(err, err_len, "kafkaPropertiesFile %s: cannot read: %s", path,
+			 strerror(errno));
+		return -EINVAL;
+	}
+	text = malloc(SECRET_FILE_MAX_BYTES + 1);
+	if (text == NULL) {
+		fclose(file);
+		return -ENOMEM;
+	}
+	len = fread(text, 1, SECRET_FILE_MAX_BYTES + 1, file);
+	if (ferror(file) || len > SECRET_FILE_MAX_BYTES || memchr(text, '\0', len) != NULL) {
+		snprintf(err, err_len, "kafkaPropertiesFile %s: %s", path,
+			 ferror(file)		     ? "read error" :
+			 len > SECRET_FILE_MAX_BYTES ? "larger than 64 KiB" :
+						       "binary (holds a NUL byte)");
+		rc = -EINVAL;
+		goto out;
+	}
+	text[len] = '\0';
+	for (line = text; rc == 0 && line != NULL; line = next) {
+		next = strchr(line, '\n');
+		if (next != NULL) {
+			*next++ = '\0';
+		}
+		if (line[0] != '\0' && line[strlen(line) - 1] == '\r') {
+			line[strlen(line) - 1] = '\0';
+		}
+		rc = add_properties_line(config, line, path, ++line_no, err, err_len);
+	}
+out:
+	explicit_bzero(text, SECRET_FILE_MAX_BYTES + 1);
+	free(text);
+	fclose(file);
+	return rc;
 }
 
 int dq_agent_config_set_property(struct dq_agent_config *config, const char *key_value, char *err,
@@ -230,6 +334,22 @@ int dq_agent_config_check_kafka(const struct dq_agent_config *config, char *err,
 	return rc;
 }
 
+bool dq_agent_config_scram_refused_by_kafka4(const struct dq_agent_config *config)
+{
+	size_t i;
+
+	if (rd_kafka_version() >= 0x020601ff) {
+		return false;
+	}
+	for (i = 0; i < config->property_count; i++) {
+		if (strncmp(config->properties[i], "sasl.mechanism=SCRAM", 20) == 0 ||
+		    strncmp(config->properties[i], "sasl.mechanisms=SCRAM", 21) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
 void dq_agent_config_describe(const struct dq_agent_config *config, FILE *out)
 {
 	const char *kv;
@@ -245,6 +365,12 @@ void dq_agent_config_describe(const struct dq_agent_config *config, FILE *out)
 		} else {
 			fprintf(out, "  kafka %s\n", kv);
 		}
+	}
+	if (dq_agent_config_scram_refused_by_kafka4(config)) {
+		fprintf(out,
+			"  warning: librdkafka %s computes SCRAM proofs that Kafka 4 brokers refuse "
+			"(fixed in librdkafka 2.6.1): use SASL PLAIN over TLS or a newer librdkafka\n",
+			rd_kafka_version_str());
 	}
 	fprintf(out, "  heartbeat every %u ms; allowlist %s; %zu device(s)\n",
 		config->heartbeat_interval_ms,

@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+
+#include <librdkafka/rdkafka.h>
 
 #include "agent_config.h"
 #include "drivequal/engine.h"
@@ -148,6 +151,11 @@ static void test_full(struct test_ctx *t)
 	      strstr(printed, "sasl.password=(secret)") != NULL &&
 		      strstr(printed, "security.protocol=SASL_SSL") != NULL,
 	      "describe:\n%s", printed);
+	CHECK(t,
+	      (strstr(printed, "fixed in librdkafka 2.6.1") != NULL) ==
+		      (rd_kafka_version() < 0x020601ff),
+	      "SCRAM with librdkafka %s: warning iff older than 2.6.1:\n%s", rd_kafka_version_str(),
+	      printed);
 	free(printed);
 	dq_agent_config_fini(&config);
 	CHECK(t, config.property_count == 0 && config.devices == NULL, "fini resets");
@@ -329,6 +337,85 @@ static void test_device_options(struct test_ctx *t)
 	dq_agent_config_fini(&config);
 }
 
+/* kafkaPropertiesFile: key=value lines merged over "kafka", secret, refused when unreadable. */
+static void test_properties_file(struct test_ctx *t)
+{
+	struct dq_agent_config config;
+	char json[1024], err[1024] = "", *printed = NULL;
+	const char *value;
+	size_t printed_len;
+	bool secret = false;
+	FILE *out;
+	int rc;
+
+	write_file("kafka.properties", "# secrets of runner rack7-host3\n"
+				       "\n"
+				       "sasl.username = runner-from-file\r\n"
+				       "sasl.password=p@ss = word with spaces \n"
+				       "  security.protocol=SASL_SSL\n"
+				       "ssl.ca.location=/etc/drivequal/kafka-ca.pem");
+	/* The file comes first in the JSON, yet its lines win over "kafka". */
+	snprintf(json, sizeof(json),
+		 "{\"runnerId\": \"r1\", \"brokers\": \"b:1\", \"kafkaPropertiesFile\": \"%s\","
+		 " \"kafka\": {\"security.protocol\": \"PLAINTEXT\", \"sasl.mechanism\": "
+		 "\"SCRAM-SHA-512\", \"sasl.password\": \"from-json\", \"linger.ms\": 5}}",
+		 path_in_dir("kafka.properties"));
+	rc = parse(&config, json, err, sizeof(err));
+	CHECK(t, rc == 0, "properties file: %d %s", rc, err);
+	value = property(&config, "security.protocol", &secret);
+	CHECK(t, value != NULL && strcmp(value, "SASL_SSL") == 0 && secret,
+	      "the file's value replaces kafka{}'s and is secret: '%s'", value ? value : "(none)");
+	value = property(&config, "sasl.password", &secret);
+	CHECK(t, value != NULL && strcmp(value, "p@ss = word with spaces ") == 0 && secret,
+	      "value taken as written after the first '=': '%s'", value ? value : "(none)");
+	value = property(&config, "sasl.username", &secret);
+	CHECK(t, value != NULL && strcmp(value, " runner-from-file") == 0,
+	      "key trimmed, value kept, CR dropped: '%s'", value ? value : "(none)");
+	value = property(&config, "ssl.ca.location", &secret);
+	CHECK(t, value != NULL && strcmp(value, "/etc/drivequal/kafka-ca.pem") == 0,
+	      "last line without a newline");
+	value = property(&config, "linger.ms", &secret);
+	CHECK(t, value != NULL && strcmp(value, "5") == 0 && !secret, "kafka{} keys kept");
+	CHECK(t, config.property_count == 6, "merged: %zu properties", config.property_count);
+	rc = dq_agent_config_finish(&config, err, sizeof(err));
+	CHECK(t, rc == 0, "librdkafka accepts the merged properties: %s", err);
+	out = open_memstream(&printed, &printed_len);
+	dq_agent_config_describe(&config, out);
+	fclose(out);
+	CHECK(t,
+	      strstr(printed, "p@ss") == NULL && strstr(printed, "sasl.password=(secret)") != NULL,
+	      "describe shows a secret:\n%s", printed);
+	free(printed);
+	dq_agent_config_fini(&config);
+
+	/* Refusals name the file and line, never a value. */
+	expect_error(
+		t, "{\"kafkaPropertiesFile\": \"/nonexistent/kafka.properties\"}",
+		"kafkaPropertiesFile /nonexistent/kafka.properties: cannot read: No such file");
+	expect_error(t, "{\"kafkaPropertiesFile\": 7}", "kafkaPropertiesFile: must be a string");
+	write_file("no-equals.properties", "sasl.username=u\nsecret-without-equals\n");
+	snprintf(json, sizeof(json), "{\"kafkaPropertiesFile\": \"%s\"}",
+		 path_in_dir("no-equals.properties"));
+	expect_error(t, json, "no-equals.properties:2: expected key=value");
+	rc = parse(&config, json, err, sizeof(err));
+	CHECK(t, strstr(err, "secret-without-equals") == NULL, "error quotes the line: %s", err);
+	dq_agent_config_fini(&config);
+	write_file("reserved.properties", "acks=1\n");
+	snprintf(json, sizeof(json), "{\"kafkaPropertiesFile\": \"%s\"}",
+		 path_in_dir("reserved.properties"));
+	expect_error(t, json, "reserved.properties:1: kafka property acks cannot be set");
+	write_file("unreadable.properties", "sasl.password=x\n");
+	if (geteuid() != 0) {
+		/* root reads any file: the check is for the agent's unprivileged users. */
+		chmod(path_in_dir("unreadable.properties"), 0);
+		snprintf(json, sizeof(json), "{\"kafkaPropertiesFile\": \"%s\"}",
+			 path_in_dir("unreadable.properties"));
+		expect_error(t, json, "cannot read: Permission denied");
+	}
+	snprintf(json, sizeof(json), "{\"kafkaPropertiesFile\": \"%s\"}", g_dir);
+	expect_error(t, json, "kafkaPropertiesFile");
+}
+
 static void test_overrides_bad(struct test_ctx *t)
 {
 	struct dq_agent_config config;
@@ -403,6 +490,7 @@ int main(void)
 	test_defaults(&t);
 	test_librdkafka_checks(&t);
 	test_bad(&t);
+	test_properties_file(&t);
 	test_overrides_bad(&t);
 	test_device_options(&t);
 	test_load(&t);

@@ -40,6 +40,12 @@ public final class Contracts {
 			"drivequal-phase-results", "drivequal-drives", "drivequal-runners", "drivequal-events",
 			"drivequal-drive-leases");
 
+	/**
+	 * The Kibana saved objects (data views, Lens visualizations, the dashboard), as a
+	 * path inside schemas/ and so, below {@link #CLASSPATH_ROOT}, on the classpath.
+	 */
+	public static final String KIBANA_SAVED_OBJECTS = "kibana/drivequal-saved-objects.ndjson";
+
 	private final ObjectMapper mapper;
 
 	private final Map<MessageType, Schema> schemas = new EnumMap<>(MessageType.class);

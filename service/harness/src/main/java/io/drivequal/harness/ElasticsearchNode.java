@@ -42,6 +42,12 @@ public final class ElasticsearchNode implements AutoCloseable {
 
 	private ManagedProcess process;
 
+	private final String username;
+
+	private final String password;
+
+	private final PemCertificates tls;
+
 	private ElasticsearchNode(Builder builder) {
 		this.paths = builder.paths;
 		this.instanceDir = builder.instanceDir.toAbsolutePath();
@@ -49,6 +55,9 @@ public final class ElasticsearchNode implements AutoCloseable {
 		this.heapMb = builder.heapMb;
 		this.startTimeoutS = builder.startTimeoutS;
 		this.httpPort = builder.httpPort;
+		this.username = builder.username;
+		this.password = builder.password;
+		this.tls = builder.tls;
 	}
 
 	public static Builder builder(Path instanceDir) {
@@ -103,8 +112,30 @@ public final class ElasticsearchNode implements AutoCloseable {
 		stop();
 	}
 
+	/** https when built with {@link Builder#security} and certificates. */
 	public String url() {
-		return "http://127.0.0.1:" + this.httpPort;
+		return ((this.tls != null) ? "https" : "http") + "://127.0.0.1:" + this.httpPort;
+	}
+
+	/**
+	 * The Authorization header of the superuser a secured node was built with; empty for
+	 * a node without security.
+	 */
+	public Optional<String> authorization() {
+		if (this.username == null) {
+			return Optional.empty();
+		}
+		return Optional.of("Basic " + java.util.Base64.getEncoder()
+			.encodeToString((this.username + ":" + this.password).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+	}
+
+	/** An HTTP client that trusts the node's certificate when it has one. */
+	public HttpClient httpClient() {
+		HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1));
+		if (this.tls != null) {
+			builder.sslContext(this.tls.clientContext());
+		}
+		return builder.build();
 	}
 
 	public int httpPort() {
@@ -143,6 +174,15 @@ public final class ElasticsearchNode implements AutoCloseable {
 				copyTree(home.resolve("config"), config);
 			}
 			Files.writeString(config.resolve("elasticsearch.yml"), elasticsearchYml());
+			if (this.tls != null) {
+				// Elasticsearch reads TLS files only from its config directory.
+				Files.copy(this.tls.serverKeyPem(), config.resolve("http.key"), StandardCopyOption.REPLACE_EXISTING);
+				Files.copy(this.tls.serverCertificatePem(), config.resolve("http.pem"),
+						StandardCopyOption.REPLACE_EXISTING);
+			}
+			if (this.username != null && !Files.readString(config.resolve("users_roles")).contains(this.username)) {
+				addFileRealmSuperuser(home);
+			}
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
@@ -150,12 +190,32 @@ public final class ElasticsearchNode implements AutoCloseable {
 		runAs.ifPresent((user) -> user.chownRecursively(this.instanceDir));
 	}
 
+	/**
+	 * A file-realm user (config/users, users_roles): the realm that works without the
+	 * .security index, which this distribution cannot create (its mapping needs the
+	 * analysis-common module's pattern_capture filter, absent here) — so no API keys
+	 * either.
+	 */
+	private void addFileRealmSuperuser(Path home) {
+		Map<String, String> environment = new LinkedHashMap<>(environment());
+		environment.remove("ES_JAVA_OPTS");
+		ManagedProcess.runToCompletion("elasticsearch-users",
+				List.of(home.resolve("bin/elasticsearch-users").toString(), "useradd", this.username, "-p",
+						this.password, "-r", "superuser"),
+				environment, this.instanceDir, consoleLog(), Duration.ofSeconds(60));
+	}
+
 	private String elasticsearchYml() {
 		// No ingest.geoip.* here: the integ-test-zip has no ingest-geoip module and
 		// rejects the setting.
+		List<String> security = new ArrayList<>(List.of("xpack.security.enabled: " + (this.username != null)));
+		if (this.tls != null) {
+			security.addAll(List.of("xpack.security.http.ssl.enabled: true", "xpack.security.http.ssl.key: http.key",
+					"xpack.security.http.ssl.certificate: http.pem"));
+		}
 		return String.join("\n", "# Written by the drivequal harness on every start.",
 				"cluster.name: " + this.clusterName, "node.name: " + this.clusterName + "-node",
-				"discovery.type: single-node", "xpack.security.enabled: false", "network.host: 127.0.0.1",
+				"discovery.type: single-node", String.join("\n", security), "network.host: 127.0.0.1",
 				"http.port: " + this.httpPort, "transport.port: " + this.transportPort,
 				"path.data: " + this.instanceDir.resolve("data"), "path.logs: " + this.instanceDir.resolve("logs"),
 				"cluster.routing.allocation.disk.threshold_enabled: false", "action.destructive_requires_name: false",
@@ -175,11 +235,12 @@ public final class ElasticsearchNode implements AutoCloseable {
 	}
 
 	private void awaitHealthy(long startNanos) {
-		HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-		HttpRequest health = HttpRequest
+		HttpClient http = httpClient();
+		HttpRequest.Builder request = HttpRequest
 			.newBuilder(URI.create(url() + "/_cluster/health?wait_for_status=yellow&timeout=1s"))
-			.timeout(Duration.ofSeconds(5))
-			.build();
+			.timeout(Duration.ofSeconds(5));
+		authorization().ifPresent((authorization) -> request.header("Authorization", authorization));
+		HttpRequest health = request.build();
 		long deadlineNanos = startNanos + Duration.ofSeconds(this.startTimeoutS).toNanos();
 		String lastAnswer = "no answer yet";
 		while (System.nanoTime() < deadlineNanos) {
@@ -247,8 +308,26 @@ public final class ElasticsearchNode implements AutoCloseable {
 
 		private int httpPort;
 
+		private String username;
+
+		private String password;
+
+		private PemCertificates tls;
+
 		private Builder(Path instanceDir) {
 			this.instanceDir = instanceDir;
+		}
+
+		/**
+		 * Security on, with a file-realm superuser (the password is passed on a command
+		 * line: use generated test credentials only) and, when {@code tls} is not null,
+		 * HTTPS with its server certificate.
+		 */
+		public Builder security(String username, String password, PemCertificates tls) {
+			this.username = username;
+			this.password = password;
+			this.tls = tls;
+			return this;
 		}
 
 		public Builder clusterName(String clusterName) {

@@ -31,6 +31,8 @@ public final class KafkaBroker implements AutoCloseable {
 
 	private static final Duration FORMAT_TIMEOUT = Duration.ofSeconds(60);
 
+	static final String SCRAM_MECHANISM = "SCRAM-SHA-512";
+
 	private final HarnessPaths paths;
 
 	private final Path instanceDir;
@@ -43,6 +45,18 @@ public final class KafkaBroker implements AutoCloseable {
 
 	private int controllerPort;
 
+	private final String scramUsername;
+
+	private final String scramPassword;
+
+	private final PemCertificates tls;
+
+	private final String plainUsername;
+
+	private final String plainPassword;
+
+	private int securedPort;
+
 	private ManagedProcess process;
 
 	private KafkaBroker(Builder builder) {
@@ -51,6 +65,11 @@ public final class KafkaBroker implements AutoCloseable {
 		this.heapMb = builder.heapMb;
 		this.startTimeoutS = builder.startTimeoutS;
 		this.port = builder.port;
+		this.scramUsername = builder.scramUsername;
+		this.scramPassword = builder.scramPassword;
+		this.tls = builder.tls;
+		this.plainUsername = builder.plainUsername;
+		this.plainPassword = builder.plainPassword;
 	}
 
 	public static Builder builder(Path instanceDir) {
@@ -72,21 +91,33 @@ public final class KafkaBroker implements AutoCloseable {
 		if (this.controllerPort == 0) {
 			this.controllerPort = Ports.freeLoopbackPort();
 		}
+		if (isSecured() && this.securedPort == 0) {
+			this.securedPort = Ports.freeLoopbackPort();
+		}
 		writeConfig();
 		if (!Files.exists(dataDir().resolve("meta.properties"))) {
 			// Static voters (controller.quorum.voters): no --standalone, and nothing to
 			// re-bootstrap on restart.
+			List<String> format = new ArrayList<>(List.of("format", "--config", serverProperties().toString(),
+					"--cluster-id", Uuid.randomUuid().toString(), "--ignore-formatted"));
+			if (isSecured()) {
+				// KRaft keeps SCRAM credentials in the metadata log: they are added at
+				// format.
+				format.addAll(List.of("--add-scram",
+						SCRAM_MECHANISM + "=[name=" + this.scramUsername + ",password=" + this.scramPassword + "]"));
+			}
 			ManagedProcess.runToCompletion("Kafka storage format",
-					javaCommand("kafka.tools.StorageTool", "format", "--config", serverProperties().toString(),
-							"--cluster-id", Uuid.randomUuid().toString(), "--ignore-formatted"),
-					this.instanceDir, consoleLog(), FORMAT_TIMEOUT);
+					javaCommand("kafka.tools.StorageTool", format.toArray(String[]::new)), this.instanceDir,
+					consoleLog(), FORMAT_TIMEOUT);
 		}
 		this.process = ManagedProcess.start("Kafka", javaCommand("kafka.Kafka", serverProperties().toString()),
 				Map.of(), this.instanceDir, consoleLog());
 		awaitReady(startNanos);
 		double seconds = (System.nanoTime() - startNanos) / 1e9;
-		System.out.printf("[harness] Kafka %s broker (KRaft) started on %s in %.1f s (pid %d, log: %s)%n",
-				this.paths.kafkaVersion(), bootstrapServers(), seconds, this.process.pid(), serverLog());
+		System.out.printf("[harness] Kafka %s broker (KRaft) started on %s%s in %.1f s (pid %d, log: %s)%n",
+				this.paths.kafkaVersion(), bootstrapServers(),
+				isSecured() ? " and " + securedProtocol() + " " + securedBootstrapServers() : "", seconds,
+				this.process.pid(), serverLog());
 		return this;
 	}
 
@@ -114,6 +145,27 @@ public final class KafkaBroker implements AutoCloseable {
 
 	public int port() {
 		return this.port;
+	}
+
+	/**
+	 * The SASL listener (SCRAM-SHA-512; SASL_SSL when built with {@code tls}, else
+	 * SASL_PLAINTEXT), for brokers built with {@link Builder#scram}. The plain-text
+	 * listener stays for the harness itself and inter-broker traffic.
+	 */
+	public String securedBootstrapServers() {
+		if (!isSecured()) {
+			throw new IllegalStateException("this broker has no SASL listener: build it with scram(...)");
+		}
+		return "127.0.0.1:" + this.securedPort;
+	}
+
+	/** SASL_SSL or SASL_PLAINTEXT. */
+	public String securedProtocol() {
+		return (this.tls != null) ? "SASL_SSL" : "SASL_PLAINTEXT";
+	}
+
+	private boolean isSecured() {
+		return this.scramUsername != null;
 	}
 
 	public Path instanceDir() {
@@ -217,14 +269,33 @@ public final class KafkaBroker implements AutoCloseable {
 
 	private void writeConfig() {
 		String listeners = "PLAINTEXT://127.0.0.1:" + this.port + ",CONTROLLER://127.0.0.1:" + this.controllerPort;
+		String advertised = "PLAINTEXT://127.0.0.1:" + this.port;
+		String protocolMap = "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT";
+		List<String> secured = new ArrayList<>();
+		if (isSecured()) {
+			listeners += ",SECURED://127.0.0.1:" + this.securedPort;
+			advertised += ",SECURED://127.0.0.1:" + this.securedPort;
+			protocolMap += ",SECURED:" + securedProtocol();
+			secured.add("sasl.enabled.mechanisms=" + SCRAM_MECHANISM + ((this.plainUsername != null) ? ",PLAIN" : ""));
+			secured.add("listener.name.secured." + SCRAM_MECHANISM.toLowerCase(java.util.Locale.ROOT)
+					+ ".sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;");
+			if (this.plainUsername != null) {
+				secured.add("listener.name.secured.plain.sasl.jaas.config="
+						+ "org.apache.kafka.common.security.plain.PlainLoginModule required user_" + this.plainUsername
+						+ "=\"" + this.plainPassword + "\";");
+			}
+			if (this.tls != null) {
+				secured.add("listener.name.secured.ssl.keystore.type=PEM");
+				secured.add("listener.name.secured.ssl.keystore.location=" + this.tls.serverKeyStorePem());
+			}
+		}
 		String serverProperties = String.join("\n", "# Written by the drivequal harness on every start.",
 				"process.roles=broker,controller", "node.id=1",
 				"controller.quorum.voters=1@127.0.0.1:" + this.controllerPort, "listeners=" + listeners,
-				"advertised.listeners=PLAINTEXT://127.0.0.1:" + this.port, "controller.listener.names=CONTROLLER",
-				"inter.broker.listener.name=PLAINTEXT",
-				"listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT", "log.dirs=" + dataDir(),
-				"num.partitions=1", "default.replication.factor=1", "min.insync.replicas=1",
-				"offsets.topic.replication.factor=1",
+				"advertised.listeners=" + advertised, "controller.listener.names=CONTROLLER",
+				"inter.broker.listener.name=PLAINTEXT", "listener.security.protocol.map=" + protocolMap,
+				String.join("\n", secured), "log.dirs=" + dataDir(), "num.partitions=1", "default.replication.factor=1",
+				"min.insync.replicas=1", "offsets.topic.replication.factor=1",
 				// One partition each: the default 50 makes the first consumer group wait
 				// for 50 leaders.
 				"offsets.topic.num.partitions=1", "transaction.state.log.num.partitions=1",
@@ -281,8 +352,46 @@ public final class KafkaBroker implements AutoCloseable {
 
 		private int port;
 
+		private String scramUsername;
+
+		private String scramPassword;
+
+		private PemCertificates tls;
+
+		private String plainUsername;
+
+		private String plainPassword;
+
 		private Builder(Path instanceDir) {
 			this.instanceDir = instanceDir;
+		}
+
+		/**
+		 * Adds a SASL listener (SCRAM-SHA-512) and the user it accepts, created when the
+		 * storage is formatted; see {@link KafkaBroker#securedBootstrapServers()}. Both
+		 * values are passed on a command line: use generated test credentials only.
+		 */
+		public Builder scram(String username, String password) {
+			this.scramUsername = username;
+			this.scramPassword = password;
+			return this;
+		}
+
+		/**
+		 * The SASL listener also accepts PLAIN for this user (its password ends up in
+		 * server.properties: generated test credentials only). For librdkafka before
+		 * 2.6.1, whose SCRAM Kafka 4 brokers refuse (confluentinc/librdkafka#4895).
+		 */
+		public Builder plain(String username, String password) {
+			this.plainUsername = username;
+			this.plainPassword = password;
+			return this;
+		}
+
+		/** The SASL listener speaks TLS with this server certificate (SASL_SSL). */
+		public Builder tls(PemCertificates certificates) {
+			this.tls = certificates;
+			return this;
 		}
 
 		public Builder heapMb(int heapMb) {

@@ -76,7 +76,12 @@ final class ManagedProcess {
 	 * output.
 	 */
 	static void runToCompletion(String name, List<String> command, Path workDir, Path consoleLog, Duration timeout) {
-		ManagedProcess tool = start(name, command, Map.of(), workDir, consoleLog);
+		runToCompletion(name, command, Map.of(), workDir, consoleLog, timeout);
+	}
+
+	static void runToCompletion(String name, List<String> command, Map<String, String> environment, Path workDir,
+			Path consoleLog, Duration timeout) {
+		ManagedProcess tool = start(name, command, environment, workDir, consoleLog);
 		try {
 			if (!tool.process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
 				tool.stop();

@@ -16,20 +16,31 @@ import org.apache.http.Header;
 import org.apache.http.HttpHost;
 import org.apache.http.message.BasicHeader;
 import org.elasticsearch.client.RestClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.util.StringUtils;
 
 @Configuration(proxyBeanMethods = false)
 class ElasticsearchConfiguration {
 
+	private static final Logger log = LoggerFactory.getLogger(ElasticsearchConfiguration.class);
+
+	/**
+	 * Authentication (API key or basic) as a default header, so every request carries it
+	 * without a challenge round trip; TLS trusting the configured CA.
+	 */
 	@Bean(destroyMethod = "close")
 	RestClient elasticsearchRestClient(ElasticsearchSettings settings) {
+		ElasticsearchTransportSecurity security = ElasticsearchTransportSecurity.of(settings);
 		var builder = RestClient.builder(HttpHost.create(settings.url().toString()));
-		if (StringUtils.hasText(settings.apiKey())) {
-			builder.setDefaultHeaders(new Header[] { new BasicHeader("Authorization", "ApiKey " + settings.apiKey()) });
-		}
+		security.authorization()
+			.ifPresent((authorization) -> builder
+				.setDefaultHeaders(new Header[] { new BasicHeader("Authorization", authorization) }));
+		security.sslContext()
+			.ifPresent((sslContext) -> builder.setHttpClientConfigCallback((http) -> http.setSSLContext(sslContext)));
+		log.info("Elasticsearch: {}", security.description());
 		return builder.build();
 	}
 

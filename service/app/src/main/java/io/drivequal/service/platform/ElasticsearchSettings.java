@@ -1,5 +1,7 @@
 /*
- * Where Elasticsearch is and how to authenticate; secrets come from the environment, never the repo.
+ * Where Elasticsearch is and how to authenticate and trust it; secrets come from the environment
+ * or files, never the repo (application.yml maps ELASTICSEARCH_*; docs/operations.md "Security
+ * settings").
  */
 package io.drivequal.service.platform;
 
@@ -10,13 +12,27 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * @param url the Elasticsearch HTTP endpoint
+ * @param url the Elasticsearch HTTP endpoint, http or https
  * @param apiKey an encoded API key (the {@code encoded} field Elasticsearch returns), or
  * empty
+ * @param apiKeyFile a file holding the encoded API key
+ * @param username a user for basic authentication, instead of an API key
+ * @param password the user's password, or empty when {@code passwordFile} holds it
+ * @param passwordFile a file holding the password
+ * @param caFile PEM file of the CA(s) that signed Elasticsearch's HTTP certificate (https
+ * only); empty: the JVM's default trust store
  * @param startupTimeout how long start-up waits for Elasticsearch to install the index
  * templates
  */
 @ConfigurationProperties("drivequal.elasticsearch")
-public record ElasticsearchSettings(@DefaultValue("http://127.0.0.1:9200") URI url, String apiKey,
+public record ElasticsearchSettings(@DefaultValue("http://127.0.0.1:9200") URI url, String apiKey, String apiKeyFile,
+		String username, String password, String passwordFile, String caFile,
 		@DefaultValue("120s") Duration startupTimeout) {
+
+	@Override
+	public String toString() {
+		return "ElasticsearchSettings[url=" + this.url + ", username=" + this.username + ", caFile=" + this.caFile
+				+ ", startupTimeout=" + this.startupTimeout + "]";
+	}
+
 }

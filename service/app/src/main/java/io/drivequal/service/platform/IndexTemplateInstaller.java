@@ -9,9 +9,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
+import javax.net.ssl.SSLException;
+
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.ElasticsearchException;
 import co.elastic.clients.elasticsearch._types.HealthStatus;
+import co.elastic.clients.transport.TransportException;
 import io.drivequal.schemas.Contracts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,6 +57,12 @@ class IndexTemplateInstaller implements SmartLifecycle {
 				return;
 			}
 			catch (Exception ex) {
+				String misconfiguration = misconfiguration(ex);
+				if (misconfiguration != null) {
+					// Waiting would not help: fail the start now, saying what to fix.
+					throw new IllegalStateException("Elasticsearch at " + this.settings.url() + " " + misconfiguration,
+							ex);
+				}
 				if (Instant.now().isAfter(deadline)) {
 					throw new IllegalStateException("could not install index templates into " + this.settings.url()
 							+ " within " + this.settings.startupTimeout(), ex);
@@ -91,6 +100,32 @@ class IndexTemplateInstaller implements SmartLifecycle {
 				.timeout((timeout) -> timeout.time("30s")));
 		log.info("Installed {} index templates and {} indices into {}", Contracts.INDEX_TEMPLATE_NAMES.size(),
 				FIXED_INDICES.size(), this.settings.url());
+	}
+
+	/**
+	 * What is wrong with the connection settings when {@code ex} says so (credentials
+	 * refused, privileges missing, certificate not trusted); null for an outage.
+	 */
+	static String misconfiguration(Throwable ex) {
+		int status = (ex instanceof ElasticsearchException es) ? es.status()
+				: (ex instanceof TransportException transport) ? transport.statusCode() : 0;
+		String reason = (ex instanceof ElasticsearchException es && es.error() != null) ? es.error().reason()
+				: ex.getMessage();
+		if (status == 401) {
+			return "refused the credentials (HTTP 401: " + reason
+					+ "); check ELASTICSEARCH_API_KEY(_FILE) or ELASTICSEARCH_USERNAME/PASSWORD(_FILE)";
+		}
+		if (status == 403) {
+			return "denied the configured credentials the privileges drivequal needs (HTTP 403: " + reason
+					+ "); see docs/operations.md, Security settings";
+		}
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (cause instanceof SSLException) {
+				return "could not be reached over TLS (" + cause.getMessage()
+						+ "); check ELASTICSEARCH_URL and ELASTICSEARCH_CA_FILE";
+			}
+		}
+		return null;
 	}
 
 	@Override

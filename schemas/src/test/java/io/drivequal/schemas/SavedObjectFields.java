@@ -1,0 +1,409 @@
+/*
+ * Checks the Kibana saved objects against the index templates, so a mapping change cannot
+ * silently empty a dashboard: every field a data view, Lens column, KQL query or runtime-field
+ * script names must exist in the template of the data view's indices, with a type the use needs
+ * (numbers for metrics, dates for date histograms, aggregatable fields for terms). Also checks
+ * that the objects reference each other consistently. Kibana cannot run here, so this is what
+ * stands between a renamed field and an empty panel.
+ */
+package io.drivequal.schemas;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+
+final class SavedObjectFields {
+
+	static final Set<String> NUMERIC = Set.of("long", "integer", "short", "byte", "double", "float", "half_float",
+			"scaled_float", "unsigned_long");
+
+	/** Types with doc values: what terms, unique counts, sorting and scripts can use. */
+	static final Set<String> AGGREGATABLE = union(NUMERIC, Set.of("keyword", "date", "date_nanos", "boolean", "ip"));
+
+	private static final Set<String> DATES = Set.of("date", "date_nanos");
+
+	/** A disabled object: stored in _source only, neither searchable nor aggregatable. */
+	private static final String DISABLED = "object (enabled: false)";
+
+	/**
+	 * A KQL field name: before ':' or a range operator; quoted values are blanked first.
+	 */
+	private static final Pattern KQL_FIELD = Pattern.compile("(?<![\\w.@*])([A-Za-z_@][\\w.@]*)\\s*(?::|<=|>=|<|>)");
+
+	private static final Pattern QUOTED = Pattern.compile("\"(?:[^\"\\\\]|\\\\.)*\"");
+
+	private static final Pattern SCRIPT_DOC_FIELD = Pattern.compile("doc\\[['\"]([^'\"]+)['\"]\\]");
+
+	private static final String LAYER_REFERENCE_PREFIX = "indexpattern-datasource-layer-";
+
+	private final ObjectMapper mapper;
+
+	/** Template name to its index_patterns and flattened mapping (path to type). */
+	private final Map<String, Template> templates = new LinkedHashMap<>();
+
+	private final Map<String, JsonNode> objects = new LinkedHashMap<>();
+
+	private final List<String> problems = new ArrayList<>();
+
+	/**
+	 * How many field references were checked, so a test can see the check is not empty.
+	 */
+	private int fieldReferences;
+
+	private record Template(List<String> indexPatterns, Map<String, String> fields) {
+	}
+
+	private SavedObjectFields(ObjectMapper mapper) {
+		this.mapper = mapper;
+	}
+
+	/**
+	 * @param ndjson the saved objects, one per line
+	 * @param templateBodies index template bodies by template name
+	 */
+	static SavedObjectFields check(ObjectMapper mapper, String ndjson, Map<String, String> templateBodies) {
+		SavedObjectFields check = new SavedObjectFields(mapper);
+		templateBodies.forEach((name, body) -> check.addTemplate(name, mapper.readTree(body)));
+		check.readObjects(ndjson);
+		check.checkReferences();
+		for (JsonNode object : check.objects.values()) {
+			switch (object.path("type").asString()) {
+				case "index-pattern" -> check.checkDataView(object);
+				case "lens" -> check.checkLens(object);
+				case "dashboard" -> check.checkDashboard(object);
+				default -> check.problem(object, "unexpected saved object type " + object.path("type").asString());
+			}
+		}
+		return check;
+	}
+
+	List<String> problems() {
+		return this.problems;
+	}
+
+	int fieldReferences() {
+		return this.fieldReferences;
+	}
+
+	Map<String, JsonNode> objects() {
+		return this.objects;
+	}
+
+	private void addTemplate(String name, JsonNode body) {
+		List<String> patterns = new ArrayList<>();
+		body.path("index_patterns").forEach((pattern) -> patterns.add(pattern.asString()));
+		Map<String, String> fields = new LinkedHashMap<>();
+		flatten("", body.path("template").path("mappings").path("properties"), fields);
+		this.templates.put(name, new Template(patterns, fields));
+	}
+
+	private static void flatten(String prefix, JsonNode properties, Map<String, String> fields) {
+		for (Map.Entry<String, JsonNode> entry : properties.properties()) {
+			String path = prefix + entry.getKey();
+			JsonNode property = entry.getValue();
+			if (property.has("properties")) {
+				flatten(path + ".", property.path("properties"), fields);
+			}
+			else if (property.path("enabled").isBoolean() && !property.path("enabled").asBoolean()) {
+				fields.put(path, DISABLED);
+			}
+			else {
+				fields.put(path, property.path("type").asString("object"));
+			}
+		}
+	}
+
+	private void readObjects(String ndjson) {
+		int lineNumber = 0;
+		for (String line : ndjson.split("\n", -1)) {
+			lineNumber++;
+			if (line.isBlank()) {
+				continue;
+			}
+			JsonNode object = this.mapper.readTree(line);
+			String key = object.path("type").asString() + ":" + object.path("id").asString();
+			for (String required : List.of("type", "id", "coreMigrationVersion", "typeMigrationVersion")) {
+				if (!object.path(required).isString() || object.path(required).asString().isEmpty()) {
+					this.problems.add("line " + lineNumber + " (" + key + "): no " + required);
+				}
+			}
+			if (!object.path("attributes").isObject() || !object.path("references").isArray()) {
+				this.problems.add("line " + lineNumber + " (" + key + "): attributes and references are required");
+			}
+			if (this.objects.put(key, object) != null) {
+				this.problems.add("line " + lineNumber + ": duplicate saved object " + key);
+			}
+		}
+	}
+
+	private void checkReferences() {
+		for (JsonNode object : this.objects.values()) {
+			Set<String> names = new HashSet<>();
+			for (JsonNode reference : object.path("references")) {
+				String target = reference.path("type").asString() + ":" + reference.path("id").asString();
+				if (!this.objects.containsKey(target)) {
+					problem(object, "references " + target + ", which is not in the file");
+				}
+				if (!names.add(reference.path("name").asString())) {
+					problem(object, "two references named " + reference.path("name").asString());
+				}
+			}
+		}
+	}
+
+	private void checkDataView(JsonNode dataView) {
+		JsonNode attributes = dataView.path("attributes");
+		Map<String, String> fields = fieldsOf(dataView);
+		if (fields == null) {
+			return;
+		}
+		String timeField = attributes.path("timeFieldName").asString("");
+		if (!timeField.isEmpty()) {
+			use(dataView, fields, timeField, DATES, "time field");
+		}
+		JsonNode runtime = parseString(dataView, attributes, "runtimeFieldMap");
+		for (Map.Entry<String, JsonNode> field : runtime.properties()) {
+			Matcher docField = SCRIPT_DOC_FIELD.matcher(field.getValue().path("script").path("source").asString(""));
+			while (docField.find()) {
+				use(dataView, this.templateFieldsOf(dataView), docField.group(1), AGGREGATABLE,
+						"runtime field " + field.getKey() + "'s script");
+			}
+		}
+	}
+
+	private void checkLens(JsonNode lens) {
+		JsonNode state = lens.path("attributes").path("state");
+		Map<String, String> layerDataViews = new HashMap<>();
+		for (JsonNode reference : lens.path("references")) {
+			String name = reference.path("name").asString();
+			if (name.startsWith(LAYER_REFERENCE_PREFIX)) {
+				layerDataViews.put(name.substring(LAYER_REFERENCE_PREFIX.length()), reference.path("id").asString());
+			}
+		}
+		JsonNode layers = state.path("datasourceStates").path("formBased").path("layers");
+		if (layers.isEmpty()) {
+			problem(lens, "has no formBased layers");
+		}
+		Set<String> dataViewsUsed = new HashSet<>();
+		for (Map.Entry<String, JsonNode> layer : layers.properties()) {
+			String dataViewId = layerDataViews.get(layer.getKey());
+			JsonNode dataView = this.objects.get("index-pattern:" + dataViewId);
+			if (dataView == null) {
+				problem(lens, "layer " + layer.getKey() + " has no data view reference");
+				continue;
+			}
+			dataViewsUsed.add(dataViewId);
+			Map<String, String> fields = fieldsOf(dataView);
+			if (fields == null) {
+				continue;
+			}
+			JsonNode columns = layer.getValue().path("columns");
+			for (JsonNode columnId : layer.getValue().path("columnOrder")) {
+				if (!columns.has(columnId.asString())) {
+					problem(lens, "columnOrder names a missing column " + columnId.asString());
+				}
+			}
+			for (Map.Entry<String, JsonNode> column : columns.properties()) {
+				checkColumn(lens, column.getKey(), column.getValue(), fields);
+			}
+		}
+		for (String dataViewId : dataViewsUsed) {
+			Map<String, String> fields = fieldsOf(this.objects.get("index-pattern:" + dataViewId));
+			kql(lens, fields, state.path("query"), "query");
+			for (JsonNode filter : state.path("filters")) {
+				kql(lens, fields, filter.path("query"), "filter");
+				String key = filter.path("meta").path("key").asString("");
+				if (!key.isEmpty()) {
+					use(lens, fields, key, null, "filter");
+				}
+			}
+		}
+	}
+
+	private void checkColumn(JsonNode lens, String columnId, JsonNode column, Map<String, String> fields) {
+		String operation = column.path("operationType").asString();
+		String field = column.path("sourceField").asString("");
+		String where = "column " + columnId + " (" + operation + ")";
+		Set<String> suitable = switch (operation) {
+			case "average", "sum", "median", "percentile", "percentile_rank", "standard_deviation", "range" -> NUMERIC;
+			case "min", "max" -> union(NUMERIC, DATES);
+			case "date_histogram" -> DATES;
+			case "terms", "unique_count", "last_value", "count" -> AGGREGATABLE;
+			case "filters" -> Set.of();
+			default -> {
+				problem(lens, where + ": no rule for this operation; add one to SavedObjectFields");
+				yield Set.of();
+			}
+		};
+		if (!field.isEmpty() && !"___records___".equals(field)) {
+			String type = use(lens, fields, field, suitable, where);
+			String dataType = column.path("dataType").asString("");
+			if (type != null && !"count".equals(operation) && !"unique_count".equals(operation)
+					&& !dataTypeFits(dataType, type)) {
+				problem(lens, where + ": dataType " + dataType + " does not fit " + field + " (" + type + ")");
+			}
+		}
+		JsonNode params = column.path("params");
+		if (params.has("sortField")) {
+			use(lens, fields, params.path("sortField").asString(), DATES, where + " sortField");
+		}
+		kql(lens, fields, column.path("filter"), where + " filter");
+		for (JsonNode filter : params.path("filters")) {
+			kql(lens, fields, filter.path("input"), where + " filter");
+		}
+	}
+
+	private void checkDashboard(JsonNode dashboard) {
+		JsonNode attributes = dashboard.path("attributes");
+		Map<String, JsonNode> referencesByName = new HashMap<>();
+		dashboard.path("references")
+			.forEach((reference) -> referencesByName.put(reference.path("name").asString(), reference));
+		Set<String> panelIndexes = new HashSet<>();
+		List<Map<String, String>> panelFields = new ArrayList<>();
+		for (JsonNode panel : parseString(dashboard, attributes, "panelsJSON")) {
+			String panelIndex = panel.path("panelIndex").asString();
+			if (!panelIndexes.add(panelIndex) || !panelIndex.equals(panel.path("gridData").path("i").asString())) {
+				problem(dashboard, "panel " + panelIndex + ": panelIndex not unique or not gridData.i");
+			}
+			JsonNode reference = referencesByName.get(panelIndex + ":" + panel.path("panelRefName").asString());
+			if (reference == null) {
+				problem(dashboard, "panel " + panelIndex + " has no reference named " + panelIndex + ":"
+						+ panel.path("panelRefName").asString());
+				continue;
+			}
+			if (!reference.path("type").asString().equals(panel.path("type").asString())) {
+				problem(dashboard, "panel " + panelIndex + " is a " + panel.path("type").asString()
+						+ " but its reference is a " + reference.path("type").asString());
+			}
+			JsonNode lens = this.objects.get(reference.path("type").asString() + ":" + reference.path("id").asString());
+			if (lens != null) {
+				for (JsonNode layerReference : lens.path("references")) {
+					JsonNode dataView = this.objects.get("index-pattern:" + layerReference.path("id").asString());
+					if (dataView != null && fieldsOf(dataView) != null) {
+						panelFields.add(fieldsOf(dataView));
+					}
+				}
+			}
+		}
+		if (panelIndexes.isEmpty()) {
+			problem(dashboard, "has no panels");
+		}
+		JsonNode searchSource = parseString(dashboard, attributes.path("kibanaSavedObjectMeta"), "searchSourceJSON");
+		// A dashboard query applies to every panel, so its fields must exist in every
+		// panel's
+		// data view.
+		for (Map<String, String> fields : panelFields) {
+			kql(dashboard, fields, searchSource.path("query"), "dashboard query");
+		}
+	}
+
+	/**
+	 * The data view's fields: its template's mapping plus its runtime fields; null if
+	 * none.
+	 */
+	private Map<String, String> fieldsOf(JsonNode dataView) {
+		Map<String, String> mapped = templateFieldsOf(dataView);
+		if (mapped == null) {
+			return null;
+		}
+		Map<String, String> fields = new LinkedHashMap<>(mapped);
+		JsonNode runtime = parseString(dataView, dataView.path("attributes"), "runtimeFieldMap");
+		runtime.properties().forEach((field) -> fields.put(field.getKey(), field.getValue().path("type").asString()));
+		return fields;
+	}
+
+	/**
+	 * The mapping of the one template whose index_patterns cover the data view's title (a
+	 * {@code *} in the title stands for any index of that family).
+	 */
+	private Map<String, String> templateFieldsOf(JsonNode dataView) {
+		String title = dataView.path("attributes").path("title").asString("");
+		String concreteIndex = title.replace("*", "2026.11");
+		List<String> matching = new ArrayList<>();
+		this.templates.forEach((name, template) -> {
+			if (template.indexPatterns()
+				.stream()
+				.anyMatch((pattern) -> glob(pattern).matcher(concreteIndex).matches())) {
+				matching.add(name);
+			}
+		});
+		if (matching.size() != 1) {
+			problem(dataView, "title " + title + " matches " + matching.size() + " index templates " + matching
+					+ ", expected exactly one");
+			return null;
+		}
+		return this.templates.get(matching.get(0)).fields();
+	}
+
+	private void kql(JsonNode object, Map<String, String> fields, JsonNode query, String where) {
+		if (fields == null || !"kuery".equals(query.path("language").asString(""))) {
+			return;
+		}
+		Matcher field = KQL_FIELD.matcher(QUOTED.matcher(query.path("query").asString("")).replaceAll("\"\""));
+		while (field.find()) {
+			use(object, fields, field.group(1), null, where + " '" + query.path("query").asString() + "'");
+		}
+	}
+
+	/**
+	 * Records a reference to a field and checks it.
+	 * @param suitable the types the use needs, or null for any searchable field
+	 * @return the field's type, or null when it is missing
+	 */
+	private String use(JsonNode object, Map<String, String> fields, String field, Set<String> suitable, String where) {
+		this.fieldReferences++;
+		String type = fields.get(field);
+		if (type == null) {
+			problem(object, where + ": field " + field + " is not in the index template");
+			return null;
+		}
+		if (DISABLED.equals(type) || (suitable != null && !suitable.contains(type))) {
+			problem(object, where + ": field " + field + " is " + type + ", needs one of "
+					+ ((suitable != null) ? suitable : "the searchable types"));
+		}
+		return type;
+	}
+
+	private static boolean dataTypeFits(String dataType, String fieldType) {
+		return switch (dataType) {
+			case "number" -> NUMERIC.contains(fieldType);
+			case "date" -> DATES.contains(fieldType);
+			case "string" -> "keyword".equals(fieldType) || "ip".equals(fieldType);
+			case "boolean" -> "boolean".equals(fieldType);
+			default -> false;
+		};
+	}
+
+	private JsonNode parseString(JsonNode object, JsonNode holder, String property) {
+		JsonNode value = holder.path(property);
+		if (!value.isString()) {
+			problem(object, property + " must be a JSON string");
+			return this.mapper.createObjectNode();
+		}
+		return this.mapper.readTree(value.asString());
+	}
+
+	private void problem(JsonNode object, String message) {
+		this.problems.add(object.path("type").asString() + ":" + object.path("id").asString() + ": " + message);
+	}
+
+	private static Pattern glob(String pattern) {
+		return Pattern.compile(Pattern.quote(pattern).replace("*", "\\E.*\\Q"));
+	}
+
+	private static Set<String> union(Set<String> a, Set<String> b) {
+		Set<String> union = new HashSet<>(a);
+		union.addAll(b);
+		return Set.copyOf(union);
+	}
+
+}
