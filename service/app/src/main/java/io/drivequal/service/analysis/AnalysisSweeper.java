@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -113,6 +114,16 @@ class AnalysisSweeper {
 		}
 		Optional<Profile> profile = Optional.ofNullable(job.profile()).flatMap(this.catalog::find);
 		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(job, profile, inputs, notes);
+		// Figures before the verdict: a crash in between analyses the job again, and
+		// rewrites the same figures; the other order could leave a verdict without them.
+		Map<Integer, Map<String, Object>> figures = new LinkedHashMap<>();
+		for (JobAnalyzer.PhaseAnalysis phase : analysis.phases()) {
+			if (results.containsKey(phase.phaseIndex())) {
+				figures.put(phase.phaseIndex(), PhaseFigures.of(job, phase));
+			}
+		}
+		this.jobs.recordPhaseFigures(job.jobId(), figures)
+			.ifPresent((reason) -> log.warn("phase figures of job {} not stored: {}", job.jobId(), reason));
 		@SuppressWarnings("unchecked")
 		Map<String, Object> stored = JSON.convertValue(analysis, Map.class);
 		stored.put("analyzedAt", Instant.now(this.clock).toString());

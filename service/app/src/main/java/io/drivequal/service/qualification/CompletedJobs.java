@@ -1,7 +1,8 @@
 /*
  * What the analysis feature needs from qualification: the finished jobs still waiting for their
- * analysis, and the place to record it. Recording is a compare-and-set that only fills an empty
- * verdict, so two replicas analysing the same job cannot overwrite each other.
+ * analysis, and the places to record it. Recording the verdict is a compare-and-set that only
+ * fills an empty verdict, so two replicas analysing the same job cannot overwrite each other; the
+ * per-phase figures merged into the phase results are the same whoever writes them.
  */
 package io.drivequal.service.qualification;
 
@@ -11,7 +12,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
 import io.drivequal.service.catalog.PhaseSpec;
+import io.drivequal.service.platform.BulkWriter;
+import io.drivequal.service.platform.PoisonAwareBatch;
 
 import org.springframework.stereotype.Component;
 
@@ -20,24 +24,44 @@ public class CompletedJobs {
 
 	private final JobStore store;
 
+	private final BulkWriter writer;
+
 	private final Clock clock;
 
-	CompletedJobs(JobStore store, Clock clock) {
+	CompletedJobs(JobStore store, BulkWriter writer, Clock clock) {
 		this.store = store;
+		this.writer = writer;
 		this.clock = clock;
 	}
 
 	/** The facts of a finished job that its analysis reads. */
-	public record JobFacts(String jobId, String profile, String deviceSerial, Long capacityBytes, List<PhaseSpec> plan,
-			DriveSpec spec, List<Criterion> criteria, Instant endedAt) {
+	public record JobFacts(String jobId, String profile, String deviceSerial, String driveModel, String firmware,
+			Long capacityBytes, List<PhaseSpec> plan, DriveSpec spec, List<Criterion> criteria, Instant endedAt) {
 	}
 
 	public List<JobFacts> awaitingAnalysis(int limit) {
 		return this.store.completedWithoutVerdict(limit)
 			.stream()
-			.map((job) -> new JobFacts(job.jobId(), job.profile(), job.deviceSerial(), job.capacityBytes(), job.plan(),
-					job.spec(), job.criteria(), job.endedAt()))
+			.map((job) -> new JobFacts(job.jobId(), job.profile(), job.deviceSerial(), job.driveModel(), job.firmware(),
+					job.capacityBytes(), job.plan(), job.spec(), job.criteria(), job.endedAt()))
 			.toList();
+	}
+
+	/**
+	 * Merges each phase's figures into its phase-result document (id jobId/phaseIndex),
+	 * which must exist.
+	 * @param figures by phase index
+	 * @return the reason of the first document Elasticsearch refused, if any
+	 * @throws java.io.UncheckedIOException when Elasticsearch cannot be reached
+	 */
+	public Optional<String> recordPhaseFigures(String jobId, Map<Integer, Map<String, Object>> figures) {
+		List<BulkOperation> updates = figures.entrySet()
+			.stream()
+			.map((entry) -> BulkOperation.of((op) -> op.update((update) -> update.index(PhaseResults.INDEX)
+				.id(jobId + "/" + entry.getKey())
+				.action((action) -> action.doc(entry.getValue())))))
+			.toList();
+		return this.writer.write(updates, false).map(PoisonAwareBatch.Rejection::reason);
 	}
 
 	/**

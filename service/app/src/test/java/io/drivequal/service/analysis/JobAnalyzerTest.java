@@ -93,8 +93,8 @@ class JobAnalyzerTest {
 	}
 
 	private CompletedJobs.JobFacts job(List<Criterion> criteria) {
-		return new CompletedJobs.JobFacts("q-1", "consistency-2000s", "SIM-1", 16L << 30, this.consistency.phases(),
-				null, criteria, Instant.parse("2026-11-22T21:00:00Z"));
+		return new CompletedJobs.JobFacts("q-1", "consistency-2000s", "SIM-1", "DQSIM-T", "1.0", 16L << 30,
+				this.consistency.phases(), null, criteria, Instant.parse("2026-11-22T21:00:00Z"));
 	}
 
 	private static List<SamplePoint> flat(int seconds, long iops) {

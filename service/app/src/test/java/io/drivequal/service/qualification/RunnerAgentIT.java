@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -30,6 +31,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.InstanceOfAssertFactories.MAP;
 import static org.awaitility.Awaitility.await;
 
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
@@ -93,6 +95,17 @@ class RunnerAgentIT {
 			.containsEntry("driveModel", fullJob.get("drive").get("model").asString())
 			.containsEntry("firmware", fullJob.get("drive").get("firmware").asString())
 			.containsEntry("simulated", true);
+		// Kibana's consistency / QoS / WAF tables read the phase result's figures.
+		Map<String, Object> result = this.elasticsearch
+			.get((get) -> get.index("drivequal-phase-results").id(full + "/2"), Map.class)
+			.source();
+		assertThat(result).containsEntry("driveModel", fullJob.get("drive").get("model").asString())
+			.containsEntry("profile", "consistency-2000s");
+		assertThat(result).extractingByKey("steadyState", MAP).containsEntry("reached", true);
+		assertThat(result).extractingByKey("waf", MAP).containsEntry("ratio", fullWaf);
+		assertThat(result).extractingByKey("consistency", MAP)
+			.containsEntry("ratio", fullPhase.get("iops").get("fixedWindowConsistency").get("ratio").asDouble());
+		assertThat(result).extractingByKey("qos", MAP).containsKeys("writeP99Ns", "writeP9999Ns");
 	}
 
 	@Test
