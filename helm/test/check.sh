@@ -135,5 +135,20 @@ for manifest in "$here"/invalid/*.yaml; do
 	fi
 done
 
+# The images' Dockerfiles (no Docker engine runs here to build them; lint is what CI can do).
+if command -v hadolint >/dev/null; then
+	for dockerfile in "$root"/docker/*/Dockerfile; do
+		name=${dockerfile#"$root"/}
+		if hadolint --no-color "$dockerfile" >"$out/hadolint.txt" 2>&1; then
+			ok "hadolint $name"
+		else
+			bad "hadolint $name"
+			cat "$out/hadolint.txt"
+		fi
+	done
+else
+	echo "  skip  hadolint (not installed)"
+fi
+
 echo "helm: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
