@@ -38,6 +38,15 @@ rm -rf "$out"
 mkdir -p "$out"
 echo "chart checks: helm, kubeconform and the Kubernetes $kube_version schemas from $tools"
 
+# helm renders NOTES.txt only on install: a copy of the chart carries it as a YAML block scalar,
+# so helm template shows it (and fails on a template error in it).
+notes_chart="$out/notes-chart"
+cp -r "$chart" "$notes_chart"
+{
+	printf 'notes: |\n'
+	sed 's/^/  /' "$chart/templates/NOTES.txt"
+} >"$notes_chart/templates/notes-render.yaml"
+
 # name, then helm arguments: the value sets every check renders.
 value_sets=(
 	"default"
@@ -60,6 +69,14 @@ for set in "${value_sets[@]}"; do
 		bad "helm template ($name values)"
 		cat "$out/$name.err"
 		continue
+	fi
+	# shellcheck disable=SC2086
+	if helm template drivequal "$notes_chart" --kube-version "$kube_version" --namespace drivequal \
+		${args//$chart/$notes_chart} --show-only templates/notes-render.yaml >"$out/$name.notes.txt" 2>&1; then
+		ok "NOTES.txt renders ($name values)"
+	else
+		bad "NOTES.txt ($name values)"
+		cat "$out/$name.notes.txt"
 	fi
 	if validate "$out/$name.yaml" >"$out/$name.kubeconform.txt" 2>&1; then
 		ok "kubeconform ($name values): $(tail -1 "$out/$name.kubeconform.txt")"
