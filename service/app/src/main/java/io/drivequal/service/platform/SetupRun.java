@@ -34,15 +34,24 @@ class SetupRun implements ApplicationRunner {
 
 	@Override
 	public void run(ApplicationArguments args) {
-		boolean topicsReady = this.kafkaAdmin.initialize();
-		int status = topicsReady ? 0 : 1;
-		if (topicsReady) {
+		int status;
+		try {
+			// KafkaAdmin tried once at start-up (and only logged a failure); this attempt
+			// decides.
+			status = this.kafkaAdmin.initialize() ? 0 : 1;
+		}
+		catch (RuntimeException ex) {
+			log.error("Setup failed: could not create or check the Kafka topics: {}", ex.toString());
+			status = 1;
+		}
+		if (status == 0) {
 			log.info("Setup done: index templates, indices and Kafka topics are in place");
 		}
 		else {
-			log.error("Setup failed: could not create or check the Kafka topics");
+			log.error("Setup failed: the Kafka topics are not in place");
 		}
-		System.exit(SpringApplication.exit(this.context, () -> status));
+		int exitStatus = status;
+		System.exit(SpringApplication.exit(this.context, () -> exitStatus));
 	}
 
 }
