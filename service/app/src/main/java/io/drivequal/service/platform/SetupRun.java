@@ -36,8 +36,7 @@ class SetupRun implements ApplicationRunner {
 	public void run(ApplicationArguments args) {
 		int status;
 		try {
-			// KafkaAdmin tried once at start-up (and only logged a failure); this attempt
-			// decides.
+			// Start-up only logged a failure to create topics; this attempt decides.
 			status = this.kafkaAdmin.initialize() ? 0 : 1;
 		}
 		catch (RuntimeException ex) {
