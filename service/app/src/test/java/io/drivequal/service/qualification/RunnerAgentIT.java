@@ -200,7 +200,9 @@ class RunnerAgentIT {
 	}
 
 	private String state(String jobId) {
-		return api().get("viewer", "/api/v1/qualifications/" + jobId).body().get("state").asString();
+		// A problem response (e.g. a 503 while Elasticsearch is slow) has no state: poll
+		// again.
+		return api().get("viewer", "/api/v1/qualifications/" + jobId).body().path("state").asString();
 	}
 
 	private ApiClient api() {

@@ -1,0 +1,97 @@
+/*
+ * The Helm chart's setup Job runs the packaged service with the "setup" profile: it must put the
+ * index templates in place, exit 0 when Kafka and Elasticsearch answer, and exit non-zero (so the
+ * Job retries) when the topics cannot be created.
+ */
+package io.drivequal.service.platform;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import io.drivequal.harness.RealInfrastructure;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class SetupModeIT {
+
+	/**
+	 * A template whose index already exists, so deleting it for a moment disturbs nobody.
+	 */
+	private static final String TEMPLATE = "drivequal-drive-leases";
+
+	@Test
+	void setupModeInstallsTheTemplatesAndExitsZero() throws Exception {
+		RealInfrastructure infrastructure = RealInfrastructure.shared();
+		String elasticsearch = infrastructure.elasticsearchUrl();
+		HttpClient http = HttpClient.newHttpClient();
+		// The template exists once any test's service started; else a first run makes it.
+		// Then it is removed: the setup run must put it back.
+		if (templateStatus(http, elasticsearch) != 200) {
+			Process first = setupRun(infrastructure.kafkaBootstrapServers(), elasticsearch, "setup-0.log");
+			assertThat(first.waitFor(240, TimeUnit.SECONDS)).as("the setup run ends").isTrue();
+			assertThat(first.exitValue()).isZero();
+			assertThat(templateStatus(http, elasticsearch)).isEqualTo(200);
+		}
+		http.send(HttpRequest.newBuilder(URI.create(elasticsearch + "/_index_template/" + TEMPLATE)).DELETE().build(),
+				HttpResponse.BodyHandlers.discarding());
+		assertThat(templateStatus(http, elasticsearch)).isEqualTo(404);
+
+		Process second = setupRun(infrastructure.kafkaBootstrapServers(), elasticsearch, "setup-1.log");
+		assertThat(second.waitFor(240, TimeUnit.SECONDS)).as("the setup run ends").isTrue();
+		assertThat(second.exitValue()).isZero();
+		assertThat(templateStatus(http, elasticsearch)).isEqualTo(200);
+		assertThat(Files.readString(logs().resolve("setup-1.log"))).contains("Setup done")
+			.doesNotContain("partitions assigned");
+	}
+
+	@Test
+	void setupModeFailsWhenKafkaDoesNotAnswer() throws Exception {
+		RealInfrastructure infrastructure = RealInfrastructure.shared();
+		// A port nobody listens on: the topics cannot be created.
+		Process run = setupRun("127.0.0.1:1", infrastructure.elasticsearchUrl(), "setup-no-kafka.log",
+				"--spring.kafka.admin.operation-timeout=5s", "--spring.kafka.admin.close-timeout=5s");
+		assertThat(run.waitFor(240, TimeUnit.SECONDS)).as("the setup run ends").isTrue();
+		assertThat(run.exitValue()).isNotZero();
+		assertThat(Files.readString(logs().resolve("setup-no-kafka.log"))).contains("Setup failed");
+	}
+
+	private static Process setupRun(String kafka, String elasticsearch, String logName, String... extra)
+			throws IOException {
+		Path logs = logs();
+		// A private copy: a rebuild of target/*.jar must not pull classes from under a
+		// running process.
+		Path jar = Files.copy(Path.of(System.getProperty("drivequal.service.jar")), logs.resolve("service.jar"),
+				StandardCopyOption.REPLACE_EXISTING);
+		List<String> command = new ArrayList<>(
+				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m", "-jar",
+						jar.toString(), "--spring.profiles.active=setup", "--server.address=127.0.0.1",
+						"--spring.kafka.bootstrap-servers=" + kafka, "--drivequal.elasticsearch.url=" + elasticsearch,
+						"--drivequal.security.mode=local"));
+		command.addAll(List.of(extra));
+		return new ProcessBuilder(command).redirectErrorStream(true)
+			.redirectOutput(logs.resolve(logName).toFile())
+			.start();
+	}
+
+	private static Path logs() throws IOException {
+		return Files.createDirectories(Path.of("target", "setup-mode"));
+	}
+
+	private static int templateStatus(HttpClient http, String elasticsearch) throws Exception {
+		return http
+			.send(HttpRequest.newBuilder(URI.create(elasticsearch + "/_index_template/" + TEMPLATE)).GET().build(),
+					HttpResponse.BodyHandlers.discarding())
+			.statusCode();
+	}
+
+}
