@@ -35,7 +35,7 @@ HEADLINE = {
     "6": ["tool", "requests", "responses5xx", "schemaViolations"],
     "7": ["endpoints", "requests", "mismatches"],
     "7b": ["otherSubmitterCancel", "viewerCancel", "ownerCancel", "adminCancel"],
-    "8": ["cases", "refusals", "devicesUnchanged"],
+    "8": ["cases", "reasons", "refusals", "devicesUnchanged"],
     "9": ["requests", "requestsPerSecond", "latencyP50Ms", "latencyP99Ms", "errorRatePercent", "runners",
           "lagFirstHalfMax", "lagSecondHalfMax", "lagDrainedAfterLoadMs"],
 }
