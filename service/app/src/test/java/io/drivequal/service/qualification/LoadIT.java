@@ -88,6 +88,7 @@ class LoadIT {
 						ProducerConfig.LINGER_MS_CONFIG, 5),
 				new StringSerializer(), new ByteArraySerializer());
 				Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, brokers))) {
+			String loadAverageAtStart = loadAverage();
 			long start = System.currentTimeMillis();
 			for (int r = 0; r < RUNNERS; r++) {
 				String runnerId = "load-" + run + "-" + r;
@@ -164,7 +165,9 @@ class LoadIT {
 				.put("lagFirstHalfMax", firstHalfMax)
 				.put("lagSecondHalfMax", secondHalfMax)
 				.put("lagDrainedAfterLoadMs", drainMs)
-				.put("lagSamples", lag);
+				.put("lagSamples", lag)
+				.put("machineLoadAverage1mAtStart", loadAverageAtStart)
+				.put("machineLoadAverage1mAtEnd", loadAverage());
 			figures.write();
 			assertThat(requests).isPositive();
 			// Reported, and bounded: a loaded loopback may time a request out, it may not
@@ -179,6 +182,16 @@ class LoadIT {
 		}
 		finally {
 			runners.shutdownNow();
+		}
+	}
+
+	/** The machine's 1-minute load average: the figures mean little on a busy machine. */
+	private static String loadAverage() {
+		try {
+			return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+		}
+		catch (Exception ex) {
+			return "unknown";
 		}
 	}
 
