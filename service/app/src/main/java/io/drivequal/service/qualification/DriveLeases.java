@@ -44,14 +44,11 @@ class DriveLeases {
 					create) -> create.index(INDEX).id(serial).document(new Lease(serial, jobId, this.clock.instant())));
 			return true;
 		}
-		catch (ElasticsearchException ex) {
-			if (ex.status() == 409) {
+		catch (ElasticsearchException | IOException ex) {
+			if (Documents.isConflict(ex)) {
 				return holder(serial).map((lease) -> lease.jobId().equals(jobId)).orElse(false);
 			}
-			throw ex;
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
+			throw unchecked(ex);
 		}
 	}
 
@@ -67,20 +64,22 @@ class DriveLeases {
 				.ifSeqNo(current.get().seqNo())
 				.ifPrimaryTerm(current.get().primaryTerm()));
 		}
-		catch (ElasticsearchException ex) {
+		catch (ElasticsearchException | IOException ex) {
 			// Gone or changed meanwhile: someone else released or re-acquired it; not
 			// ours.
-			if (ex.status() != 404 && ex.status() != 409) {
-				throw ex;
+			boolean gone = ex instanceof ElasticsearchException elasticsearch && elasticsearch.status() == 404;
+			if (!gone && !Documents.isConflict(ex)) {
+				throw unchecked(ex);
 			}
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
 		}
 	}
 
 	Optional<Lease> holder(String serial) {
 		return Documents.get(this.client, INDEX, serial, Lease.class).map(GetResponse::source);
+	}
+
+	private static RuntimeException unchecked(Exception ex) {
+		return (ex instanceof RuntimeException runtime) ? runtime : new UncheckedIOException((IOException) ex);
 	}
 
 }

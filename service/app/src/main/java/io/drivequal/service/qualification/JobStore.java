@@ -65,14 +65,11 @@ class JobStore {
 			this.client.create((create) -> create.index(INDEX).id(job.jobId()).document(job));
 			return true;
 		}
-		catch (ElasticsearchException ex) {
-			if (ex.status() == 409) {
+		catch (ElasticsearchException | IOException ex) {
+			if (Documents.isConflict(ex)) {
 				return false;
 			}
-			throw ex;
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
+			throw unchecked(ex);
 		}
 	}
 
@@ -111,13 +108,10 @@ class JobStore {
 					.document(changed.get()));
 				return changed;
 			}
-			catch (ElasticsearchException ex) {
-				if (ex.status() != 409) {
-					throw ex;
+			catch (ElasticsearchException | IOException ex) {
+				if (!Documents.isConflict(ex)) {
+					throw unchecked(ex);
 				}
-			}
-			catch (IOException ex) {
-				throw new UncheckedIOException(ex);
 			}
 		}
 		throw new IllegalStateException("job " + jobId + " kept changing under " + MAX_ATTEMPTS + " attempts");
@@ -201,6 +195,10 @@ class JobStore {
 
 	private static Query term(String field, String value) {
 		return Query.of((q) -> q.term((term) -> term.field(field).value(value)));
+	}
+
+	private static RuntimeException unchecked(Exception ex) {
+		return (ex instanceof RuntimeException runtime) ? runtime : new UncheckedIOException((IOException) ex);
 	}
 
 }

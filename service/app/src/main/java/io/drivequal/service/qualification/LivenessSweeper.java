@@ -16,6 +16,7 @@ import io.drivequal.service.runners.RunnerRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
@@ -36,16 +37,33 @@ class LivenessSweeper {
 
 	private final Duration timeout;
 
+	/**
+	 * How long the heartbeat consumer may take to retry once storage is back: its longest
+	 * backoff interval (drivequal.kafka.retry.max-interval).
+	 */
+	private final Duration consumerRetryMax;
+
 	/** When the broker was last seen coming back; null while it is away. */
 	private Instant brokerBackSince;
 
-	LivenessSweeper(JobStore store, DriveLeases leases, RunnerRegistry registry, Clock clock, BrokerHealth broker) {
+	/** A sweep failed (Elasticsearch unreadable) and none has succeeded since. */
+	private boolean storageWasDown;
+
+	/**
+	 * After Elasticsearch came back: the heartbeats of the outage are still on their way
+	 * into the index, so nobody is judged before this instant.
+	 */
+	private Instant storageGraceUntil;
+
+	LivenessSweeper(JobStore store, DriveLeases leases, RunnerRegistry registry, Clock clock, BrokerHealth broker,
+			@Value("${drivequal.kafka.retry.max-interval:30s}") Duration consumerRetryMax) {
 		this.store = store;
 		this.leases = leases;
 		this.registry = registry;
 		this.clock = clock;
 		this.broker = broker;
 		this.timeout = registry.timeouts().heartbeatTimeout();
+		this.consumerRetryMax = consumerRetryMax;
 	}
 
 	@Scheduled(fixedDelayString = "${drivequal.scheduling.sweep-interval:2s}")
@@ -54,6 +72,8 @@ class LivenessSweeper {
 			sweep();
 		}
 		catch (RuntimeException ex) {
+			// Elasticsearch unreadable: heartbeats wait in Kafka meanwhile.
+			this.storageWasDown = true;
 			log.warn("liveness sweep failed: {}", ex.toString());
 		}
 	}
@@ -74,7 +94,18 @@ class LivenessSweeper {
 		if (now.isBefore(this.brokerBackSince.plus(this.timeout))) {
 			return;
 		}
-		for (Job job : this.store.inStates(List.of(JobState.DISPATCHED, JobState.RUNNING), 1000)) {
+		List<Job> active = this.store.inStates(List.of(JobState.DISPATCHED, JobState.RUNNING), 1000);
+		if (this.storageWasDown) {
+			// Elasticsearch is back: give the heartbeat consumer its next retry and one
+			// heartbeat timeout to index what waited, or a live runner would be judged on
+			// a stale heartbeat.
+			this.storageWasDown = false;
+			this.storageGraceUntil = now.plus(this.consumerRetryMax).plus(this.timeout);
+		}
+		if (this.storageGraceUntil != null && now.isBefore(this.storageGraceUntil)) {
+			return;
+		}
+		for (Job job : active) {
 			Optional<Runner> runner = this.registry.runner(job.runnerId());
 			if (runner.isPresent() && this.registry.isAlive(runner.get())) {
 				continue;

@@ -12,6 +12,8 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 
+import io.drivequal.service.platform.BadRequestException;
+
 import org.springframework.format.annotation.DateTimeFormat;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -40,6 +42,9 @@ class QualificationController {
 		this.views = views;
 	}
 
+	/** Elasticsearch's default index.max_result_window. */
+	static final int MAX_RESULT_WINDOW = 10000;
+
 	record PageView(long total, int page, int size, List<QualificationView> items) {
 	}
 
@@ -65,6 +70,14 @@ class QualificationController {
 			@RequestParam(required = false) @DateTimeFormat(iso = DateTimeFormat.ISO.DATE_TIME) Instant to,
 			@RequestParam(defaultValue = "0") @Min(0) @Max(10000) int page,
 			@RequestParam(defaultValue = "20") @Min(1) @Max(100) int size) {
+		// Elasticsearch pages through the first 10000 hits only
+		// (index.max_result_window);
+		// past them it failed the search, which was a 500 (found by the fault suite's
+		// fuzzer).
+		if ((long) (page + 1) * size > MAX_RESULT_WINDOW) {
+			throw new BadRequestException("page", "page * size must stay within the first " + MAX_RESULT_WINDOW
+					+ " results; narrow the filters (state, serial, from, to) instead");
+		}
 		JobStore.Page result = this.qualifications
 			.list(new JobStore.JobQuery(state, driveModel, serial, submitter, from, to, page, size));
 		return new PageView(result.total(), page, size, result.jobs().stream().map(this.views::summary).toList());

@@ -72,12 +72,45 @@ public final class ApiClient {
 					.POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())));
 	}
 
-	private Response send(String user, HttpRequest.Builder request) {
+	/**
+	 * Any method, any path, as {@code user} (null: anonymous); the body is kept as text,
+	 * since an error page need not be JSON.
+	 */
+	public RawResponse request(String user, String method, String path, String json) {
+		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(this.baseUrl + path))
+			.method(method,
+					(json != null) ? HttpRequest.BodyPublishers.ofString(json) : HttpRequest.BodyPublishers.noBody());
+		if (json != null) {
+			request.header("Content-Type", "application/json");
+		}
+		authorize(user, request);
+		try {
+			HttpResponse<String> response = this.http.send(request.timeout(Duration.ofSeconds(30)).build(),
+					HttpResponse.BodyHandlers.ofString());
+			return new RawResponse(response.statusCode(), response.body());
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	public record RawResponse(int status, String body) {
+	}
+
+	private static void authorize(String user, HttpRequest.Builder request) {
 		if (user != null) {
 			String credentials = user + ":" + user + "-pw";
 			request.header("Authorization",
 					"Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8)));
 		}
+	}
+
+	private Response send(String user, HttpRequest.Builder request) {
+		authorize(user, request);
 		try {
 			HttpResponse<String> response = this.http.send(request.timeout(Duration.ofSeconds(30)).build(),
 					HttpResponse.BodyHandlers.ofString());

@@ -1,6 +1,9 @@
 /*
- * Starts the real C runner's agent as a process for integration tests, owning the given
- * simulated or null drives (all allowlisted), and stops what it started.
+ * Starts the real C runner's agent (drivequal-runner agent) as a process for integration tests:
+ * its own configuration and allowlist under target/agents/<runnerId> (every target allowlisted by
+ * its transport address), its log next to them. Used wherever a test needs the real runner rather
+ * than the Java stand-in: reports, kills, broker restarts, poison commands. Either one process at
+ * a time (static start/kill), or an instance that stops every agent it started when closed.
  */
 package io.drivequal.service.it;
 
@@ -13,15 +16,35 @@ import java.util.concurrent.TimeUnit;
 
 import io.drivequal.harness.RealInfrastructure;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 public final class RunnerAgents implements AutoCloseable {
 
 	private final List<Process> agents = new ArrayList<>();
 
 	/**
+	 * Starts an agent on the shared broker, stopped by {@link #close()}.
 	 * @param targets engine targets such as {@code sim:test-client-7pct@1} or
 	 * {@code null:1g}
 	 */
 	public void start(String runnerId, List<String> targets) throws IOException {
+		this.agents.add(start(runnerId, RealInfrastructure.shared().kafkaBootstrapServers(), targets));
+	}
+
+	@Override
+	public void close() throws InterruptedException {
+		for (Process agent : this.agents) {
+			agent.destroy();
+			agent.waitFor(30, TimeUnit.SECONDS);
+		}
+		this.agents.clear();
+	}
+
+	/**
+	 * @param targets engine targets such as {@code sim:test-enterprise-eager@1} or
+	 * {@code null:1g}; each is allowlisted by its transport address
+	 */
+	public static Process start(String runnerId, String brokers, List<String> targets) throws IOException {
 		Path dir = Files.createDirectories(Path.of("target", "agents", runnerId));
 		StringBuilder devices = new StringBuilder();
 		StringBuilder allowed = new StringBuilder();
@@ -34,26 +57,18 @@ public final class RunnerAgents implements AutoCloseable {
 		Path allowlist = Files.writeString(dir.resolve("allowlist.json"), "{\"devices\":[" + allowed + "]}");
 		Path config = Files.writeString(dir.resolve("agent.json"), """
 				{"runnerId":"%s","brokers":"%s","heartbeatIntervalMs":1000,"allowlist":"%s","devices":[%s]}
-				""".formatted(runnerId, RealInfrastructure.shared().kafkaBootstrapServers(), allowlist.toAbsolutePath(),
-				devices));
+				""".formatted(runnerId, brokers, allowlist.toAbsolutePath(), devices));
 		Path runner = Path.of(System.getProperty("drivequal.runner.binary", "drivequal-runner"));
-		if (!Files.isExecutable(runner)) {
-			throw new IllegalStateException(
-					"the C runner must be built before the service's integration tests: " + runner);
-		}
-		this.agents
-			.add(new ProcessBuilder(runner.toString(), "agent", "--config", config.toString()).redirectErrorStream(true)
-				.redirectOutput(dir.resolve("agent.log").toFile())
-				.start());
+		assertThat(runner).as("the C runner must be built before the service's integration tests").isExecutable();
+		return new ProcessBuilder(runner.toString(), "agent", "--config", config.toString()).redirectErrorStream(true)
+			.redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("agent.log").toFile()))
+			.start();
 	}
 
-	@Override
-	public void close() throws InterruptedException {
-		for (Process agent : this.agents) {
-			agent.destroy();
-			agent.waitFor(30, TimeUnit.SECONDS);
-		}
-		this.agents.clear();
+	/** SIGKILL: no goodbye, no flush, as when a host loses power. */
+	public static void kill(Process agent) throws InterruptedException {
+		agent.destroyForcibly();
+		agent.waitFor();
 	}
 
 }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Optional;
 
 import io.drivequal.service.runners.Drive;
+import io.drivequal.service.runners.Runner;
 import io.drivequal.service.runners.RunnerRegistry;
 import io.drivequal.service.security.ApiSecurity;
 import org.junit.jupiter.api.Test;
@@ -48,8 +49,11 @@ class DriveControllerTest {
 
 	@Test
 	void inventoryShowsEachDriveWithItsRunnersLiveness() throws Exception {
+		Runner local = new Runner("local", "host", "1.0", List.of("sim"), 1000, 1, List.of(),
+				Instant.parse("2026-11-22T21:00:00Z"));
 		given(this.registry.drives()).willReturn(List.of(this.drive));
-		given(this.registry.isAlive("local")).willReturn(true);
+		given(this.registry.runners()).willReturn(List.of(local));
+		given(this.registry.isAlive(local)).willReturn(true);
 		this.mvc.perform(get("/api/v1/drives").with(user("ops").roles("VIEWER")))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$[0].drive.serial").value("SIM-1"))

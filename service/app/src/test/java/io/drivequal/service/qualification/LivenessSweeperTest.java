@@ -1,0 +1,125 @@
+/*
+ * The liveness rule on a fake clock: after Elasticsearch was unreadable, a runner is judged only
+ * once the heartbeats that waited in Kafka could have been indexed (the consumer's longest retry
+ * interval plus one heartbeat timeout), never on the stale heartbeat the index still shows.
+ */
+package io.drivequal.service.qualification;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
+
+import io.drivequal.service.platform.BrokerHealth;
+import io.drivequal.service.runners.Runner;
+import io.drivequal.service.runners.RunnerRegistry;
+import org.junit.jupiter.api.Test;
+
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyInt;
+import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.BDDMockito.given;
+import static org.mockito.BDDMockito.willReturn;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
+
+class LivenessSweeperTest {
+
+	private final MutableClock clock = new MutableClock(Instant.parse("2026-11-23T00:00:00Z"));
+
+	private final JobStore store = mock(JobStore.class);
+
+	private final RunnerRegistry registry = mock(RunnerRegistry.class);
+
+	private final BrokerHealth broker = mock(BrokerHealth.class);
+
+	@Test
+	void afterAnElasticsearchOutageARunnerIsJudgedOnlyOnceItsHeartbeatsCouldBeIndexed() {
+		given(this.registry.timeouts()).willReturn(new RunnerRegistry.Timeouts(Duration.ofSeconds(20)));
+		given(this.broker.reachable()).willReturn(true);
+		LivenessSweeper sweeper = new LivenessSweeper(this.store, mock(DriveLeases.class), this.registry, this.clock,
+				this.broker, Duration.ofSeconds(30));
+		Job running = new Job.Draft().build().edit((draft) -> {
+			draft.jobId = "q-1";
+			draft.state = JobState.RUNNING;
+			draft.runnerId = "r1";
+		});
+		Runner stale = new Runner("r1", "host", "1.0", List.of("sim"), 1000, 1, List.of("q-1"),
+				this.clock.instant().minusSeconds(60));
+		given(this.registry.runner("r1")).willReturn(Optional.of(stale));
+		given(this.registry.isAlive(stale)).willReturn(false);
+
+		sweeper.run();
+		this.clock.advance(Duration.ofSeconds(25));
+		given(this.store.inStates(any(), anyInt()))
+			.willThrow(new UncheckedIOException(new IOException("Elasticsearch: connection refused")));
+		sweeper.run();
+
+		// Stubbed this way round: the stub of the outage would throw inside given(...).
+		willReturn(List.of(running)).given(this.store).inStates(any(), anyInt());
+		this.clock.advance(Duration.ofSeconds(2));
+		sweeper.run();
+		this.clock.advance(Duration.ofSeconds(45));
+		sweeper.run();
+		verify(this.store, never()).update(any(), any());
+
+		this.clock.advance(Duration.ofSeconds(10));
+		sweeper.run();
+		verify(this.store).update(eq("q-1"), any());
+	}
+
+	@Test
+	void withoutAnOutageASilentRunnerIsJudgedOneTimeoutAfterTheStart() {
+		given(this.registry.timeouts()).willReturn(new RunnerRegistry.Timeouts(Duration.ofSeconds(20)));
+		given(this.broker.reachable()).willReturn(true);
+		LivenessSweeper sweeper = new LivenessSweeper(this.store, mock(DriveLeases.class), this.registry, this.clock,
+				this.broker, Duration.ofSeconds(30));
+		Job running = new Job.Draft().build().edit((draft) -> {
+			draft.jobId = "q-2";
+			draft.state = JobState.RUNNING;
+			draft.runnerId = "r2";
+		});
+		given(this.store.inStates(any(), anyInt())).willReturn(List.of(running));
+		given(this.registry.runner("r2")).willReturn(Optional.empty());
+		sweeper.run();
+		this.clock.advance(Duration.ofSeconds(21));
+		sweeper.run();
+		verify(this.store).update(eq("q-2"), any());
+	}
+
+	static final class MutableClock extends Clock {
+
+		private Instant now;
+
+		MutableClock(Instant now) {
+			this.now = now;
+		}
+
+		void advance(Duration duration) {
+			this.now = this.now.plus(duration);
+		}
+
+		@Override
+		public ZoneId getZone() {
+			return ZoneOffset.UTC;
+		}
+
+		@Override
+		public Clock withZone(ZoneId zone) {
+			return this;
+		}
+
+		@Override
+		public Instant instant() {
+			return this.now;
+		}
+
+	}
+
+}

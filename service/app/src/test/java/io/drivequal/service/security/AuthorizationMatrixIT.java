@@ -1,0 +1,198 @@
+/*
+ * Every endpoint the running application maps, called as anonymous, viewer, submitter and admin:
+ * 401 and 403 exactly where docs/api.md puts them and nowhere else. The endpoints come from the
+ * application's own handler mappings, so a new endpoint without an entry in EXPECTED fails here
+ * until someone decides who may call it. Plus the ownership rule a role cannot express: a
+ * submitter cancels only their own jobs, an admin any.
+ */
+package io.drivequal.service.security;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+
+import io.drivequal.harness.RealInfrastructure;
+import io.drivequal.service.it.ApiClient;
+import io.drivequal.service.it.FaultFigures;
+import io.drivequal.service.it.RunnerStandIn;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
+import org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMapping;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class AuthorizationMatrixIT {
+
+	/** Who may call what, weakest first; each caller has every role before its own. */
+	enum Caller {
+
+		ANONYMOUS(null), VIEWER("viewer"), SUBMITTER("alice"), ADMIN("admin");
+
+		final String user;
+
+		Caller(String user) {
+			this.user = user;
+		}
+
+	}
+
+	/**
+	 * "METHOD pattern" -> the weakest caller allowed. Requests the application maps but
+	 * docs/api.md does not list (OpenAPI, Swagger UI, actuator, the error page) are here
+	 * too.
+	 */
+	private static final Map<String, Caller> EXPECTED = Map.ofEntries(
+			Map.entry("GET /api/v1/qualifications", Caller.VIEWER),
+			Map.entry("POST /api/v1/qualifications", Caller.SUBMITTER),
+			Map.entry("GET /api/v1/qualifications/{id}", Caller.VIEWER),
+			Map.entry("POST /api/v1/qualifications/{id}/cancel", Caller.SUBMITTER),
+			Map.entry("GET /api/v1/qualifications/{id}/samples", Caller.VIEWER),
+			Map.entry("GET /api/v1/qualifications/{id}/samples/chart", Caller.VIEWER),
+			Map.entry("GET /api/v1/qualifications/{id}/samples/stream", Caller.VIEWER),
+			Map.entry("POST /api/v1/imports", Caller.SUBMITTER), Map.entry("GET /api/v1/profiles", Caller.VIEWER),
+			Map.entry("GET /api/v1/profiles/{name}", Caller.VIEWER), Map.entry("GET /api/v1/drives", Caller.VIEWER),
+			Map.entry("GET /api/v1/drives/{serial}", Caller.VIEWER), Map.entry("GET /api/v1/runners", Caller.VIEWER),
+			Map.entry("GET /api/v1/runners/{runnerId}", Caller.VIEWER), Map.entry("GET /v3/api-docs", Caller.VIEWER),
+			Map.entry("GET /v3/api-docs.yaml", Caller.VIEWER),
+			Map.entry("GET /v3/api-docs/swagger-config", Caller.VIEWER),
+			Map.entry("GET /swagger-ui.html", Caller.VIEWER), Map.entry("GET /error", Caller.VIEWER),
+			Map.entry("GET /actuator", Caller.VIEWER), Map.entry("GET /actuator/health", Caller.ANONYMOUS),
+			Map.entry("GET /actuator/health/**", Caller.ANONYMOUS), Map.entry("GET /actuator/info", Caller.VIEWER),
+			Map.entry("GET /actuator/prometheus", Caller.VIEWER));
+
+	@LocalServerPort
+	private int port;
+
+	@Autowired
+	private ApplicationContext context;
+
+	@DynamicPropertySource
+	static void infrastructure(DynamicPropertyRegistry registry) {
+		registry.add("spring.kafka.bootstrap-servers", () -> RealInfrastructure.shared().kafkaBootstrapServers());
+		registry.add("drivequal.elasticsearch.url", () -> RealInfrastructure.shared().elasticsearchUrl());
+	}
+
+	@Test
+	void everyMappedEndpointAnswers401And403ExactlyWhereTheRolesSay() {
+		TreeSet<String> mapped = mappedEndpoints();
+		assertThat(mapped).as("endpoints the application maps without an expected role in this test")
+			.isSubsetOf(EXPECTED.keySet());
+		List<String> wrong = new ArrayList<>();
+		Map<String, Map<String, Integer>> matrix = new TreeMap<>();
+		for (String endpoint : mapped) {
+			String method = endpoint.substring(0, endpoint.indexOf(' '));
+			String path = concrete(endpoint.substring(endpoint.indexOf(' ') + 1));
+			Caller weakest = EXPECTED.get(endpoint);
+			Map<String, Integer> row = new TreeMap<>();
+			for (Caller caller : Caller.values()) {
+				int status = api().request(caller.user, method, path, method.equals("GET") ? null : "{}").status();
+				row.put(caller.name().toLowerCase(), status);
+				int expected = (caller.compareTo(weakest) >= 0) ? 0 : (caller == Caller.ANONYMOUS) ? 401 : 403;
+				boolean ok = (expected == 0) ? (status != 401 && status != 403) : status == expected;
+				if (!ok) {
+					wrong.add(endpoint + " as " + caller + ": " + status + ", expected "
+							+ ((expected == 0) ? "neither 401 nor 403" : expected));
+				}
+			}
+			matrix.put(endpoint, row);
+		}
+		FaultFigures figures = FaultFigures.item("7", "Authorization matrix")
+			.put("endpoints", mapped.size())
+			.put("callers", List.of("anonymous", "viewer", "submitter", "admin"))
+			.put("requests", mapped.size() * Caller.values().length)
+			.put("mismatches", wrong)
+			.put("matrix", matrix);
+		assertThat(wrong).as("status codes that break the role table of docs/api.md").isEmpty();
+		figures.put("passed", true).write();
+	}
+
+	@Test
+	void aSubmitterCannotCancelAnotherSubmittersJobButTheOwnerAndAnAdminCan() {
+		String serial = "AUTHZ-" + shortId();
+		try (RunnerStandIn runner = new RunnerStandIn(RealInfrastructure.shared().kafkaBootstrapServers(),
+				"runner-" + shortId())) {
+			runner.heartbeat(List.of(serial));
+			await().atMost(Duration.ofSeconds(60))
+				.until(() -> api().get("viewer", "/api/v1/drives/" + serial).status() == 200);
+			String first = submit(serial);
+			String second = submit(serial);
+
+			ApiClient.Response byBob = api().post("bob", "/api/v1/qualifications/" + first + "/cancel", "");
+			assertThat(byBob.status()).isEqualTo(403);
+			assertThat(byBob.body().get("detail").asString()).contains("alice");
+			assertThat(api().post("viewer", "/api/v1/qualifications/" + first + "/cancel", "").status()).isEqualTo(403);
+			assertThat(api().get("viewer", "/api/v1/qualifications/" + first).body().has("cancelRequestedBy"))
+				.as("a refused cancel leaves no trace on the job")
+				.isFalse();
+
+			assertThat(api().post("alice", "/api/v1/qualifications/" + first + "/cancel", "").status()).isIn(200, 202);
+			assertThat(api().post("admin", "/api/v1/qualifications/" + second + "/cancel", "").status()).isIn(200, 202);
+			FaultFigures.item("7b", "Cancel ownership")
+				.put("otherSubmitterCancel", byBob.status())
+				.put("viewerCancel", 403)
+				.put("ownerCancel", "200/202")
+				.put("adminCancel", "200/202")
+				.put("passed", true)
+				.write();
+		}
+	}
+
+	private String submit(String serial) {
+		ApiClient.Response submitted = api().post("alice", "/api/v1/qualifications", """
+				{"drive":{"serial":"%s"},
+				 "plan":{"phases":[{"name":"randwrite","kind":"workload","rw":"randwrite","blockSizeBytes":4096,
+				                    "queueDepth":32,"rangePercent":100,"runtimeS":600}]}}
+				""".formatted(serial));
+		assertThat(submitted.status()).as(String.valueOf(submitted.body())).isEqualTo(201);
+		return submitted.body().get("id").asString();
+	}
+
+	/** "GET /a/{id}" for every method and pattern of every handler mapping. */
+	private TreeSet<String> mappedEndpoints() {
+		TreeSet<String> endpoints = new TreeSet<>();
+		for (RequestMappingInfoHandlerMapping mapping : this.context
+			.getBeansOfType(RequestMappingInfoHandlerMapping.class)
+			.values()) {
+			for (RequestMappingInfo info : mapping.getHandlerMethods().keySet()) {
+				var methods = info.getMethodsCondition().getMethods();
+				for (String pattern : info.getPatternValues()) {
+					if (methods.isEmpty()) {
+						endpoints.add("GET " + pattern);
+					}
+					for (RequestMethod method : methods) {
+						endpoints.add(method.name() + " " + pattern);
+					}
+				}
+			}
+		}
+		return endpoints;
+	}
+
+	/** A concrete path for a pattern: variables become an id nobody has. */
+	private static String concrete(String pattern) {
+		return pattern.replace("/**", "/liveness").replaceAll("\\{[^}]+}", "nobody-" + "x1");
+	}
+
+	private ApiClient api() {
+		return new ApiClient("http://127.0.0.1:" + this.port);
+	}
+
+	private static String shortId() {
+		return UUID.randomUUID().toString().substring(0, 8);
+	}
+
+}
