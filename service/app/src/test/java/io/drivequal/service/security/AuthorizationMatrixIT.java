@@ -28,6 +28,8 @@ import org.springframework.context.ApplicationContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.servlet.handler.SimpleUrlHandlerMapping;
+import org.springframework.web.servlet.mvc.ParameterizableViewController;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMapping;
 
@@ -63,6 +65,15 @@ class AuthorizationMatrixIT {
 			Map.entry("GET /api/v1/qualifications/{id}/samples", Caller.VIEWER),
 			Map.entry("GET /api/v1/qualifications/{id}/samples/chart", Caller.VIEWER),
 			Map.entry("GET /api/v1/qualifications/{id}/samples/stream", Caller.VIEWER),
+			Map.entry("GET /api/v1/qualifications/{id}/samples.csv", Caller.VIEWER),
+			Map.entry("GET /api/v1/qualifications/{id}/samples.json", Caller.VIEWER),
+			Map.entry("GET /api/v1/qualifications/{id}/results.csv", Caller.VIEWER),
+			Map.entry("GET /api/v1/qualifications/{id}/results.json", Caller.VIEWER),
+			// The web report's pages hold no data (they call the API with the user's
+			// credentials), so they are public.
+			Map.entry("GET /", Caller.ANONYMOUS), Map.entry("GET /ui", Caller.ANONYMOUS),
+			Map.entry("GET /ui/", Caller.ANONYMOUS), Map.entry("GET /ui/submit", Caller.ANONYMOUS),
+			Map.entry("GET /ui/jobs/{id}", Caller.ANONYMOUS), Map.entry("GET /ui/compare", Caller.ANONYMOUS),
 			Map.entry("POST /api/v1/imports", Caller.SUBMITTER), Map.entry("GET /api/v1/profiles", Caller.VIEWER),
 			Map.entry("GET /api/v1/profiles/{name}", Caller.VIEWER), Map.entry("GET /api/v1/drives", Caller.VIEWER),
 			Map.entry("GET /api/v1/drives/{serial}", Caller.VIEWER), Map.entry("GET /api/v1/runners", Caller.VIEWER),
@@ -161,9 +172,19 @@ class AuthorizationMatrixIT {
 		return submitted.body().get("id").asString();
 	}
 
-	/** "GET /a/{id}" for every method and pattern of every handler mapping. */
+	/**
+	 * "GET /a/{id}" for every method and pattern of every handler mapping, and every page
+	 * route (view controllers; static resources are not endpoints).
+	 */
 	private TreeSet<String> mappedEndpoints() {
 		TreeSet<String> endpoints = new TreeSet<>();
+		for (SimpleUrlHandlerMapping mapping : this.context.getBeansOfType(SimpleUrlHandlerMapping.class).values()) {
+			mapping.getHandlerMap().forEach((pattern, handler) -> {
+				if (handler instanceof ParameterizableViewController) {
+					endpoints.add("GET " + pattern);
+				}
+			});
+		}
 		for (RequestMappingInfoHandlerMapping mapping : this.context
 			.getBeansOfType(RequestMappingInfoHandlerMapping.class)
 			.values()) {
