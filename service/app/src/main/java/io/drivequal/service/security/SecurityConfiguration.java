@@ -91,12 +91,19 @@ class SecurityConfiguration {
 	 * Local users only in local mode; in JWT mode there is no password store at all.
 	 * Passwords keep their {id} prefix, so Spring's delegating encoder checks bcrypt and
 	 * the like.
+	 * <p>
+	 * Returned as a plain {@link UserDetailsService}, not as the manager: a manager is
+	 * also a {@code UserDetailsPasswordService}, and Spring Security then "upgrades" a
+	 * {noop} password to bcrypt at the first sign-in, after which every request of this
+	 * stateless API pays a bcrypt check (~65 ms of CPU here): 200 clients got ~20
+	 * requests/s (docs/reliability.md, item 9). A password given as {bcrypt} is still
+	 * checked as bcrypt, at that cost, by the operator's choice.
 	 */
 	@Bean
 	UserDetailsService localUsers(SecuritySettings settings) {
 		var manager = new InMemoryUserDetailsManager();
 		if (settings.mode() != SecuritySettings.Mode.LOCAL) {
-			return manager;
+			return manager::loadUserByUsername;
 		}
 		for (SecuritySettings.LocalUser user : settings.users()) {
 			if (user.password() == null || user.password().isBlank()) {
@@ -107,7 +114,7 @@ class SecurityConfiguration {
 				.roles(user.roles().stream().map(Role::name).toArray(String[]::new))
 				.build());
 		}
-		return manager;
+		return manager::loadUserByUsername;
 	}
 
 	/**
