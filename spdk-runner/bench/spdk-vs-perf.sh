@@ -9,7 +9,10 @@
 # Expects an installed SPDK and a running target (bench/spdk-target.sh start); builds nothing.
 # Usage: SPDK_PERF=/path/to/spdk_nvme_perf bench/spdk-vs-perf.sh
 #   env: TRID (default: spdk-target.sh's), RUNNER, CPU=1, RUNTIME=30, ROUNDS=3, MEM_MB=512,
-#        NO_HUGE=1 (runner: --spdk_no_huge; perf: PERF_ENV, see docs/spdk.md), PERF_ARGS
+#        NO_HUGE=1 (runner: --spdk_no_huge; perf: SPDK_PERF_ENV_CONTEXT, see docs/spdk.md), PERF_ARGS,
+#        DATA_PATTERN=zeros (the runner's --data-pattern: spdk_nvme_perf writes its buffers as they
+#        are, never refilling them, so the like-for-like runner writes fixed buffers too; `random`
+#        adds the fresh incompressible data per IO that drivequal's qualifications write)
 # Destroys the target namespace's data.
 set -euo pipefail
 
@@ -22,6 +25,7 @@ RUNTIME="${RUNTIME:-30}"
 ROUNDS="${ROUNDS:-3}"
 MEM_MB="${MEM_MB:-512}"
 NO_HUGE="${NO_HUGE:-1}"
+DATA_PATTERN="${DATA_PATTERN:-zeros}"
 [ -x "$RUNNER" ] || { echo "build the runner with SPDK first (or set RUNNER=)" >&2; exit 2; }
 [ -x "$SPDK_PERF" ] || { echo "SPDK_PERF=$SPDK_PERF is not executable" >&2; exit 2; }
 
@@ -51,7 +55,7 @@ PY
 run_runner() {
 	/usr/bin/time -f "%U %S" -o "$scratch/cpu" taskset -c "$CPU" "$RUNNER" run \
 		--output-format json "${engine_args[@]}" --filename "$TRID" --rw randwrite --bs 4k --iodepth 32 --runtime "$RUNTIME" \
-		--allowlist "$scratch/allow.json" 2>/dev/null >"$scratch/runner.jsonl"
+		--data-pattern "$DATA_PATTERN" --allowlist "$scratch/allow.json" 2>/dev/null >"$scratch/runner.jsonl"
 	python3 - "$scratch/runner.jsonl" "$(tail -1 "$scratch/cpu")" <<'PY'
 import json, math, sys
 cpu = sum(map(float, sys.argv[2].split()))
@@ -72,7 +76,7 @@ print("drivequal-spdk %.0f %.1f %.1f %.1f %.0f" % (iops, pct(50), pct(99), pct(9
 PY
 }
 
-echo "# $TRID, 4KiB randwrite QD32, ${RUNTIME}s x ${ROUNDS}, core $CPU, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# $TRID, 4KiB randwrite QD32, runner data pattern $DATA_PATTERN, ${RUNTIME}s x ${ROUNDS}, core $CPU, load $(cut -d' ' -f1-3 /proc/loadavg)"
 for round in $(seq "$ROUNDS"); do
 	if [ $((round % 2)) = 1 ]; then
 		run_perf
