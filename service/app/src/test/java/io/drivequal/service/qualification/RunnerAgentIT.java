@@ -6,9 +6,6 @@
  */
 package io.drivequal.service.qualification;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +17,7 @@ import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import io.drivequal.harness.RealInfrastructure;
 import io.drivequal.service.it.ApiClient;
 import io.drivequal.service.it.FaultFigures;
+import io.drivequal.service.it.RunnerAgents;
 import io.drivequal.service.it.StoredSamples;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -44,7 +42,7 @@ class RunnerAgentIT {
 	@Autowired
 	private ElasticsearchClient elasticsearch;
 
-	private final List<Process> agents = new ArrayList<>();
+	private final RunnerAgents agents = new RunnerAgents();
 
 	@DynamicPropertySource
 	static void infrastructure(DynamicPropertyRegistry registry) {
@@ -54,16 +52,13 @@ class RunnerAgentIT {
 
 	@AfterEach
 	void stopAgents() throws InterruptedException {
-		for (Process agent : this.agents) {
-			agent.destroy();
-			agent.waitFor(30, TimeUnit.SECONDS);
-		}
+		this.agents.close();
 	}
 
 	@Test
 	void moreSpareAreaShowsInTheAnalysisOfTwoConsistencyRunsOnSimulatedDrives() throws Exception {
 		String runnerId = "agent-" + shortId();
-		startAgent(runnerId, List.of("sim:test-enterprise-eager@1", "sim:test-enterprise-eager@2"));
+		this.agents.start(runnerId, List.of("sim:test-enterprise-eager@1", "sim:test-enterprise-eager@2"));
 		List<JsonNode> drives = awaitDrives(runnerId, 2);
 		String criteria = """
 				[{"metric":"steadyStateReached","comparator":"atLeast","limit":1},
@@ -112,7 +107,7 @@ class RunnerAgentIT {
 	@Test
 	void aBrokerRestartMidJobLosesNoSample() throws Exception {
 		String runnerId = "agent-" + shortId();
-		startAgent(runnerId, List.of("null:1g"));
+		this.agents.start(runnerId, List.of("null:1g"));
 		String serial = awaitDrives(runnerId, 1).get(0).get("drive").get("serial").asString();
 		ApiClient.Response submitted = api().post("alice", "/api/v1/qualifications", """
 				{"drive":{"serial":"%s","runnerId":"%s"},
@@ -141,36 +136,6 @@ class RunnerAgentIT {
 		assertThat(phase.get("expectedSamples").asInt()).isEqualTo(30);
 		assertThat(phase.get("samples").asInt()).isEqualTo(30);
 		figures.put("passed", true).write();
-	}
-
-	private void startAgent(String runnerId, List<String> targets) throws IOException {
-		Path dir = Files.createDirectories(Path.of("target", "agents", runnerId));
-		StringBuilder devices = new StringBuilder();
-		StringBuilder allowed = new StringBuilder();
-		for (String target : targets) {
-			String engine = target.substring(0, target.indexOf(':'));
-			devices.append(devices.isEmpty() ? "" : ",")
-				.append("{\"engine\":\"")
-				.append(engine)
-				.append("\",\"target\":\"")
-				.append(target)
-				.append("\"}");
-			allowed.append(allowed.isEmpty() ? "" : ",")
-				.append("{\"transportAddress\":\"")
-				.append(target)
-				.append("\"}");
-		}
-		Path allowlist = Files.writeString(dir.resolve("allowlist.json"), "{\"devices\":[" + allowed + "]}");
-		Path config = Files.writeString(dir.resolve("agent.json"), """
-				{"runnerId":"%s","brokers":"%s","heartbeatIntervalMs":1000,"allowlist":"%s","devices":[%s]}
-				""".formatted(runnerId, RealInfrastructure.shared().kafkaBootstrapServers(), allowlist.toAbsolutePath(),
-				devices));
-		Path runner = Path.of(System.getProperty("drivequal.runner.binary", "drivequal-runner"));
-		assertThat(runner).as("the C runner must be built before the service's integration tests").isExecutable();
-		this.agents
-			.add(new ProcessBuilder(runner.toString(), "agent", "--config", config.toString()).redirectErrorStream(true)
-				.redirectOutput(dir.resolve("agent.log").toFile())
-				.start());
 	}
 
 	private List<JsonNode> awaitDrives(String runnerId, int count) {
