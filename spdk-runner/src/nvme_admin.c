@@ -287,26 +287,45 @@ static int admin(int fd, struct nvme_admin_cmd *cmd, const char *what, char *err
 	return 0;
 }
 
+/*
+ * Identify (opcode 06h) with the given CNS into a fresh 4 KiB-aligned buffer, which the caller
+ * frees; NULL and the error when the command fails.
+ */
+static int identify(int fd, uint32_t nsid, uint32_t cns, const char *what, uint8_t **data,
+		    char *err, size_t err_len)
+{
+	struct nvme_admin_cmd cmd = { 0 };
+	int rc;
+
+	*data = NULL;
+	if (posix_memalign((void **)data, 4096, DQ_NVME_IDENTIFY_BYTES) != 0) {
+		*data = NULL;
+		return -ENOMEM;
+	}
+	memset(*data, 0, DQ_NVME_IDENTIFY_BYTES);
+	cmd.opcode = NVME_ADMIN_IDENTIFY;
+	cmd.nsid = nsid;
+	cmd.addr = (uint64_t)(uintptr_t)*data;
+	cmd.data_len = DQ_NVME_IDENTIFY_BYTES;
+	cmd.cdw10 = cns;
+	rc = admin(fd, &cmd, what, err, err_len);
+	if (rc != 0) {
+		free(*data);
+		*data = NULL;
+	}
+	return rc;
+}
+
 int dq_nvme_identify_controller(int fd, struct dq_nvme_controller *controller, char *err,
 				size_t err_len)
 {
-	struct nvme_admin_cmd cmd = { 0 };
 	uint8_t *data;
-	int rc;
+	int rc = identify(fd, 0, 1 /* CNS 01h */, "Identify Controller", &data, err, err_len);
 
-	if (posix_memalign((void **)&data, 4096, DQ_NVME_IDENTIFY_BYTES) != 0) {
-		return -ENOMEM;
-	}
-	memset(data, 0, DQ_NVME_IDENTIFY_BYTES);
-	cmd.opcode = NVME_ADMIN_IDENTIFY;
-	cmd.addr = (uint64_t)(uintptr_t)data;
-	cmd.data_len = DQ_NVME_IDENTIFY_BYTES;
-	cmd.cdw10 = 1; /* CNS 01h: Identify Controller */
-	rc = admin(fd, &cmd, "Identify Controller", err, err_len);
 	if (rc == 0) {
 		dq_nvme_controller_parse(data, controller);
+		free(data);
 	}
-	free(data);
 	return rc;
 }
 
@@ -332,24 +351,13 @@ int dq_nvme_get_log(int fd, uint8_t log_id, uint32_t nsid, void *buf, uint32_t l
 static int namespace_identify(int fd, uint32_t nsid, struct dq_nvme_namespace *ns, char *err,
 			      size_t err_len)
 {
-	struct nvme_admin_cmd cmd = { 0 };
 	uint8_t *data;
-	int rc;
+	int rc = identify(fd, nsid, 0 /* CNS 00h */, "Identify Namespace", &data, err, err_len);
 
-	if (posix_memalign((void **)&data, 4096, DQ_NVME_IDENTIFY_BYTES) != 0) {
-		return -ENOMEM;
-	}
-	memset(data, 0, DQ_NVME_IDENTIFY_BYTES);
-	cmd.opcode = NVME_ADMIN_IDENTIFY;
-	cmd.nsid = nsid;
-	cmd.addr = (uint64_t)(uintptr_t)data;
-	cmd.data_len = DQ_NVME_IDENTIFY_BYTES;
-	cmd.cdw10 = 0; /* CNS 00h: Identify Namespace */
-	rc = admin(fd, &cmd, "Identify Namespace", err, err_len);
 	if (rc == 0) {
 		dq_nvme_namespace_parse(data, ns);
+		free(data);
 	}
-	free(data);
 	return rc;
 }
 
