@@ -26,16 +26,14 @@ import io.drivequal.harness.RealInfrastructure;
 import io.drivequal.schemas.Contracts;
 import io.drivequal.schemas.MessageType;
 import io.drivequal.service.it.ApiClient;
+import io.drivequal.service.it.ConsumerGroups;
 import io.drivequal.service.it.FaultFigures;
 import io.drivequal.service.platform.Timestamps;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Tag;
@@ -200,7 +198,7 @@ class LoadIT {
 		sample.put("atS", Duration.between(start, Instant.now()).toSeconds());
 		long total = 0;
 		for (Map.Entry<String, String> group : GROUPS.entrySet()) {
-			long lag = lag(admin, group.getKey(), group.getValue());
+			long lag = ConsumerGroups.lag(admin, group.getKey(), group.getValue());
 			sample.put(group.getValue(), lag);
 			total += lag;
 		}
@@ -211,28 +209,9 @@ class LoadIT {
 	private static long totalLag(Admin admin) throws Exception {
 		long total = 0;
 		for (Map.Entry<String, String> group : GROUPS.entrySet()) {
-			total += lag(admin, group.getKey(), group.getValue());
+			total += ConsumerGroups.lag(admin, group.getKey(), group.getValue());
 		}
 		return total;
-	}
-
-	private static long lag(Admin admin, String group, String topic) throws Exception {
-		Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
-			.partitionsToOffsetAndMetadata()
-			.get();
-		Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-		admin.describeTopics(List.of(topic))
-			.allTopicNames()
-			.get()
-			.get(topic)
-			.partitions()
-			.forEach((p) -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
-		long lag = 0;
-		for (var end : admin.listOffsets(latest).all().get().entrySet()) {
-			OffsetAndMetadata done = committed.get(end.getKey());
-			lag += end.getValue().offset() - ((done != null) ? done.offset() : 0);
-		}
-		return lag;
 	}
 
 	private static byte[] checked(Contracts contracts, MessageType type, String json) {
