@@ -41,31 +41,64 @@ static void wipe_free(char *text)
 	}
 }
 
+/* Wipes and frees a buffer of read_bounded_file, whatever it holds. */
+static void wipe_free_buffer(char *buffer)
+{
+	explicit_bzero(buffer, SECRET_FILE_MAX_BYTES + 1);
+	free(buffer);
+}
+
+/*
+ * Reads a file of at most SECRET_FILE_MAX_BYTES into a fresh buffer of SECRET_FILE_MAX_BYTES + 1
+ * (the caller wipes and frees it with wipe_free_buffer). On failure, no buffer and: -ENOENT when
+ * the file cannot be opened (*reason: the errno text), -EINVAL when it cannot be read whole
+ * (*reason: "read error" or "larger than 64 KiB"), -ENOMEM.
+ */
+static int read_bounded_file(const char *path, char **text, size_t *len, const char **reason)
+{
+	FILE *file = fopen(path, "r");
+	bool read_error;
+
+	*text = NULL;
+	if (file == NULL) {
+		*reason = strerror(errno);
+		return -ENOENT;
+	}
+	*text = malloc(SECRET_FILE_MAX_BYTES + 1);
+	if (*text == NULL) {
+		fclose(file);
+		return -ENOMEM;
+	}
+	*len = fread(*text, 1, SECRET_FILE_MAX_BYTES + 1, file);
+	read_error = ferror(file) != 0;
+	fclose(file);
+	if (read_error || *len > SECRET_FILE_MAX_BYTES) {
+		*reason = read_error ? "read error" : "larger than 64 KiB";
+		wipe_free_buffer(*text);
+		*text = NULL;
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* The contents of a secret file, without trailing line ends. */
 static int read_secret_file(const char *path, const char *what, char **out, char *err,
 			    size_t err_len)
 {
-	FILE *file = fopen(path, "r");
+	const char *reason;
 	char *text;
 	size_t len;
-	int rc = 0;
+	int rc = read_bounded_file(path, &text, &len, &reason);
 
-	if (file == NULL) {
-		snprintf(err, err_len, "%s: cannot read secret file %s: %s", what, path,
-			 strerror(errno));
+	if (rc == -ENOENT) {
+		snprintf(err, err_len, "%s: cannot read secret file %s: %s", what, path, reason);
 		return -EINVAL;
 	}
-	text = malloc(SECRET_FILE_MAX_BYTES + 1);
-	if (text == NULL) {
-		fclose(file);
-		return -ENOMEM;
+	if (rc == -EINVAL) {
+		snprintf(err, err_len, "%s: secret file %s: %s", what, path, reason);
 	}
-	len = fread(text, 1, SECRET_FILE_MAX_BYTES + 1, file);
-	if (ferror(file) || len > SECRET_FILE_MAX_BYTES) {
-		snprintf(err, err_len, "%s: secret file %s: %s", what, path,
-			 ferror(file) ? "read error" : "larger than 64 KiB");
-		rc = -EINVAL;
-		goto out;
+	if (rc != 0) {
+		return rc;
 	}
 	while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == '\r')) {
 		len--;
@@ -74,18 +107,11 @@ static int read_secret_file(const char *path, const char *what, char **out, char
 	if (len == 0 || strlen(text) != len) {
 		snprintf(err, err_len, "%s: secret file %s is %s", what, path,
 			 len == 0 ? "empty" : "binary (holds a NUL byte)");
-		rc = -EINVAL;
-		goto out;
+		wipe_free_buffer(text);
+		return -EINVAL;
 	}
 	*out = text;
-	text = NULL;
-out:
-	if (text != NULL) {
-		explicit_bzero(text, SECRET_FILE_MAX_BYTES + 1);
-		free(text);
-	}
-	fclose(file);
-	return rc;
+	return 0;
 }
 
 /*
@@ -236,29 +262,25 @@ static int add_properties_line(struct dq_agent_config *config, char *line, const
 int dq_agent_config_load_properties_file(struct dq_agent_config *config, const char *path,
 					 char *err, size_t err_len)
 {
-	FILE *file = fopen(path, "r");
+	const char *reason;
 	char *text, *line, *next;
 	size_t len, line_no = 0;
-	int rc = 0;
+	int rc = read_bounded_file(path, &text, &len, &reason);
 
-	if (file == NULL) {
-		snprintf(err, err_len, "kafkaPropertiesFile %s: cannot read: %s", path,
-			 strerror(errno));
+	if (rc == -ENOENT) {
+		snprintf(err, err_len, "kafkaPropertiesFile %s: cannot read: %s", path, reason);
 		return -EINVAL;
 	}
-	text = malloc(SECRET_FILE_MAX_BYTES + 1);
-	if (text == NULL) {
-		fclose(file);
-		return -ENOMEM;
+	if (rc == -EINVAL) {
+		snprintf(err, err_len, "kafkaPropertiesFile %s: %s", path, reason);
 	}
-	len = fread(text, 1, SECRET_FILE_MAX_BYTES + 1, file);
-	if (ferror(file) || len > SECRET_FILE_MAX_BYTES || memchr(text, '\0', len) != NULL) {
-		snprintf(err, err_len, "kafkaPropertiesFile %s: %s", path,
-			 ferror(file)		     ? "read error" :
-			 len > SECRET_FILE_MAX_BYTES ? "larger than 64 KiB" :
-						       "binary (holds a NUL byte)");
-		rc = -EINVAL;
-		goto out;
+	if (rc != 0) {
+		return rc;
+	}
+	if (memchr(text, '\0', len) != NULL) {
+		snprintf(err, err_len, "kafkaPropertiesFile %s: binary (holds a NUL byte)", path);
+		wipe_free_buffer(text);
+		return -EINVAL;
 	}
 	text[len] = '\0';
 	for (line = text; rc == 0 && line != NULL; line = next) {
@@ -271,10 +293,7 @@ int dq_agent_config_load_properties_file(struct dq_agent_config *config, const c
 		}
 		rc = add_properties_line(config, line, path, ++line_no, err, err_len);
 	}
-out:
-	explicit_bzero(text, SECRET_FILE_MAX_BYTES + 1);
-	free(text);
-	fclose(file);
+	wipe_free_buffer(text);
 	return rc;
 }
 
