@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "contract/strutil.h"
+#include "contract/units.h"
 #include "drivequal/engine.h"
 #include "engines.h"
-#include "units.h"
-#include "strutil.h"
 
 #define NULL_DEFAULT_CAPACITY (1ULL << 40) /* 1 TiB */
 #define NULL_SERIAL "NULL-ENGINE-FAKE-SERIAL"

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "contract/strutil.h"
 #include "dq_sim.h"
 #include "drivequal/engine.h"
 #include "engines.h"
-#include "strutil.h"
 
 #define SIM_DEFAULT_SEED 1
 

@@ -15,8 +15,8 @@
 #include <spdk/env.h>
 #include <spdk/nvme.h>
 
+#include "contract/strutil.h"
 #include "spdk_internal.h"
-#include "strutil.h"
 
 #define SANITIZE_MAX_WAIT_S (72u * 3600u)
 

@@ -15,11 +15,11 @@
 #include <linux/fs.h>
 #include <liburing.h>
 
+#include "contract/strutil.h"
 #include "drivequal/engine.h"
 #include "engines.h"
 #include "kdev.h"
 #include "nvme_admin.h"
-#include "strutil.h"
 
 struct uring_options {
 	bool defer_taskrun;

@@ -12,8 +12,8 @@
 
 #include "agent.h"
 #include "agent_internal.h"
-#include "clock.h"
-#include "strutil.h"
+#include "contract/clock.h"
+#include "contract/strutil.h"
 
 #define AGENT_TICK_MS 100
 #define AGENT_WAIT_LOG_MS 5000

@@ -11,9 +11,9 @@
 #include <json-c/json.h>
 
 #include "agent_config.h"
+#include "contract/strutil.h"
+#include "contract/topics.h"
 #include "drivequal/engine.h"
-#include "drivequal/topics.h"
-#include "strutil.h"
 
 #define TARGET_MAX_LEN 4095
 

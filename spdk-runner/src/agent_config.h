@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "drivequal/msg_common.h"
-#include "drivequal/msg_runner_heartbeat.h"
+#include "contract/msg_common.h"
+#include "contract/msg_runner_heartbeat.h"
 
 #define DQ_AGENT_MAX_DEVICES DQ_HEARTBEAT_MAX_DEVICES
 #define DQ_AGENT_MAX_PROPERTIES 64

@@ -9,9 +9,9 @@
 #include <unistd.h>
 
 #include "agent_internal.h"
-#include "clock.h"
+#include "contract/clock.h"
+#include "contract/strutil.h"
 #include "drivequal/engine.h"
-#include "strutil.h"
 
 /* Say what changed about a device, once, rather than every heartbeat. */
 static void log_change(const struct dq_agent_slot *slot, bool was_identified,

@@ -11,8 +11,8 @@
 #include <json-c/json.h>
 
 #include "agent_internal.h"
-#include "clock.h"
-#include "strutil.h"
+#include "contract/clock.h"
+#include "contract/strutil.h"
 
 /* An event the agent itself sends for a job (not through dq_job_run): envelope filled here. */
 static void event_envelope(struct dq_agent *agent, struct dq_job_event *event, const char *job_id,

@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "agent_ledger.h"
+#include "contract/strutil.h"
 #include "drivequal/engine.h"
 #include "drivequal/job.h"
-#include "strutil.h"
 
 static int recent_init(struct dq_agent_recent *recent, size_t capacity)
 {

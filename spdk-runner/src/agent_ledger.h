@@ -10,9 +10,9 @@
 #include <stddef.h>
 
 #include "agent_config.h"
-#include "drivequal/msg_job_command.h"
-#include "drivequal/msg_job_event.h"
-#include "drivequal/msg_runner_heartbeat.h"
+#include "contract/msg_job_command.h"
+#include "contract/msg_job_event.h"
+#include "contract/msg_runner_heartbeat.h"
 
 #define DQ_AGENT_RECENT_DEFAULT 4096
 

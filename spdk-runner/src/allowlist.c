@@ -10,9 +10,9 @@
 
 #include <json-c/json.h>
 
+#include "contract/strutil.h"
 #include "drivequal/interlock.h"
 #include "spdk_target.h"
-#include "strutil.h"
 
 static const char *const entry_keys[] = { "serial",
 					  "transportAddress",

@@ -11,10 +11,10 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "clock.h"
+#include "contract/clock.h"
+#include "contract/strutil.h"
 #include "drivequal/engine.h"
 #include "inventory.h"
-#include "strutil.h"
 
 static void print_usage(FILE *out)
 {

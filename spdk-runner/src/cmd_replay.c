@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "contract/msg_sample.h"
+#include "contract/topics.h"
 #include "drivequal/kafka_producer.h"
-#include "drivequal/msg_sample.h"
-#include "drivequal/topics.h"
 
 #define REPLAY_DEFAULT_TIMEOUT_S 60
 #define REPLAY_MAX_REPORTED_ERRORS 20

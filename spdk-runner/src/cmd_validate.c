@@ -9,10 +9,10 @@
 #include <string.h>
 
 #include "cli.h"
-#include "drivequal/msg_job_command.h"
-#include "drivequal/msg_job_event.h"
-#include "drivequal/msg_runner_heartbeat.h"
-#include "drivequal/msg_sample.h"
+#include "contract/msg_job_command.h"
+#include "contract/msg_job_event.h"
+#include "contract/msg_runner_heartbeat.h"
+#include "contract/msg_sample.h"
 
 typedef int (*validate_fn)(const char *json, size_t len, char *err, size_t err_len);
 

@@ -15,8 +15,8 @@
 
 #include <blkid/blkid.h>
 
+#include "contract/strutil.h"
 #include "drivequal/interlock.h"
-#include "strutil.h"
 
 #define MAX_DEVNUMS 256
 

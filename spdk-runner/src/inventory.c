@@ -7,9 +7,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "contract/strutil.h"
 #include "drivequal/engine.h"
 #include "inventory.h"
-#include "strutil.h"
 
 #define INVENTORY_MAX DQ_HEARTBEAT_MAX_DEVICES
 

@@ -8,8 +8,8 @@
 
 #include <stddef.h>
 
+#include "contract/msg_runner_heartbeat.h"
 #include "drivequal/interlock.h"
-#include "drivequal/msg_runner_heartbeat.h"
 
 struct dq_inventory_item {
 	char target[4096];

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
+#include "contract/clock.h"
+#include "contract/strutil.h"
 #include "phase.h"
 #include "prng.h"
-#include "strutil.h"
 
 struct job {
 	const struct dq_job_spec *spec;

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "contract/strutil.h"
 #include "kafka_sink.h"
-#include "strutil.h"
 
 int dq_locked_producer_init(struct dq_locked_producer *lp,
 			    const struct dq_kafka_producer_opts *opts, char *err, size_t err_len)

@@ -17,8 +17,8 @@
 #include <linux/loop.h>
 #include <linux/nvme_ioctl.h>
 
+#include "contract/strutil.h"
 #include "kdev.h"
-#include "strutil.h"
 
 static int read_sysfs(const char *dir, const char *name, char *out, size_t out_len)
 {

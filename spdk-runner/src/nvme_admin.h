@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "drivequal/msg_common.h"
+#include "contract/msg_common.h"
 
 #define DQ_NVME_LOG_SMART 0x02
 #define DQ_NVME_LOG_SANITIZE_STATUS 0x81

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "clock.h"
+#include "contract/clock.h"
 #include "phase.h"
 
 /* Deallocate in pieces so a cancel is seen between them. */

@@ -7,11 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "drivequal/msg_job_command.h"
+#include "contract/clock.h"
+#include "contract/msg_job_command.h"
+#include "contract/strutil.h"
 #include "phase.h"
 #include "run_args.h"
-#include "strutil.h"
 
 #define PRECONDITION_BLOCK_BYTES (128u * 1024u)
 #define PRECONDITION_QUEUE_DEPTH 32u

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "contract/strutil.h"
 #include "spdk_target.h"
-#include "strutil.h"
 
 #define NSID_MAX 0xfffffffeu
 

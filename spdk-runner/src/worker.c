@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
+#include "contract/clock.h"
+#include "contract/strutil.h"
 #include "phase.h"
 #include "prng.h"
-#include "strutil.h"
 
 /* Random offsets drawn this many IOs early, so the engine can warm what they touch. */
 #define OFFSET_AHEAD 32u

@@ -12,8 +12,8 @@
 #include <librdkafka/rdkafka.h>
 
 #include "agent_config.h"
+#include "contract/topics.h"
 #include "drivequal/engine.h"
-#include "drivequal/topics.h"
 #include "test_util.h"
 
 static char g_dir[] = "/tmp/dq-agent-config-XXXXXX";

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "contract/msg_job_event.h"
 #include "drivequal/histogram.h"
-#include "drivequal/msg_job_event.h"
 #include "test_util.h"
 
 static uint64_t splitmix64(uint64_t *state)

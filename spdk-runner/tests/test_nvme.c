@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drivequal/msg_job_event.h"
+#include "contract/msg_job_event.h"
 #include "nvme_admin.h"
 #include "test_util.h"
 

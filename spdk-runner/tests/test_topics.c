@@ -8,7 +8,7 @@
 
 #include <json-c/json.h>
 
-#include "drivequal/topics.h"
+#include "contract/topics.h"
 
 static const char *member_string(struct json_object *obj, const char *key)
 {

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <sys/uio.h>
 
-#include "drivequal/msg_common.h"
+#include "contract/msg_common.h"
 
 /* Bumped when dq_io_engine_ops changes; the registry refuses tables of another version. */
 #define DQ_IO_ENGINE_OPS_VERSION 2

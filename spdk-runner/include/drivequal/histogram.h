@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "drivequal/msg_common.h"
+#include "contract/msg_common.h"
 
 /*
  * HdrHistogram(lowestDiscernibleValue=1, highestTrackableValue=INT64_MAX, significantDigits=2):

@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "contract/msg_job_event.h"
+#include "contract/msg_runner_heartbeat.h"
 #include "drivequal/engine.h"
-#include "drivequal/msg_job_event.h"
-#include "drivequal/msg_runner_heartbeat.h"
 
 /*
  * One allowlist entry. A device matches when every field given matches: serial, and/or transport

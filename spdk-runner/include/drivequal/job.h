@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "contract/msg_job_event.h"
+#include "contract/msg_sample.h"
 #include "drivequal/interlock.h"
-#include "drivequal/msg_job_event.h"
-#include "drivequal/msg_sample.h"
 
 /*
  * Where samples and events go. Each callback returns 0 or -errno; an error ends the job at once

@@ -13,7 +13,7 @@
 
 #include <json-c/json_object_iterator.h>
 
-#include "drivequal/msg_common.h"
+#include "contract/msg_common.h"
 #include "json_util.h"
 
 static size_t jpath_format(const struct dq_jpath *path, char *buf, size_t size)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drivequal/msg_job_command.h"
+#include "contract/msg_job_command.h"
 #include "msg_internal.h"
 
 static const char *const command_type_names_array[] = { NULL, "start", "cancel" };

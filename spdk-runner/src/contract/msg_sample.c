@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drivequal/msg_sample.h"
+#include "contract/msg_sample.h"
 #include "msg_internal.h"
 
 static const char *const sample_keys[] = { "schemaVersion", "jobId",	 "runnerId", "deviceSerial",

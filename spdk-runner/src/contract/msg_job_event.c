@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drivequal/msg_job_event.h"
+#include "contract/msg_job_event.h"
 #include "msg_internal.h"
 
 static const char *const event_type_names_array[] = {

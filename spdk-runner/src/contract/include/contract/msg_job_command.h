@@ -5,7 +5,7 @@
 #ifndef DRIVEQUAL_MSG_JOB_COMMAND_H
 #define DRIVEQUAL_MSG_JOB_COMMAND_H
 
-#include "drivequal/msg_common.h"
+#include "contract/msg_common.h"
 
 enum dq_job_command_type {
 	DQ_JOB_COMMAND_NONE = 0,

@@ -5,7 +5,7 @@
 #ifndef DRIVEQUAL_MSG_RUNNER_HEARTBEAT_H
 #define DRIVEQUAL_MSG_RUNNER_HEARTBEAT_H
 
-#include "drivequal/msg_common.h"
+#include "contract/msg_common.h"
 
 #define DQ_HEARTBEAT_INTERVAL_MS_MIN 100
 #define DQ_HEARTBEAT_INTERVAL_MS_MAX 60000

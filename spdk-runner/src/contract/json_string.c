@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "drivequal/msg_common.h"
+#include "contract/msg_common.h"
 #include "json_util.h"
 
 static bool is_id_char(char c)

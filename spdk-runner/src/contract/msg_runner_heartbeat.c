@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drivequal/msg_runner_heartbeat.h"
+#include "contract/msg_runner_heartbeat.h"
 #include "msg_internal.h"
 
 static const char *const device_state_names_array[] = { NULL, "idle", "busy", "refused" };

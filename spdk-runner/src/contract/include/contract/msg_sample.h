@@ -5,7 +5,7 @@
 #ifndef DRIVEQUAL_MSG_SAMPLE_H
 #define DRIVEQUAL_MSG_SAMPLE_H
 
-#include "drivequal/msg_common.h"
+#include "contract/msg_common.h"
 
 #define DQ_SAMPLE_T_MAX 2592000
 

@@ -2,7 +2,7 @@
  * The runner's topic table, kept next to the names in topics.h so a test can compare both the
  * names and what flows on them with schemas/topics.json.
  */
-#include "drivequal/topics.h"
+#include "contract/topics.h"
 
 static const struct dq_topic_default g_topic_defaults[] = {
 	{ .name = DQ_TOPIC_RUNNER_COMMANDS,

@@ -6,7 +6,7 @@
 #ifndef DRIVEQUAL_MSG_JOB_EVENT_H
 #define DRIVEQUAL_MSG_JOB_EVENT_H
 
-#include "drivequal/msg_common.h"
+#include "contract/msg_common.h"
 
 #define DQ_JOB_EVENT_SEQ_MAX 999999999
 

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "drivequal/msg_common.h"
+#include "contract/msg_common.h"
 
 #define DQ_NS_PER_S 1000000000ULL
 #define DQ_NS_PER_MS 1000000ULL

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "units.h"
+#include "contract/units.h"
 
 int dq_parse_size(const char *text, uint64_t *bytes)
 {

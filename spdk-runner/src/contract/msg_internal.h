@@ -5,7 +5,7 @@
 #ifndef DRIVEQUAL_MSG_INTERNAL_H
 #define DRIVEQUAL_MSG_INTERNAL_H
 
-#include "drivequal/msg_common.h"
+#include "contract/msg_common.h"
 #include "json_util.h"
 
 extern const struct dq_enum_names g_dq_engine_names;
