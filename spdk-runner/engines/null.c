@@ -23,7 +23,7 @@ struct null_engine {
 };
 
 static int null_open(const struct dq_io_engine_open_args *args, void **data,
-		     struct dq_engine_target *target, char *err, size_t err_len)
+		     struct dq_device_target *target, char *err, size_t err_len)
 {
 	struct dq_device *device = &target->device;
 	uint64_t capacity = NULL_DEFAULT_CAPACITY;

@@ -116,7 +116,7 @@ static int sim_parse_target(const char *target, char *profile, size_t profile_le
 }
 
 static int sim_open(const struct dq_io_engine_open_args *args, void **data,
-		    struct dq_engine_target *target, char *err, size_t err_len)
+		    struct dq_device_target *target, char *err, size_t err_len)
 {
 	const struct sim_options *options = args->options;
 	const char *dir = options != NULL ? options->profiles_dir : DQ_SIM_PROFILES_DIR;

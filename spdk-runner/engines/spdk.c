@@ -123,7 +123,7 @@ static int alloc_qpair(struct spdk_engine *engine, uint32_t queue_depth, char *e
 }
 
 static int spdk_engine_open(const struct dq_io_engine_open_args *args, void **data,
-			    struct dq_engine_target *target, char *err, size_t err_len)
+			    struct dq_device_target *target, char *err, size_t err_len)
 {
 	static const struct spdk_options defaults = { .admin_poll_ms = 10 };
 	const struct spdk_options *options = args->options != NULL ? args->options : &defaults;

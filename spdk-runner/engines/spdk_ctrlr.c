@@ -200,7 +200,7 @@ void dq_spdk_dev_detach(struct spdk_dev *dev)
 	dev->ns = NULL;
 }
 
-void dq_spdk_dev_describe(const struct spdk_dev *dev, struct dq_engine_target *target)
+void dq_spdk_dev_describe(const struct spdk_dev *dev, struct dq_device_target *target)
 {
 	struct dq_device *device = &target->device;
 

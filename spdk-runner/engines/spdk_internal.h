@@ -12,9 +12,9 @@
 
 #include <spdk/nvme.h>
 
+#include "device/nvme_admin.h"
+#include "device/spdk_target.h"
 #include "drivequal/engine.h"
-#include "nvme_admin.h"
-#include "spdk_target.h"
 
 /* The engine's options (--spdk_*); the first open in a process sets up the SPDK environment. */
 struct spdk_options {
@@ -49,7 +49,7 @@ int dq_spdk_dev_attach(struct spdk_dev *dev, const char *text, char *err, size_t
 void dq_spdk_dev_detach(struct spdk_dev *dev);
 
 /* Fill target (identity, capacity, purge methods) from an attached dev. */
-void dq_spdk_dev_describe(const struct spdk_dev *dev, struct dq_engine_target *target);
+void dq_spdk_dev_describe(const struct spdk_dev *dev, struct dq_device_target *target);
 
 /* Read a log page into buf (DMA memory of len bytes). 0, -EIO (NVMe status in err) or -errno. */
 int dq_spdk_get_log(struct spdk_dev *dev, uint8_t log_id, uint32_t nsid, void *buf, uint32_t len,

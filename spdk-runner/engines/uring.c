@@ -16,10 +16,10 @@
 #include <liburing.h>
 
 #include "contract/strutil.h"
+#include "device/kdev.h"
+#include "device/nvme_admin.h"
 #include "drivequal/engine.h"
 #include "engines.h"
-#include "kdev.h"
-#include "nvme_admin.h"
 
 struct uring_options {
 	bool defer_taskrun;
@@ -133,7 +133,7 @@ static int ring_init(struct uring_engine *engine, const struct uring_options *op
 static void uring_close(void *data);
 
 static int uring_open(const struct dq_io_engine_open_args *args, void **data,
-		      struct dq_engine_target *target, char *err, size_t err_len)
+		      struct dq_device_target *target, char *err, size_t err_len)
 {
 	static const struct uring_options defaults = { .defer_taskrun = true,
 						       .fixedbufs = true,

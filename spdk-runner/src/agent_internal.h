@@ -13,7 +13,7 @@
 
 #include "agent_config.h"
 #include "agent_ledger.h"
-#include "drivequal/interlock.h"
+#include "device/interlock.h"
 #include "drivequal/job.h"
 #include "kafka_consumer.h"
 #include "kafka_sink.h"

@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "contract/msg_runner_heartbeat.h"
-#include "drivequal/interlock.h"
+#include "device/interlock.h"
 
 struct dq_inventory_item {
 	char target[4096];

@@ -280,7 +280,7 @@ static void purge_methods_text(uint32_t methods, char *out, size_t out_len)
 /* What the opened device must offer the phases; a refusal (invalid-command) otherwise. */
 static int check_phases_fit(struct job *job)
 {
-	const struct dq_engine_target *target = &job->engine.target;
+	const struct dq_device_target *target = &job->engine.target;
 	const struct dq_io_engine_ops *ops = job->engine.ops;
 	uint32_t lba = target->device.lba_size_bytes;
 	const struct dq_phase_spec *p;
@@ -322,7 +322,7 @@ static int check_phases_fit(struct job *job)
 		}
 		if (p->kind == DQ_PHASE_KIND_PURGE) {
 			method = p->purge_method == DQ_PURGE_METHOD_AUTO ?
-					 dq_engine_target_strongest_purge(target) :
+					 dq_device_target_strongest_purge(target) :
 					 p->purge_method;
 			if (method == DQ_PURGE_METHOD_NONE ||
 			    !(target->purge_methods & (1u << method))) {

@@ -73,7 +73,7 @@ int dq_purge_phase_run(const struct dq_phase_env *env, const struct dq_phase_spe
 	int rc;
 
 	if (method == DQ_PURGE_METHOD_AUTO) {
-		method = dq_engine_target_strongest_purge(&engine->target);
+		method = dq_device_target_strongest_purge(&engine->target);
 	}
 	stats->start_ns = dq_phase_env_now(env);
 	rc = engine->ops->purge(engine->data, method, err, sizeof(err));

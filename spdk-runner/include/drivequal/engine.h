@@ -13,6 +13,7 @@
 #include <sys/uio.h>
 
 #include "contract/msg_common.h"
+#include "device/target.h"
 
 /* Bumped when dq_io_engine_ops changes; the registry refuses tables of another version. */
 #define DQ_IO_ENGINE_OPS_VERSION 2
@@ -56,24 +57,6 @@ struct dq_io_completion {
 	uint64_t latency_ns; /* DQ_ENGINE_OWN_LATENCY only: submission to completion */
 };
 
-/* What an opened target is; filled by open(). */
-struct dq_engine_target {
-	struct dq_device device; /* serial, model, firmware, capacity, lba size, transport address */
-	/* The serial is derived by the runner (loop device, file, null) rather than reported by a
-	 * drive; serial_note says from what. */
-	bool serial_synthetic;
-	char serial_note[128];
-	/* A kernel block device: the interlocks check mounts, holders, partitions and signatures. */
-	bool kernel_block_device;
-	uint32_t dev_major, dev_minor;
-	/* What libblkid probes for partition tables and signatures (a block device or a regular
-	 * file); empty when there is nothing to probe (null, sim, SPDK-owned devices). */
-	char probe_path[4096];
-	uint32_t purge_methods; /* bit (1u << enum dq_purge_method) per supported method */
-	uint32_t buffer_align; /* IO buffer alignment, bytes (a power of two) */
-	uint32_t max_queue_depth;
-};
-
 /* Arguments of open(). */
 struct dq_io_engine_open_args {
 	const char *target; /* what --filename names: a path, "null:1g", a profile, ... */
@@ -114,7 +97,7 @@ struct dq_io_engine_ops {
 	size_t options_size;
 
 	int (*open)(const struct dq_io_engine_open_args *args, void **data,
-		    struct dq_engine_target *target, char *err, size_t err_len);
+		    struct dq_device_target *target, char *err, size_t err_len);
 	/* Optional: take exclusive ownership before destructive work (kernel: O_EXCL keeps the
 	 * device from being mounted meanwhile). -EBUSY when something else holds it. */
 	int (*claim)(void *data, char *err, size_t err_len);
@@ -151,7 +134,7 @@ struct dq_io_engine_ops {
 struct dq_io_engine {
 	const struct dq_io_engine_ops *ops;
 	void *data;
-	struct dq_engine_target target;
+	struct dq_device_target target;
 };
 
 /* One registry entry: an engine of the contract, built into this runner or not (and why not). */
@@ -183,9 +166,6 @@ static inline bool dq_io_engine_has(const struct dq_io_engine *engine, uint32_t 
 {
 	return (engine->ops->flags & flag) != 0;
 }
-
-/* The strongest purge method a target supports (the contract's "auto"), or NONE. */
-enum dq_purge_method dq_engine_target_strongest_purge(const struct dq_engine_target *target);
 
 /* A malloc'd option struct for ops with every default applied (or NULL for no options): 0 or
  * -ENOMEM. Free with free(). */

@@ -12,7 +12,7 @@
 
 #include "contract/msg_job_event.h"
 #include "contract/msg_sample.h"
-#include "drivequal/interlock.h"
+#include "device/interlock.h"
 
 /*
  * Where samples and events go. Each callback returns 0 or -errno; an error ends the job at once

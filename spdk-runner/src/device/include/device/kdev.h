@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
-#include "drivequal/engine.h"
-#include "nvme_admin.h"
+#include "device/nvme_admin.h"
+#include "device/target.h"
 
 enum dq_kdev_kind {
 	DQ_KDEV_FILE,
@@ -41,7 +41,7 @@ struct dq_kdev {
  * Returns 0, or -errno with the reason in err (-EINVAL for a partition: whole devices only).
  */
 int dq_kdev_identify(int fd, const char *path, const struct stat *st, bool direct,
-		     struct dq_engine_target *target, struct dq_kdev *kdev, char *err,
+		     struct dq_device_target *target, struct dq_kdev *kdev, char *err,
 		     size_t err_len);
 
 /* Every NVMe namespace and attached loop device as /dev/<name>. Returns 0 or -errno. */

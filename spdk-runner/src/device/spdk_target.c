@@ -10,7 +10,7 @@
 #include <strings.h>
 
 #include "contract/strutil.h"
-#include "spdk_target.h"
+#include "device/spdk_target.h"
 
 #define NSID_MAX 0xfffffffeu
 

@@ -5,14 +5,15 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
 
 #include "contract/strutil.h"
-#include "drivequal/interlock.h"
-#include "spdk_target.h"
+#include "device/interlock.h"
+#include "device/spdk_target.h"
 
 static const char *const entry_keys[] = { "serial",
 					  "transportAddress",

@@ -12,7 +12,7 @@
 
 #include "contract/msg_job_event.h"
 #include "contract/msg_runner_heartbeat.h"
-#include "drivequal/engine.h"
+#include "device/target.h"
 
 /*
  * One allowlist entry. A device matches when every field given matches: serial, and/or transport
@@ -61,7 +61,7 @@ struct dq_interlock_verdict {
  * verdict's reason and message when refused, or -errno when a check itself failed (the verdict then
  * refuses too: nothing is assumed safe).
  */
-int dq_interlock_check(const struct dq_allowlist *list, const struct dq_engine_target *target,
+int dq_interlock_check(const struct dq_allowlist *list, const struct dq_device_target *target,
 		       const char *expected_serial, bool require_serial,
 		       struct dq_interlock_verdict *verdict);
 
@@ -76,7 +76,7 @@ int dq_interlock_check(const struct dq_allowlist *list, const struct dq_engine_t
  */
 enum dq_interlock dq_interlock_from_refusal(enum dq_refuse_reason reason);
 
-int dq_interlock_probe_device(const struct dq_engine_target *target,
+int dq_interlock_probe_device(const struct dq_device_target *target,
 			      const struct dq_allowlist_entry *entry,
 			      struct dq_interlock_verdict *verdict);
 

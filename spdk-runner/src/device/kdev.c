@@ -18,7 +18,7 @@
 #include <linux/nvme_ioctl.h>
 
 #include "contract/strutil.h"
-#include "kdev.h"
+#include "device/kdev.h"
 
 static int read_sysfs(const char *dir, const char *name, char *out, size_t out_len)
 {
@@ -80,7 +80,7 @@ static bool name_is(const char *name, const char *format_check)
 }
 
 static void identify_file(const char *real, const struct stat *st, bool direct,
-			  struct dq_engine_target *target)
+			  struct dq_device_target *target)
 {
 	struct dq_device *device = &target->device;
 	/* O_DIRECT on a file needs its filesystem's alignment: 4 KiB satisfies every common one
@@ -101,7 +101,7 @@ static void identify_file(const char *real, const struct stat *st, bool direct,
 	target->buffer_align = lba < 4096 ? 4096 : lba;
 }
 
-static int identify_loop(int fd, struct dq_engine_target *target, char *err, size_t err_len)
+static int identify_loop(int fd, struct dq_device_target *target, char *err, size_t err_len)
 {
 	struct dq_device *device = &target->device;
 	struct loop_info64 info;
@@ -127,7 +127,7 @@ static int identify_loop(int fd, struct dq_engine_target *target, char *err, siz
 	return 0;
 }
 
-static void identify_nvme(int fd, const char *sys, struct dq_engine_target *target,
+static void identify_nvme(int fd, const char *sys, struct dq_device_target *target,
 			  struct dq_kdev *kdev)
 {
 	struct dq_device *device = &target->device;
@@ -181,7 +181,7 @@ static bool nvme_single_namespace(const char *sysname)
 	return count == 1;
 }
 
-static void identify_other(const char *sys, struct dq_engine_target *target)
+static void identify_other(const char *sys, struct dq_device_target *target)
 {
 	struct dq_device *device = &target->device;
 	char value[256];
@@ -201,7 +201,7 @@ static void identify_other(const char *sys, struct dq_engine_target *target)
 	}
 }
 
-static int identify_block(int fd, const struct stat *st, struct dq_engine_target *target,
+static int identify_block(int fd, const struct stat *st, struct dq_device_target *target,
 			  struct dq_kdev *kdev, char *err, size_t err_len)
 {
 	struct dq_device *device = &target->device;
@@ -268,7 +268,7 @@ static int identify_block(int fd, const struct stat *st, struct dq_engine_target
 }
 
 int dq_kdev_identify(int fd, const char *path, const struct stat *st, bool direct,
-		     struct dq_engine_target *target, struct dq_kdev *kdev, char *err,
+		     struct dq_device_target *target, struct dq_kdev *kdev, char *err,
 		     size_t err_len)
 {
 	struct dq_device *device = &target->device;

@@ -11,7 +11,7 @@
 
 #include <linux/nvme_ioctl.h>
 
-#include "nvme_admin.h"
+#include "device/nvme_admin.h"
 
 #define NVME_ADMIN_GET_LOG_PAGE 0x02
 #define NVME_ADMIN_IDENTIFY 0x06

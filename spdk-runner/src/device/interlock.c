@@ -16,7 +16,7 @@
 #include <blkid/blkid.h>
 
 #include "contract/strutil.h"
-#include "drivequal/interlock.h"
+#include "device/interlock.h"
 
 #define MAX_DEVNUMS 256
 
@@ -59,7 +59,7 @@ static int read_line(const char *path, char *out, size_t out_len)
 }
 
 /* /sys/dev/block/M:m is the device; its subdirectories with a "partition" file are partitions. */
-static int collect_devnums(const struct dq_engine_target *target, struct devnums *nums)
+static int collect_devnums(const struct dq_device_target *target, struct devnums *nums)
 {
 	char sys[128], path[512], line[64];
 	unsigned major_num, minor_num;
@@ -126,7 +126,7 @@ static bool block_dev_of(const char *path, dev_t *dev)
 }
 
 /* Mounted (mountinfo's major:minor or its source), held (holders/) or swap. */
-static int check_in_use(const struct dq_engine_target *target, const struct devnums *nums,
+static int check_in_use(const struct dq_device_target *target, const struct devnums *nums,
 			struct dq_interlock_verdict *verdict)
 {
 	char line[4096], mount_point[2048], source[2048], path[512], swap[2048];
@@ -237,7 +237,7 @@ static int blkid_scan(const char *path, char *pttype, char *type, char *usage, s
 	return 0;
 }
 
-int dq_interlock_probe_device(const struct dq_engine_target *target,
+int dq_interlock_probe_device(const struct dq_device_target *target,
 			      const struct dq_allowlist_entry *entry,
 			      struct dq_interlock_verdict *verdict)
 {
@@ -299,7 +299,7 @@ out:
 	return rc == -EPERM ? 0 : rc;
 }
 
-int dq_interlock_check(const struct dq_allowlist *list, const struct dq_engine_target *target,
+int dq_interlock_check(const struct dq_allowlist *list, const struct dq_device_target *target,
 		       const char *expected_serial, bool require_serial,
 		       struct dq_interlock_verdict *verdict)
 {
