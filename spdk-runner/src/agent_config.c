@@ -13,7 +13,7 @@
 #include "agent_config.h"
 #include "contract/strutil.h"
 #include "contract/topics.h"
-#include "drivequal/engine.h"
+#include "io/engine.h"
 
 #define TARGET_MAX_LEN 4095
 

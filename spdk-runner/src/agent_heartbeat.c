@@ -11,7 +11,7 @@
 #include "agent_internal.h"
 #include "contract/clock.h"
 #include "contract/strutil.h"
-#include "drivequal/engine.h"
+#include "io/engine.h"
 
 /* Say what changed about a device, once, rather than every heartbeat. */
 static void log_change(const struct dq_agent_slot *slot, bool was_identified,

@@ -13,8 +13,8 @@
 #include "cli.h"
 #include "contract/clock.h"
 #include "contract/strutil.h"
-#include "drivequal/engine.h"
 #include "inventory.h"
+#include "io/engine.h"
 
 static void print_usage(FILE *out)
 {

@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 
 #include "contract/strutil.h"
-#include "drivequal/engine.h"
 #include "inventory.h"
+#include "io/engine.h"
 
 #define INVENTORY_MAX DQ_HEARTBEAT_MAX_DEVICES
 

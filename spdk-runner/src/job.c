@@ -10,8 +10,9 @@
 
 #include "contract/clock.h"
 #include "contract/strutil.h"
-#include "phase.h"
-#include "prng.h"
+#include "drivequal/job.h"
+#include "io/phase.h"
+#include "io/prng.h"
 
 struct job {
 	const struct dq_job_spec *spec;

@@ -8,8 +8,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "drivequal/histogram.h"
 #include "drivequal/job.h"
+#include "io/histogram.h"
 
 enum dq_output_format {
 	DQ_OUTPUT_JSON,

@@ -8,8 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "drivequal/engine.h"
 #include "drivequal/job.h"
+#include "io/engine.h"
 #include "output.h"
 
 /* Everything `run` takes from its command line, and the job it builds. */

@@ -10,7 +10,7 @@
 #include "contract/clock.h"
 #include "contract/msg_job_command.h"
 #include "contract/strutil.h"
-#include "phase.h"
+#include "io/phase.h"
 #include "run_args.h"
 
 #define PRECONDITION_BLOCK_BYTES (128u * 1024u)

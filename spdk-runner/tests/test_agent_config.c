@@ -13,7 +13,7 @@
 
 #include "agent_config.h"
 #include "contract/topics.h"
-#include "drivequal/engine.h"
+#include "io/engine.h"
 #include "test_util.h"
 
 static char g_dir[] = "/tmp/dq-agent-config-XXXXXX";

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "device/interlock.h"
-#include "drivequal/engine.h"
+#include "io/engine.h"
 #include "test_util.h"
 
 static char g_dir[] = "/tmp/dq-allowlist-XXXXXX";

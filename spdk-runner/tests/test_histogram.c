@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "contract/msg_job_event.h"
-#include "drivequal/histogram.h"
+#include "io/histogram.h"
 #include "test_util.h"
 
 static uint64_t splitmix64(uint64_t *state)

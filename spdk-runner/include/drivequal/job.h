@@ -13,16 +13,7 @@
 #include "contract/msg_job_event.h"
 #include "contract/msg_sample.h"
 #include "device/interlock.h"
-
-/*
- * Where samples and events go. Each callback returns 0 or -errno; an error ends the job at once
- * (its messages cannot be delivered), and dq_job_run() returns that error.
- */
-struct dq_sink {
-	int (*sample)(void *arg, const struct dq_sample *sample);
-	int (*event)(void *arg, const struct dq_job_event *event);
-	void *arg;
-};
+#include "io/sink.h"
 
 struct dq_job_spec {
 	char job_id[DQ_ID_MAX_LEN + 1];

@@ -12,8 +12,8 @@
 #include <spdk/env.h>
 #include <spdk/nvme.h>
 
-#include "drivequal/engine.h"
 #include "engines.h"
+#include "io/engine.h"
 #include "spdk_internal.h"
 
 static const struct dq_engine_option spdk_engine_options[] = {

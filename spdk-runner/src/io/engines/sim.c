@@ -12,8 +12,8 @@
 
 #include "contract/strutil.h"
 #include "dq_sim.h"
-#include "drivequal/engine.h"
 #include "engines.h"
+#include "io/engine.h"
 
 #define SIM_DEFAULT_SEED 1
 

@@ -5,7 +5,7 @@
 #ifndef DRIVEQUAL_ENGINES_H
 #define DRIVEQUAL_ENGINES_H
 
-#include "drivequal/engine.h"
+#include "io/engine.h"
 
 const struct dq_io_engine_ops *dq_engine_null_ops(void);
 const struct dq_io_engine_ops *dq_engine_uring_ops(void);

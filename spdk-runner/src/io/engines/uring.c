@@ -18,8 +18,8 @@
 #include "contract/strutil.h"
 #include "device/kdev.h"
 #include "device/nvme_admin.h"
-#include "drivequal/engine.h"
 #include "engines.h"
+#include "io/engine.h"
 
 struct uring_options {
 	bool defer_taskrun;

@@ -7,7 +7,7 @@
 #include <sys/random.h>
 #include <time.h>
 
-#include "prng.h"
+#include "io/prng.h"
 
 uint64_t dq_random_seed(void)
 {

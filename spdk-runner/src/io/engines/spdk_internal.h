@@ -14,7 +14,7 @@
 
 #include "device/nvme_admin.h"
 #include "device/spdk_target.h"
-#include "drivequal/engine.h"
+#include "io/engine.h"
 
 /* The engine's options (--spdk_*); the first open in a process sets up the SPDK environment. */
 struct spdk_options {

@@ -8,18 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drivequal/engine.h"
 #include "engines.h"
+#include "io/engine.h"
 
 static const struct dq_io_engine_slot g_slots[] = {
 	{
 		.engine = DQ_ENGINE_SPDK,
 #if DRIVEQUAL_SPDK_ENABLED
 		.get_ops = dq_engine_spdk_ops,
-#elif DRIVEQUAL_SPDK_LIBRARY_FOUND
-		.missing_reason = "this drivequal-runner was built without the SPDK engine: SPDK "
-				  "was found, but the engine (engines/spdk.c) is not written yet; "
-				  "use --engine uring for kernel NVMe devices",
 #else
 		.missing_reason = "this drivequal-runner was built without the SPDK engine: "
 				  "pkg-config found no spdk_nvme/spdk_env_dpdk at build time "

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drivequal/histogram.h"
+#include "io/histogram.h"
 
 static uint32_t bucket_of_index(uint32_t index)
 {

@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "contract/clock.h"
-#include "phase.h"
+#include "io/phase.h"
 
 /* Deallocate in pieces so a cancel is seen between them. */
 #define DEALLOCATE_CHUNK_BYTES (1ULL << 30)

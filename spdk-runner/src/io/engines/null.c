@@ -9,8 +9,8 @@
 
 #include "contract/strutil.h"
 #include "contract/units.h"
-#include "drivequal/engine.h"
 #include "engines.h"
+#include "io/engine.h"
 
 #define NULL_DEFAULT_CAPACITY (1ULL << 40) /* 1 TiB */
 #define NULL_SERIAL "NULL-ENGINE-FAKE-SERIAL"

@@ -9,8 +9,8 @@
 
 #include "contract/clock.h"
 #include "contract/strutil.h"
-#include "phase.h"
-#include "prng.h"
+#include "io/phase.h"
+#include "io/prng.h"
 
 /* Random offsets drawn this many IOs early, so the engine can warm what they touch. */
 #define OFFSET_AHEAD 32u

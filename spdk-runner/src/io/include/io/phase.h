@@ -9,9 +9,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "drivequal/engine.h"
-#include "drivequal/histogram.h"
-#include "drivequal/job.h"
+#include "contract/msg_job_event.h"
+#include "io/engine.h"
+#include "io/histogram.h"
+#include "io/sink.h"
 
 /* The cancel flag is checked at least this often; stalled devices still get a sample per second. */
 #define DQ_TICK_NS 100000000ULL
