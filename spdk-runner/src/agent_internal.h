@@ -14,7 +14,7 @@
 #include "agent_config.h"
 #include "agent_ledger.h"
 #include "device/interlock.h"
-#include "drivequal/job.h"
+#include "job/job_runner.h"
 #include "kafka_consumer.h"
 #include "kafka_sink.h"
 

@@ -10,8 +10,8 @@
 
 #include "agent_ledger.h"
 #include "contract/strutil.h"
-#include "drivequal/job.h"
 #include "io/engine.h"
+#include "job/job_runner.h"
 
 static int recent_init(struct dq_agent_recent *recent, size_t capacity)
 {

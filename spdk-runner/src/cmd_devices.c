@@ -13,8 +13,8 @@
 #include "cli.h"
 #include "contract/clock.h"
 #include "contract/strutil.h"
-#include "inventory.h"
 #include "io/engine.h"
+#include "job/inventory.h"
 
 static void print_usage(FILE *out)
 {

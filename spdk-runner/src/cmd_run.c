@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "drivequal/job.h"
+#include "job/job_runner.h"
 #include "output.h"
 #include "run_args.h"
 

@@ -12,8 +12,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "drivequal/job.h"
 #include "drivequal/kafka_producer.h"
+#include "job/job_runner.h"
 
 /*
  * The local queue the agent asks librdkafka for. Messages never time out, so during a broker

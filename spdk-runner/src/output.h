@@ -8,8 +8,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "drivequal/job.h"
 #include "io/histogram.h"
+#include "job/job_runner.h"
 
 enum dq_output_format {
 	DQ_OUTPUT_JSON,

@@ -8,8 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "drivequal/job.h"
 #include "io/engine.h"
+#include "job/job_runner.h"
 #include "output.h"
 
 /* Everything `run` takes from its command line, and the job it builds. */

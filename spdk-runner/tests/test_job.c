@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drivequal/job.h"
+#include "job/job_runner.h"
 #include "test_util.h"
 
 #define MAX_MESSAGES 4096

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "drivequal/job.h"
 #include "io/engine.h"
+#include "job/job_runner.h"
 #include "test_util.h"
 
 #define SERVICE_NS 1000000ULL /* every IO takes 1 ms */

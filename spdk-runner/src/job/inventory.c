@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 
 #include "contract/strutil.h"
-#include "inventory.h"
 #include "io/engine.h"
+#include "job/inventory.h"
 
 #define INVENTORY_MAX DQ_HEARTBEAT_MAX_DEVICES
 

@@ -10,9 +10,9 @@
 
 #include "contract/clock.h"
 #include "contract/strutil.h"
-#include "drivequal/job.h"
 #include "io/phase.h"
 #include "io/prng.h"
+#include "job/job_runner.h"
 
 struct job {
 	const struct dq_job_spec *spec;

@@ -13,6 +13,7 @@
 #include "contract/msg_job_event.h"
 #include "contract/msg_sample.h"
 #include "device/interlock.h"
+#include "io/engine.h"
 #include "io/sink.h"
 
 struct dq_job_spec {
