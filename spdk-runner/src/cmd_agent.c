@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "agent.h"
+#include "agent/agent.h"
 #include "cli.h"
 
 static atomic_int g_agent_stop;

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent/kafka_producer.h"
 #include "cli.h"
 #include "contract/msg_sample.h"
 #include "contract/topics.h"
-#include "drivequal/kafka_producer.h"
 
 #define REPLAY_DEFAULT_TIMEOUT_S 60
 #define REPLAY_MAX_REPORTED_ERRORS 20

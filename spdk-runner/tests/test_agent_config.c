@@ -11,7 +11,7 @@
 
 #include <librdkafka/rdkafka.h>
 
-#include "agent_config.h"
+#include "agent/agent_config.h"
 #include "contract/topics.h"
 #include "io/engine.h"
 #include "test_util.h"

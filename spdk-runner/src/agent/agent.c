@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "agent.h"
+#include "agent/agent.h"
 #include "agent_internal.h"
 #include "contract/clock.h"
 #include "contract/strutil.h"

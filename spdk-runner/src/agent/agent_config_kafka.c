@@ -1,9 +1,8 @@
 /*
  * The Kafka half of the agent's configuration: librdkafka properties from the file, its
  * kafkaPropertiesFile and -X, with @file:/@env: secrets resolved at start and marked so they are
- * never printed, the properties the
- * agent owns refused, and every property checked by librdkafka up front (secrets redacted from
- * its messages).
+ * never printed, the properties the agent owns refused, and every property checked by librdkafka
+ * up front (through kafka_config.c, which keeps values out of its messages).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -11,7 +10,8 @@
 
 #include <librdkafka/rdkafka.h>
 
-#include "agent_config.h"
+#include "agent/agent_config.h"
+#include "kafka_config.h"
 
 #define SECRET_FILE_MAX_BYTES 65536
 
@@ -300,36 +300,23 @@ int dq_agent_config_load_properties_file(struct dq_agent_config *config, const c
 int dq_agent_config_set_property(struct dq_agent_config *config, const char *key_value, char *err,
 				 size_t err_len)
 {
-	const char *eq = strchr(key_value, '=');
 	char key[256];
+	const char *value = dq_kafka_property_split(key_value, key, sizeof(key));
+	const char *eq = strchr(key_value, '=');
 
-	if (eq == NULL || eq == key_value || (size_t)(eq - key_value) >= sizeof(key)) {
+	if (value == NULL) {
 		snprintf(err, err_len, "-X '%.*s...': expected key=value",
 			 eq != NULL ? (int)(eq - key_value) : 0, key_value);
 		return -EINVAL;
 	}
-	memcpy(key, key_value, (size_t)(eq - key_value));
-	key[eq - key_value] = '\0';
-	return dq_agent_config_add_property(config, key, eq + 1, err, err_len);
-}
-
-/* librdkafka's message with the secret value (if it quotes it) replaced by "***". */
-static void redact(char *text, const char *secret)
-{
-	size_t secret_len = strlen(secret);
-	char *at;
-
-	while (secret_len > 0 && (at = strstr(text, secret)) != NULL) {
-		memmove(at + 3, at + secret_len, strlen(at + secret_len) + 1);
-		memcpy(at, "***", 3);
-	}
+	return dq_agent_config_add_property(config, key, value, err, err_len);
 }
 
 int dq_agent_config_check_kafka(const struct dq_agent_config *config, char *err, size_t err_len)
 {
 	rd_kafka_conf_t *conf = rd_kafka_conf_new();
-	char errstr[512], key[256];
-	const char *kv, *eq;
+	const char *value;
+	char key[256];
 	size_t i;
 	int rc = 0;
 
@@ -337,17 +324,8 @@ int dq_agent_config_check_kafka(const struct dq_agent_config *config, char *err,
 		return -ENOMEM;
 	}
 	for (i = 0; rc == 0 && i < config->property_count; i++) {
-		kv = config->properties[i];
-		eq = strchr(kv, '=');
-		snprintf(key, sizeof(key), "%.*s", (int)(eq - kv), kv);
-		if (rd_kafka_conf_set(conf, key, eq + 1, errstr, sizeof(errstr)) !=
-		    RD_KAFKA_CONF_OK) {
-			if (config->property_secret[i]) {
-				redact(errstr, eq + 1);
-			}
-			snprintf(err, err_len, "kafka property %s: %s", key, errstr);
-			rc = -EINVAL;
-		}
+		value = dq_kafka_property_split(config->properties[i], key, sizeof(key));
+		rc = value != NULL ? dq_kafka_conf_set(conf, key, value, err, err_len) : -EINVAL;
 	}
 	rd_kafka_conf_destroy(conf);
 	return rc;

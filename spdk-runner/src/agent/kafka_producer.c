@@ -11,9 +11,9 @@
 
 #include <librdkafka/rdkafka.h>
 
-#include "drivequal/kafka_producer.h"
+#include "agent/kafka_producer.h"
+#include "kafka_config.h"
 
-#define PRODUCER_QUEUE_FULL_TIMEOUT_MS 10000
 #define PRODUCER_POLL_SLICE_MS 100
 #define PRODUCER_LOGGED_FAILURES_MAX 10
 
@@ -27,8 +27,8 @@ struct dq_kafka_producer {
 	char fatal_reason[512];
 };
 
-/* The defaults STYLE.md asks for; -X properties come after and may override them. */
-static const char *const g_producer_defaults[][2] = {
+/* Idempotent delivery that survives broker restarts; -X properties come after and may override. */
+static const struct dq_kafka_setting g_producer_defaults[] = {
 	{ "client.id", "drivequal-runner" },
 	{ "enable.idempotence", "true" },
 	{ "acks", "all" },
@@ -86,41 +86,12 @@ static void producer_error_cb(rd_kafka_t *rk, int err, const char *reason, void 
 	}
 }
 
-static int conf_set(rd_kafka_conf_t *conf, const char *key, const char *value, char *err,
-		    size_t err_len)
-{
-	char errstr[512];
-
-	if (rd_kafka_conf_set(conf, key, value, errstr, sizeof(errstr)) != RD_KAFKA_CONF_OK) {
-		snprintf(err, err_len, "Kafka property %s=%s: %s", key, value, errstr);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* "key=value" as kcat's -X takes it. */
-static int conf_set_property(rd_kafka_conf_t *conf, const char *property, char *err, size_t err_len)
-{
-	const char *eq = strchr(property, '=');
-	char key[256];
-	size_t key_len;
-
-	if (eq == NULL || eq == property || (key_len = (size_t)(eq - property)) >= sizeof(key)) {
-		snprintf(err, err_len, "Kafka property '%s': expected key=value", property);
-		return -EINVAL;
-	}
-	memcpy(key, property, key_len);
-	key[key_len] = '\0';
-	return conf_set(conf, key, eq + 1, err, err_len);
-}
-
 int dq_kafka_producer_create(const struct dq_kafka_producer_opts *opts,
 			     struct dq_kafka_producer **producer, char *err, size_t err_len)
 {
 	struct dq_kafka_producer *p;
 	rd_kafka_conf_t *conf = NULL;
 	char errstr[512];
-	size_t i;
 	int rc;
 
 	*producer = NULL;
@@ -129,22 +100,16 @@ int dq_kafka_producer_create(const struct dq_kafka_producer_opts *opts,
 		return -EINVAL;
 	}
 	p = calloc(1, sizeof(*p));
-	conf = rd_kafka_conf_new();
-	if (p == NULL || conf == NULL) {
+	if (p == NULL) {
 		rc = -ENOMEM;
 		goto cleanup;
 	}
-	p->queue_full_timeout_ms = opts->queue_full_timeout_ms > 0 ? opts->queue_full_timeout_ms :
-								     PRODUCER_QUEUE_FULL_TIMEOUT_MS;
-	rc = conf_set(conf, "bootstrap.servers", opts->brokers, err, err_len);
-	for (i = 0; rc == 0 && i < sizeof(g_producer_defaults) / sizeof(g_producer_defaults[0]);
-	     i++) {
-		rc = conf_set(conf, g_producer_defaults[i][0], g_producer_defaults[i][1], err,
-			      err_len);
-	}
-	for (i = 0; rc == 0 && i < opts->property_count; i++) {
-		rc = conf_set_property(conf, opts->properties[i], err, err_len);
-	}
+	p->queue_full_timeout_ms = opts->queue_full_timeout_ms > 0 ?
+					   opts->queue_full_timeout_ms :
+					   DQ_KAFKA_PRODUCER_QUEUE_FULL_TIMEOUT_MS;
+	rc = dq_kafka_conf_new(opts->brokers, g_producer_defaults,
+			       sizeof(g_producer_defaults) / sizeof(g_producer_defaults[0]),
+			       opts->properties, opts->property_count, &conf, err, err_len);
 	if (rc != 0) {
 		goto cleanup;
 	}

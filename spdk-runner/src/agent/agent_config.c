@@ -10,7 +10,7 @@
 
 #include <json-c/json.h>
 
-#include "agent_config.h"
+#include "agent/agent_config.h"
 #include "contract/strutil.h"
 #include "contract/topics.h"
 #include "io/engine.h"

@@ -8,7 +8,7 @@
 
 #include <stdatomic.h>
 
-#include "agent_config.h"
+#include "agent/agent_config.h"
 
 /*
  * Run until *stop becomes non-zero: 1 stops gracefully (running jobs are cancelled and their

@@ -12,6 +12,7 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include "kafka_config.h"
 #include "kafka_consumer.h"
 
 #define CONSUMER_QUERY_TIMEOUT_MS 10000
@@ -23,13 +24,6 @@ struct dq_kafka_consumer {
 	bool stored; /* offsets stored since the last commit */
 	rd_kafka_resp_err_t last_error;
 	time_t last_error_time;
-};
-
-static const char *const g_consumer_defaults[][2] = {
-	{ "enable.auto.commit", "false" },
-	{ "enable.auto.offset.store", "false" },
-	/* Only for a partition with no committed offset and not pinned at assignment. */
-	{ "auto.offset.reset", "latest" },
 };
 
 static void log_error(struct dq_kafka_consumer *c, rd_kafka_resp_err_t err, const char *reason)
@@ -135,33 +129,6 @@ static void consumer_rebalance_cb(rd_kafka_t *rk, rd_kafka_resp_err_t err,
 	}
 }
 
-static int conf_set(rd_kafka_conf_t *conf, const char *key, const char *value, char *err,
-		    size_t err_len)
-{
-	char errstr[512];
-
-	if (rd_kafka_conf_set(conf, key, value, errstr, sizeof(errstr)) != RD_KAFKA_CONF_OK) {
-		/* No value in the message: it may be a secret. */
-		snprintf(err, err_len, "Kafka consumer property %s: %s", key, errstr);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int conf_set_property(rd_kafka_conf_t *conf, const char *property, char *err, size_t err_len)
-{
-	const char *eq = strchr(property, '=');
-	char key[256];
-
-	if (eq == NULL || eq == property || (size_t)(eq - property) >= sizeof(key)) {
-		snprintf(err, err_len, "Kafka consumer property: expected key=value");
-		return -EINVAL;
-	}
-	memcpy(key, property, (size_t)(eq - property));
-	key[eq - property] = '\0';
-	return conf_set(conf, key, eq + 1, err, err_len);
-}
-
 static int subscribe(struct dq_kafka_consumer *c, const char *topic, char *err, size_t err_len)
 {
 	rd_kafka_topic_partition_list_t *topics = rd_kafka_topic_partition_list_new(1);
@@ -180,30 +147,27 @@ static int subscribe(struct dq_kafka_consumer *c, const char *topic, char *err, 
 int dq_kafka_consumer_create(const struct dq_kafka_consumer_opts *opts,
 			     struct dq_kafka_consumer **consumer, char *err, size_t err_len)
 {
+	const struct dq_kafka_setting settings[] = {
+		{ "group.id", opts->group_id },
+		{ "client.id", opts->client_id },
+		{ "enable.auto.commit", "false" },
+		{ "enable.auto.offset.store", "false" },
+		/* Only for a partition with no committed offset and not pinned at assignment. */
+		{ "auto.offset.reset", "latest" },
+	};
 	struct dq_kafka_consumer *c;
 	rd_kafka_conf_t *conf = NULL;
 	char errstr[512];
-	size_t i;
 	int rc;
 
 	*consumer = NULL;
 	c = calloc(1, sizeof(*c));
-	conf = rd_kafka_conf_new();
-	if (c == NULL || conf == NULL) {
+	if (c == NULL) {
 		rc = -ENOMEM;
 		goto cleanup;
 	}
-	rc = conf_set(conf, "bootstrap.servers", opts->brokers, err, err_len);
-	rc = rc != 0 ? rc : conf_set(conf, "group.id", opts->group_id, err, err_len);
-	rc = rc != 0 ? rc : conf_set(conf, "client.id", opts->client_id, err, err_len);
-	for (i = 0; rc == 0 && i < sizeof(g_consumer_defaults) / sizeof(g_consumer_defaults[0]);
-	     i++) {
-		rc = conf_set(conf, g_consumer_defaults[i][0], g_consumer_defaults[i][1], err,
-			      err_len);
-	}
-	for (i = 0; rc == 0 && i < opts->property_count; i++) {
-		rc = conf_set_property(conf, opts->properties[i], err, err_len);
-	}
+	rc = dq_kafka_conf_new(opts->brokers, settings, sizeof(settings) / sizeof(settings[0]),
+			       opts->properties, opts->property_count, &conf, err, err_len);
 	if (rc != 0) {
 		goto cleanup;
 	}

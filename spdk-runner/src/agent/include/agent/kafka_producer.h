@@ -11,12 +11,16 @@
 
 struct dq_kafka_producer;
 
+/* How long a produce waits for room in a full local queue unless the options say otherwise. */
+#define DQ_KAFKA_PRODUCER_QUEUE_FULL_TIMEOUT_MS 10000
+
 struct dq_kafka_producer_opts {
 	const char *brokers; /* bootstrap.servers */
 	/* Extra librdkafka properties "key=value" (kcat's -X), applied after the defaults. */
 	const char *const *properties;
 	size_t property_count;
-	/* How long produce waits for room when the local queue is full; 0 means 10 s. */
+	/* How long produce waits for room when the local queue is full; 0 means
+	 * DQ_KAFKA_PRODUCER_QUEUE_FULL_TIMEOUT_MS. */
 	int queue_full_timeout_ms;
 };
 

@@ -15,18 +15,14 @@
 int dq_locked_producer_init(struct dq_locked_producer *lp,
 			    const struct dq_kafka_producer_opts *opts, char *err, size_t err_len)
 {
-	struct dq_kafka_producer_opts copy = *opts;
 	int rc;
 
 	memset(lp, 0, sizeof(*lp));
-	if (copy.queue_full_timeout_ms <= 0) {
-		copy.queue_full_timeout_ms = DQ_KAFKA_SINK_QUEUE_FULL_TIMEOUT_MS;
-	}
 	rc = pthread_mutex_init(&lp->lock, NULL);
 	if (rc != 0) {
 		return -rc;
 	}
-	rc = dq_kafka_producer_create(&copy, &lp->producer, err, err_len);
+	rc = dq_kafka_producer_create(opts, &lp->producer, err, err_len);
 	if (rc != 0) {
 		pthread_mutex_destroy(&lp->lock);
 	}

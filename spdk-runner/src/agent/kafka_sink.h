@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "drivequal/kafka_producer.h"
+#include "agent/kafka_producer.h"
 #include "job/job_runner.h"
 
 /*
@@ -22,8 +22,6 @@
  */
 #define DQ_KAFKA_SINK_QUEUE_MAX_MESSAGES 1000000
 #define DQ_KAFKA_SINK_QUEUE_MAX_KBYTES 1048576
-/* How long a sample or event waits for room in a full queue before the job fails. */
-#define DQ_KAFKA_SINK_QUEUE_FULL_TIMEOUT_MS 10000
 
 struct dq_locked_producer {
 	pthread_mutex_t lock;
@@ -31,8 +29,9 @@ struct dq_locked_producer {
 };
 
 /*
- * Create the shared producer (opts as dq_kafka_producer_create(); queue_full_timeout_ms 0 means
- * DQ_KAFKA_SINK_QUEUE_FULL_TIMEOUT_MS). Returns 0, -EINVAL (err says why) or -ENOMEM.
+ * Create the shared producer (opts as dq_kafka_producer_create(), whose queue-full timeout is how
+ * long a sample or event waits for room before its job fails). Returns 0, -EINVAL (err says why)
+ * or -ENOMEM.
  */
 int dq_locked_producer_init(struct dq_locked_producer *lp,
 			    const struct dq_kafka_producer_opts *opts, char *err, size_t err_len);

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "agent_config.h"
+#include "agent/agent_config.h"
 #include "agent_ledger.h"
 #include "device/interlock.h"
 #include "job/job_runner.h"

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "agent_config.h"
+#include "agent/agent_config.h"
 #include "contract/msg_job_command.h"
 #include "contract/msg_job_event.h"
 #include "contract/msg_runner_heartbeat.h"
