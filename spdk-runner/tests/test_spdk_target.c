@@ -11,7 +11,7 @@
 
 #include "device/interlock.h"
 #include "device/spdk_target.h"
-#include "io/engine.h"
+#include "device/target.h"
 #include "test_util.h"
 
 #define TCP_TARGET                                                                         \

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd_run_output.h"
 #include "io/phase.h"
-#include "output.h"
 
 #define PROGRESS_WIDTH 30
 #define PIPE_PROGRESS_EVERY_S 10

@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cmd_run_args.h"
+#include "cmd_run_output.h"
 #include "job/job_runner.h"
-#include "output.h"
-#include "run_args.h"
 
 static atomic_int g_cancel;
 

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd_run_args.h"
 #include "contract/strutil.h"
 #include "contract/units.h"
-#include "run_args.h"
 
 #define RUN_MAX_OPTIONS 64
 

@@ -2,8 +2,8 @@
  * The CLI's sinks for a job: JSON lines of schema-valid samples and events (for pipes and tools), or
  * a human progress bar and text summaries (for terminals). The agent has its own Kafka sink.
  */
-#ifndef DRIVEQUAL_OUTPUT_H
-#define DRIVEQUAL_OUTPUT_H
+#ifndef DRIVEQUAL_CMD_RUN_OUTPUT_H
+#define DRIVEQUAL_CMD_RUN_OUTPUT_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -39,4 +39,4 @@ void dq_output_fini(struct dq_output *output);
 /* The sink that writes to the output. */
 struct dq_sink dq_output_sink(struct dq_output *output);
 
-#endif /* DRIVEQUAL_OUTPUT_H */
+#endif /* DRIVEQUAL_CMD_RUN_OUTPUT_H */

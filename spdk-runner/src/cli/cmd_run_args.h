@@ -2,15 +2,15 @@
  * The command line of `drivequal-runner run`, with fio's option names and the selected engine's
  * own options, turned into a job spec (purge?, precondition?, workload; or a --job file's phases).
  */
-#ifndef DRIVEQUAL_RUN_ARGS_H
-#define DRIVEQUAL_RUN_ARGS_H
+#ifndef DRIVEQUAL_CMD_RUN_ARGS_H
+#define DRIVEQUAL_CMD_RUN_ARGS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cmd_run_output.h"
 #include "io/engine.h"
 #include "job/job_runner.h"
-#include "output.h"
 
 /* Everything `run` takes from its command line, and the job it builds. */
 struct dq_run_args {
@@ -55,4 +55,4 @@ int dq_run_args_build_job(struct dq_run_args *a);
 
 void dq_run_args_fini(struct dq_run_args *a);
 
-#endif /* DRIVEQUAL_RUN_ARGS_H */
+#endif /* DRIVEQUAL_CMD_RUN_ARGS_H */

@@ -7,11 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd_run_args.h"
 #include "contract/clock.h"
 #include "contract/msg_job_command.h"
 #include "contract/strutil.h"
 #include "io/phase.h"
-#include "run_args.h"
 
 #define PRECONDITION_BLOCK_BYTES (128u * 1024u)
 #define PRECONDITION_QUEUE_DEPTH 32u
