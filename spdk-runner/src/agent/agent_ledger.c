@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "agent_ledger.h"
+#include "contract/phase_rules.h"
 #include "contract/strutil.h"
 #include "io/engine.h"
 #include "job/job_runner.h"
@@ -143,7 +144,7 @@ static void decide_start(const struct dq_agent_ledger *ledger, const char *runne
 	size_t i;
 	int best = -1, best_score = 0, score;
 
-	if (dq_job_validate_phases(start->phases, start->phase_count, err, sizeof(err)) != 0) {
+	if (dq_phase_list_check(start->phases, start->phase_count, err, sizeof(err)) != 0) {
 		decision_set(decision, DQ_AGENT_ACTION_REFUSE, DQ_REFUSE_INVALID_COMMAND, "%s",
 			     err);
 		return;

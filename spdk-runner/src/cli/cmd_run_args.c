@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cmd_run_args.h"
+#include "contract/phase_rules.h"
 #include "contract/strutil.h"
 #include "contract/units.h"
 
@@ -53,26 +54,27 @@ static void print_usage(FILE *out, const struct dq_io_engine_ops *ops)
 		"  --rw PATTERN               read, write, rw, randread, randwrite, randrw (default "
 		"read)\n"
 		"  --bs SIZE                  block size (default 4k)\n"
-		"  --iodepth N                queue depth, 1..1024 (default 1)\n"
-		"  --runtime SECONDS          timed workload (suffixes s, m, h)\n"
-		"  --size SIZE                sized workload: bytes to transfer (default: the range "
-		"once)\n"
-		"  --range PERCENT            share of the LBAs addressed from LBA 0 (default 100%%)\n"
-		"  --rwmixread PERCENT        reads in rw/randrw (default 50)\n"
-		"  --direct 0|1               O_DIRECT (default 1)\n"
-		"  --data-pattern P           random (default, fresh data per write) or zeros\n"
-		"  --precondition PASSES      first write the range sequentially (128k, QD32)\n"
-		"  --purge METHOD             first erase: auto, deallocate, format-user-data, ...\n"
-		"  --smart                    SMART snapshots before and after the workload\n"
-		"  --serial SERIAL            refuse unless the device reports this serial\n"
-		"  --allowlist FILE           devices destructive phases may touch (JSON)\n"
-		"  --job-id ID, --runner-id ID, --name PHASE-NAME, --seed N\n"
-		"  --output-format json|normal  JSON lines (default unless stdout is a terminal)\n"
-		"  --job FILE                 run a job-command (start) message's phases instead;\n"
-		"                             its deviceSerial is required to match\n\n"
-		"Writes, precondition and purge need the device in the allowlist and pass the\n"
-		"interlocks (not mounted, no partition table, no signature).\n"
-		"Exit status: 0 completed, 1 failed or cancelled, 2 usage, 3 refused.\n\n");
+		"  --iodepth N                queue depth, 1.." DQ_STRINGIFY(
+			DQ_QUEUE_DEPTH_MAX) " (default 1)\n"
+					    "  --runtime SECONDS          timed workload (suffixes s, m, h)\n"
+					    "  --size SIZE                sized workload: bytes to transfer (default: the range "
+					    "once)\n"
+					    "  --range PERCENT            share of the LBAs addressed from LBA 0 (default 100%%)\n"
+					    "  --rwmixread PERCENT        reads in rw/randrw (default 50)\n"
+					    "  --direct 0|1               O_DIRECT (default 1)\n"
+					    "  --data-pattern P           random (default, fresh data per write) or zeros\n"
+					    "  --precondition PASSES      first write the range sequentially (128k, QD32)\n"
+					    "  --purge METHOD             first erase: auto, deallocate, format-user-data, ...\n"
+					    "  --smart                    SMART snapshots before and after the workload\n"
+					    "  --serial SERIAL            refuse unless the device reports this serial\n"
+					    "  --allowlist FILE           devices destructive phases may touch (JSON)\n"
+					    "  --job-id ID, --runner-id ID, --name PHASE-NAME, --seed N\n"
+					    "  --output-format json|normal  JSON lines (default unless stdout is a terminal)\n"
+					    "  --job FILE                 run a job-command (start) message's phases instead;\n"
+					    "                             its deviceSerial is required to match\n\n"
+					    "Writes, precondition and purge need the device in the allowlist and pass the\n"
+					    "interlocks (not mounted, no partition table, no signature).\n"
+					    "Exit status: 0 completed, 1 failed or cancelled, 2 usage, 3 refused.\n\n");
 	if (ops != NULL) {
 		dq_engine_options_print(ops, out);
 	}
@@ -103,8 +105,8 @@ static int parse_runtime(const char *text, uint32_t *seconds)
 	default:
 		break;
 	}
-	if (dq_parse_u32(buffer, 1, DQ_SAMPLE_T_MAX, &value) != 0 ||
-	    (uint64_t)value * multiplier > DQ_SAMPLE_T_MAX) {
+	if (dq_parse_u32(buffer, 1, DQ_RUNTIME_S_MAX, &value) != 0 ||
+	    (uint64_t)value * multiplier > DQ_RUNTIME_S_MAX) {
 		return -EINVAL;
 	}
 	*seconds = value * multiplier;
@@ -198,21 +200,24 @@ static int parse_option(struct dq_run_args *a, const struct dq_io_engine_ops *op
 		a->rw = (enum dq_rw)parsed;
 		return 0;
 	case OPT_BS:
-		if (dq_parse_size(value, &size) != 0 || size < 512 || size > 16777216 ||
-		    size % 512 != 0) {
-			return usage_error("--bs: '%s' is not a multiple of 512 in 512..16m",
-					   value);
+		if (dq_parse_size(value, &size) != 0 || size < DQ_BLOCK_SIZE_MIN_BYTES ||
+		    size > DQ_BLOCK_SIZE_MAX_BYTES || size % DQ_BLOCK_SIZE_ALIGN_BYTES != 0) {
+			return usage_error("--bs: '%s' is not a multiple of %d in %d..16m", value,
+					   DQ_BLOCK_SIZE_ALIGN_BYTES, DQ_BLOCK_SIZE_MIN_BYTES);
 		}
 		a->block_size = (uint32_t)size;
 		return 0;
 	case OPT_IODEPTH:
-		return dq_parse_u32(value, 1, 1024, &a->queue_depth) == 0 ?
+		return dq_parse_u32(value, DQ_QUEUE_DEPTH_MIN, DQ_QUEUE_DEPTH_MAX,
+				    &a->queue_depth) == 0 ?
 			       0 :
-			       usage_error("--iodepth: '%s' is not 1..1024", value);
+			       usage_error("--iodepth: '%s' is not %d..%d", value,
+					   DQ_QUEUE_DEPTH_MIN, DQ_QUEUE_DEPTH_MAX);
 	case OPT_RUNTIME:
 		return parse_runtime(value, &a->runtime_s) == 0 ?
 			       0 :
-			       usage_error("--runtime: '%s' is not 1..2592000 seconds", value);
+			       usage_error("--runtime: '%s' is not 1..%d seconds", value,
+					   DQ_RUNTIME_S_MAX);
 	case OPT_SIZE:
 		return dq_parse_size(value, &a->size_bytes) == 0 ?
 			       0 :
@@ -222,16 +227,18 @@ static int parse_option(struct dq_run_args *a, const struct dq_io_engine_ops *op
 
 		a->range_percent = strtod(value, &end);
 		if (end == value || (*end != '\0' && strcmp(end, "%") != 0) ||
-		    !(a->range_percent > 0 && a->range_percent <= 100)) {
-			return usage_error("--range: '%s' is not a percentage in (0, 100]", value);
+		    !(a->range_percent > 0 && a->range_percent <= DQ_RANGE_PERCENT_MAX)) {
+			return usage_error("--range: '%s' is not a percentage in (0, %d]", value,
+					   DQ_RANGE_PERCENT_MAX);
 		}
 		return 0;
 	}
 	case OPT_RWMIXREAD:
 		a->has_read_percent = true;
-		return dq_parse_u32(value, 0, 100, &a->read_percent) == 0 ?
+		return dq_parse_u32(value, 0, DQ_READ_PERCENT_MAX, &a->read_percent) == 0 ?
 			       0 :
-			       usage_error("--rwmixread: '%s' is not 0..100", value);
+			       usage_error("--rwmixread: '%s' is not 0..%d", value,
+					   DQ_READ_PERCENT_MAX);
 	case OPT_DIRECT:
 		if (strcmp(value, "0") != 0 && strcmp(value, "1") != 0) {
 			return usage_error("--direct: '%s' is not 0 or 1", value);
@@ -265,9 +272,10 @@ static int parse_option(struct dq_run_args *a, const struct dq_io_engine_ops *op
 		a->data_pattern = (enum dq_data_pattern)parsed;
 		return 0;
 	case OPT_PRECONDITION:
-		return dq_parse_u32(value, 1, 100, &a->precondition_passes) == 0 ?
+		return dq_parse_u32(value, 1, DQ_PASSES_MAX, &a->precondition_passes) == 0 ?
 			       0 :
-			       usage_error("--precondition: '%s' is not 1..100 passes", value);
+			       usage_error("--precondition: '%s' is not 1..%d passes", value,
+					   DQ_PASSES_MAX);
 	case OPT_PURGE:
 		if (parse_enum(value, purge_name, &parsed) != 0) {
 			return usage_error("--purge: '%s' is not a purge method (auto, deallocate, "

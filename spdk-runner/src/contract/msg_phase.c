@@ -1,10 +1,11 @@
 /*
- * The phase specification codec (common.schema.json#/$defs/phaseSpec), including the schema's
- * if-then rules: what each kind of phase must state before the runner may execute it.
+ * The phase specification codec (common.schema.json#/$defs/phaseSpec). The schema's if-then rules
+ * (what each kind of phase must state before the runner may execute it) are phase_rules.c's.
  */
 #include <stdint.h>
 #include <string.h>
 
+#include "contract/phase_rules.h"
 #include "msg_internal.h"
 
 static const char *const phase_keys[] = {
@@ -13,52 +14,15 @@ static const char *const phase_keys[] = {
 	"idleS",      "purgeMethod",  "smartSnapshot", NULL
 };
 
-static void require(struct dq_jctx *ctx, const struct dq_jpath *path, bool present, const char *key,
-		    const char *kind)
-{
-	if (!present) {
-		dq_json_fail(ctx, DQ_JPATH_KEY(path, key), "is required for kind %s", kind);
-	}
-}
-
-/* The allOf of if-then rules: required fields by kind, and readPercent for mixed patterns. */
+/* The schema's if-then rules and bounds, as the runner checks every phase (phase_rules.c). */
 static int phase_rules_check(struct dq_jctx *ctx, const struct dq_jpath *path,
 			     const struct dq_phase_spec *p)
 {
-	const char *kind = dq_phase_kind_to_str(p->kind);
+	struct dq_phase_violation v;
 
-	switch (p->kind) {
-	case DQ_PHASE_KIND_WORKLOAD:
-		require(ctx, path, p->rw != DQ_RW_NONE, "rw", kind);
-		require(ctx, path, p->has_block_size_bytes, "blockSizeBytes", kind);
-		require(ctx, path, p->has_queue_depth, "queueDepth", kind);
-		require(ctx, path, p->has_range_percent, "rangePercent", kind);
-		if (p->has_runtime_s == p->has_size_bytes) {
-			dq_json_fail(ctx, path,
-				     "a workload needs exactly one of runtimeS, sizeBytes");
-		}
-		break;
-	case DQ_PHASE_KIND_PRECONDITION:
-		require(ctx, path, p->has_block_size_bytes, "blockSizeBytes", kind);
-		require(ctx, path, p->has_queue_depth, "queueDepth", kind);
-		require(ctx, path, p->has_range_percent, "rangePercent", kind);
-		require(ctx, path, p->has_passes, "passes", kind);
-		break;
-	case DQ_PHASE_KIND_DEALLOCATE:
-		require(ctx, path, p->has_range_percent, "rangePercent", kind);
-		break;
-	case DQ_PHASE_KIND_IDLE:
-		require(ctx, path, p->has_idle_s, "idleS", kind);
-		break;
-	case DQ_PHASE_KIND_PURGE:
-		require(ctx, path, p->purge_method != DQ_PURGE_METHOD_NONE, "purgeMethod", kind);
-		break;
-	default:
-		break;
-	}
-	if ((p->rw == DQ_RW_RW || p->rw == DQ_RW_RANDRW) && !p->has_read_percent) {
-		dq_json_fail(ctx, DQ_JPATH_KEY(path, "readPercent"), "is required for rw %s",
-			     dq_rw_to_str(p->rw));
+	if (dq_phase_check(p, &v) != 0) {
+		dq_json_fail(ctx, v.field != NULL ? DQ_JPATH_KEY(path, v.field) : path, "%s",
+			     v.reason);
 	}
 	return ctx->rc;
 }
@@ -77,26 +41,22 @@ int dq_phase_spec_decode(struct dq_jctx *ctx, const struct dq_jpath *path, struc
 		    NULL);
 	p->kind = dq_json_enum(ctx, path, obj, "kind", true, &g_dq_phase_kind_names);
 	p->rw = dq_json_enum(ctx, path, obj, "rw", false, &g_dq_rw_names);
-	dq_json_u32(ctx, path, obj, "readPercent", false, 0, 100, &p->read_percent,
+	dq_json_u32(ctx, path, obj, "readPercent", false, 0, DQ_READ_PERCENT_MAX, &p->read_percent,
 		    &p->has_read_percent);
-	dq_json_u32(ctx, path, obj, "blockSizeBytes", false, 512, 16777216, &p->block_size_bytes,
-		    &p->has_block_size_bytes);
-	if (ctx->rc == 0 && p->has_block_size_bytes && p->block_size_bytes % 512 != 0) {
-		dq_json_fail(ctx, DQ_JPATH_KEY(path, "blockSizeBytes"),
-			     "must be a multiple of 512 (got %u)", p->block_size_bytes);
-	}
-	dq_json_u32(ctx, path, obj, "queueDepth", false, 1, 1024, &p->queue_depth,
-		    &p->has_queue_depth);
-	dq_json_number(ctx, path, obj, "rangePercent", false, 0, true, 100, &p->range_percent,
-		       &p->has_range_percent);
-	dq_json_u32(ctx, path, obj, "runtimeS", false, 1, 2592000, &p->runtime_s,
+	dq_json_u32(ctx, path, obj, "blockSizeBytes", false, DQ_BLOCK_SIZE_MIN_BYTES,
+		    DQ_BLOCK_SIZE_MAX_BYTES, &p->block_size_bytes, &p->has_block_size_bytes);
+	dq_json_u32(ctx, path, obj, "queueDepth", false, DQ_QUEUE_DEPTH_MIN, DQ_QUEUE_DEPTH_MAX,
+		    &p->queue_depth, &p->has_queue_depth);
+	dq_json_number(ctx, path, obj, "rangePercent", false, 0, true, DQ_RANGE_PERCENT_MAX,
+		       &p->range_percent, &p->has_range_percent);
+	dq_json_u32(ctx, path, obj, "runtimeS", false, 1, DQ_RUNTIME_S_MAX, &p->runtime_s,
 		    &p->has_runtime_s);
 	dq_json_u64(ctx, path, obj, "sizeBytes", false, 1, INT64_MAX, &p->size_bytes,
 		    &p->has_size_bytes);
-	dq_json_u32(ctx, path, obj, "passes", false, 1, 100, &p->passes, &p->has_passes);
+	dq_json_u32(ctx, path, obj, "passes", false, 1, DQ_PASSES_MAX, &p->passes, &p->has_passes);
 	p->data_pattern =
 		dq_json_enum(ctx, path, obj, "dataPattern", false, &g_dq_data_pattern_names);
-	dq_json_u32(ctx, path, obj, "idleS", false, 1, 604800, &p->idle_s, &p->has_idle_s);
+	dq_json_u32(ctx, path, obj, "idleS", false, 1, DQ_IDLE_S_MAX, &p->idle_s, &p->has_idle_s);
 	p->purge_method =
 		dq_json_enum(ctx, path, obj, "purgeMethod", false, &g_dq_purge_method_names);
 	dq_json_bool(ctx, path, obj, "smartSnapshot", false, &p->smart_snapshot,

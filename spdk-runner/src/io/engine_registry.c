@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "contract/phase_rules.h"
 #include "engines.h"
 #include "io/engine.h"
 
@@ -80,7 +81,7 @@ int dq_io_engine_open(struct dq_io_engine *engine, const struct dq_io_engine_ops
 
 	memset(engine, 0, sizeof(*engine));
 	engine->target.buffer_align = 4096;
-	engine->target.max_queue_depth = 1024;
+	engine->target.max_queue_depth = DQ_QUEUE_DEPTH_MAX;
 	rc = ops->open(args, &engine->data, &engine->target, err, err_len);
 	if (rc != 0) {
 		engine->data = NULL;

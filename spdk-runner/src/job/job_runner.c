@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "contract/clock.h"
+#include "contract/phase_rules.h"
 #include "contract/strutil.h"
 #include "io/phase.h"
 #include "io/prng.h"
@@ -23,96 +24,6 @@ struct job {
 	uint32_t seq;
 	int sink_rc;
 };
-
-bool dq_phase_is_destructive(const struct dq_phase_spec *phase)
-{
-	switch (phase->kind) {
-	case DQ_PHASE_KIND_PURGE:
-	case DQ_PHASE_KIND_PRECONDITION:
-	case DQ_PHASE_KIND_DEALLOCATE:
-		return true;
-	case DQ_PHASE_KIND_WORKLOAD:
-		return phase->rw != DQ_RW_READ && phase->rw != DQ_RW_RANDREAD &&
-		       !((phase->rw == DQ_RW_RW || phase->rw == DQ_RW_RANDRW) &&
-			 phase->has_read_percent && phase->read_percent == 100);
-	default:
-		return false;
-	}
-}
-
-int dq_job_validate_phases(const struct dq_phase_spec *phases, size_t count, char *err,
-			   size_t err_len)
-{
-	const struct dq_phase_spec *p;
-	size_t i;
-
-	if (count == 0 || count > DQ_MAX_PHASES) {
-		snprintf(err, err_len, "a job has 1..%d phases", DQ_MAX_PHASES);
-		return -EINVAL;
-	}
-	for (i = 0; i < count; i++) {
-		p = &phases[i];
-#define PHASE_REQUIRE(cond, what)                                                             \
-	if (!(cond)) {                                                                        \
-		snprintf(err, err_len, "phase %zu (%s, %s): %s", i, p->name,                  \
-			 dq_phase_kind_to_str(p->kind) ? dq_phase_kind_to_str(p->kind) : "?", \
-			 what);                                                               \
-		return -EINVAL;                                                               \
-	}
-		PHASE_REQUIRE(p->kind != DQ_PHASE_KIND_NONE, "no kind");
-		PHASE_REQUIRE(p->name[0] != '\0', "no name");
-		PHASE_REQUIRE(!p->has_block_size_bytes || (p->block_size_bytes >= 512 &&
-							   p->block_size_bytes <= 16777216 &&
-							   p->block_size_bytes % 512 == 0),
-			      "blockSizeBytes must be a multiple of 512 in 512..16777216");
-		PHASE_REQUIRE(!p->has_queue_depth ||
-				      (p->queue_depth >= 1 && p->queue_depth <= 1024),
-			      "queueDepth must be 1..1024");
-		PHASE_REQUIRE(!p->has_range_percent ||
-				      (p->range_percent > 0 && p->range_percent <= 100),
-			      "rangePercent must be in (0, 100]");
-		PHASE_REQUIRE(!p->has_read_percent || p->read_percent <= 100,
-			      "readPercent must be 0..100");
-		switch (p->kind) {
-		case DQ_PHASE_KIND_WORKLOAD:
-			PHASE_REQUIRE(
-				p->rw != DQ_RW_NONE && p->has_block_size_bytes &&
-					p->has_queue_depth && p->has_range_percent,
-				"a workload needs rw, blockSizeBytes, queueDepth, rangePercent");
-			PHASE_REQUIRE(p->has_runtime_s != p->has_size_bytes,
-				      "a workload needs exactly one of runtimeS and sizeBytes");
-			PHASE_REQUIRE(!p->has_runtime_s || (p->runtime_s >= 1 &&
-							    p->runtime_s <= DQ_SAMPLE_T_MAX),
-				      "runtimeS must be 1..2592000");
-			PHASE_REQUIRE(!(p->rw == DQ_RW_RW || p->rw == DQ_RW_RANDRW) ||
-					      p->has_read_percent,
-				      "rw and randrw need readPercent");
-			break;
-		case DQ_PHASE_KIND_PRECONDITION:
-			PHASE_REQUIRE(
-				p->has_block_size_bytes && p->has_queue_depth &&
-					p->has_range_percent && p->has_passes && p->passes >= 1 &&
-					p->passes <= 100,
-				"a precondition needs blockSizeBytes, queueDepth, rangePercent "
-				"and passes (1..100)");
-			break;
-		case DQ_PHASE_KIND_DEALLOCATE:
-			PHASE_REQUIRE(p->has_range_percent, "a deallocate needs rangePercent");
-			break;
-		case DQ_PHASE_KIND_IDLE:
-			PHASE_REQUIRE(p->has_idle_s && p->idle_s >= 1, "an idle phase needs idleS");
-			break;
-		case DQ_PHASE_KIND_PURGE:
-			PHASE_REQUIRE(p->purge_method != DQ_PURGE_METHOD_NONE,
-				      "a purge needs purgeMethod");
-			break;
-		default:
-			break;
-		}
-#undef PHASE_REQUIRE
-	}
-	return 0;
-}
 
 /* Fill the envelope and deliver; the first sink error sticks and silences the rest. */
 static int emit(struct job *job, struct dq_job_event *event)
@@ -355,7 +266,7 @@ static int admit(struct job *job, const struct dq_allowlist *allowlist)
 	size_t i;
 	int rc;
 
-	rc = dq_job_validate_phases(spec->phases, spec->phase_count, err, sizeof(err));
+	rc = dq_phase_list_check(spec->phases, spec->phase_count, err, sizeof(err));
 	if (rc != 0) {
 		return refuse(job, DQ_REFUSE_INVALID_COMMAND, "%s", err);
 	}

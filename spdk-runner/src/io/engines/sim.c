@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "contract/phase_rules.h"
 #include "contract/strutil.h"
 #include "dq_sim.h"
 #include "engines.h"
@@ -172,7 +173,7 @@ static int sim_open(const struct dq_io_engine_open_args *args, void **data,
 				(1u << DQ_PURGE_METHOD_SANITIZE_BLOCK) |
 				(1u << DQ_PURGE_METHOD_DEALLOCATE);
 	target->buffer_align = 64;
-	target->max_queue_depth = 1024;
+	target->max_queue_depth = DQ_QUEUE_DEPTH_MAX;
 	*data = engine;
 	return 0;
 

@@ -43,16 +43,6 @@ struct dq_job_outcome {
 	struct dq_device device; /* when the target was opened */
 };
 
-/* Does this phase destroy data (purge, precondition, deallocate, any write workload)? */
-bool dq_phase_is_destructive(const struct dq_phase_spec *phase);
-
-/*
- * Check a phase list the way the contract does (required fields per kind, ranges) plus what the
- * runner needs (sizes a multiple of 512, ...). Returns 0 or -EINVAL with the reason in err.
- */
-int dq_job_validate_phases(const struct dq_phase_spec *phases, size_t count, char *err,
-			   size_t err_len);
-
 /*
  * Run the job to one final event (completed, failed, cancelled or refused), all through sink.
  * allowlist may be NULL (nothing is allowlisted). *cancel becoming non-zero cancels the job at
