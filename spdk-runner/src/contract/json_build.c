@@ -167,16 +167,6 @@ void dq_jb_str(struct dq_jbuild *b, struct json_object *obj, const char *key, co
 	}
 }
 
-void dq_jb_append_str(struct dq_jbuild *b, struct json_object *array, const char *s,
-		      size_t buf_size)
-{
-	struct json_object *val = new_str(b, NULL, s, buf_size);
-
-	if (b->rc == 0) {
-		jb_append(b, array, val);
-	}
-}
-
 void dq_jb_enum(struct dq_jbuild *b, struct json_object *obj, const char *key,
 		const struct dq_enum_names *names, int value)
 {

@@ -154,8 +154,6 @@ void dq_jb_number(struct dq_jbuild *b, struct json_object *obj, const char *key,
 /* A string from a char array of buf_size bytes, which must hold its NUL. */
 void dq_jb_str(struct dq_jbuild *b, struct json_object *obj, const char *key, const char *s,
 	       size_t buf_size);
-void dq_jb_append_str(struct dq_jbuild *b, struct json_object *array, const char *s,
-		      size_t buf_size);
 /* An enum value's name; a value without a name fails with -EINVAL. */
 void dq_jb_enum(struct dq_jbuild *b, struct json_object *obj, const char *key,
 		const struct dq_enum_names *names, int value);

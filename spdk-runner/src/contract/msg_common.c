@@ -57,11 +57,6 @@ const char *dq_purge_method_to_str(enum dq_purge_method method)
 	return dq_enum_to_str(&g_dq_purge_method_names, method);
 }
 
-const char *dq_smart_source_to_str(enum dq_smart_source source)
-{
-	return dq_enum_to_str(&g_dq_smart_source_names, source);
-}
-
 static const char *const device_keys[] = { "serial",	       "model",
 					   "firmware",	       "capacityBytes",
 					   "lbaSizeBytes",     "engine",

@@ -28,11 +28,6 @@ const char *dq_device_state_to_str(enum dq_device_state state)
 	return dq_enum_to_str(&device_state_names, state);
 }
 
-const char *dq_interlock_to_str(enum dq_interlock interlock)
-{
-	return dq_enum_to_str(&interlock_names, interlock);
-}
-
 /* engines: uniqueItems, each an engine name. */
 static void engines_decode(struct dq_jctx *ctx, struct json_object *root,
 			   struct dq_runner_heartbeat *hb)

@@ -130,15 +130,6 @@ uint64_t dq_histogram_max(const struct dq_histogram *h)
 	return h->max_ns;
 }
 
-double dq_histogram_mean(const struct dq_histogram *h)
-{
-	if (h->total_count == 0) {
-		return 0.0;
-	}
-	return ((double)h->sum_hi * 18446744073709551616.0 + (double)h->sum_lo) /
-	       (double)h->total_count;
-}
-
 static uint64_t clamp_to_max(const struct dq_histogram *h, uint64_t value_ns)
 {
 	return value_ns > h->max_ns ? h->max_ns : value_ns;

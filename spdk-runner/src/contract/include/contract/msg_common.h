@@ -95,7 +95,6 @@ const char *dq_phase_kind_to_str(enum dq_phase_kind kind);
 const char *dq_rw_to_str(enum dq_rw rw);
 const char *dq_data_pattern_to_str(enum dq_data_pattern pattern);
 const char *dq_purge_method_to_str(enum dq_purge_method method);
-const char *dq_smart_source_to_str(enum dq_smart_source source);
 
 /* A drive as a runner sees it (common.schema.json#/$defs/device). */
 struct dq_device {

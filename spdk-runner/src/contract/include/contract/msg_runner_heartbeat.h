@@ -62,7 +62,6 @@ struct dq_runner_heartbeat {
 };
 
 const char *dq_device_state_to_str(enum dq_device_state state);
-const char *dq_interlock_to_str(enum dq_interlock interlock);
 
 /*
  * As dq_sample_decode(): 0, -EINVAL with the reason in err, or -ENOMEM. Release the arrays with

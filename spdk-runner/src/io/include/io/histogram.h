@@ -33,7 +33,9 @@ struct dq_histogram {
 	uint64_t total_count;
 	uint64_t min_ns; /* exact; UINT64_MAX while empty */
 	uint64_t max_ns; /* exact; 0 while empty */
-	uint64_t sum_lo; /* exact sum of the recorded values, 128 bits */
+	/* Exact sum of the recorded values, 128 bits: with total_count, the exact mean latency
+	 * (what the Little's-law check of a closed-loop phase needs; buckets alone are <= 1% off). */
+	uint64_t sum_lo;
 	uint64_t sum_hi;
 	uint32_t lowest_index; /* non-empty counts lie in [lowest_index, highest_index] */
 	uint32_t highest_index;
@@ -120,10 +122,9 @@ uint64_t dq_histogram_highest_equivalent(uint64_t value_ns);
  */
 uint64_t dq_histogram_value_at_percentile(const struct dq_histogram *h, double percentile);
 
-/* Exact minimum, maximum and mean of the recorded values; 0 when empty. */
+/* Exact minimum and maximum of the recorded values; 0 when empty. */
 uint64_t dq_histogram_min(const struct dq_histogram *h);
 uint64_t dq_histogram_max(const struct dq_histogram *h);
-double dq_histogram_mean(const struct dq_histogram *h);
 
 /*
  * A sample's p50/p99/p99.9/max: percentiles as above, clamped to the exact maximum (the highest
