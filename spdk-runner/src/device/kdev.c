@@ -22,11 +22,16 @@
 
 static int read_sysfs(const char *dir, const char *name, char *out, size_t out_len)
 {
-	char path[512];
+	char path[PATH_MAX];
 	size_t len;
 	FILE *file;
+	int n;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	/* A cut path could name another attribute: refuse instead. */
+	n = snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (n < 0 || (size_t)n >= sizeof(path)) {
+		return -ENAMETOOLONG;
+	}
 	file = fopen(path, "r");
 	if (file == NULL) {
 		return -errno;
