@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "cmd_run_args.h"
 #include "cmd_run_output.h"
+#include "cmd_run_spec.h"
 #include "job/job_runner.h"
 
 static atomic_int g_cancel;
@@ -41,7 +42,7 @@ int dq_cmd_run_main(int argc, char **argv)
 		status = rc > 0 ? DQ_EXIT_OK : rc == -ENOMEM ? DQ_EXIT_FAILURE : DQ_EXIT_USAGE;
 		goto out;
 	}
-	if (dq_run_args_build_job(a) != 0) {
+	if (dq_run_spec_build(a) != 0) {
 		goto out;
 	}
 	if (a->allowlist_path != NULL &&

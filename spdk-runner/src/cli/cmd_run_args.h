@@ -50,9 +50,6 @@ struct dq_run_args {
  */
 int dq_run_args_parse(struct dq_run_args *a, int argc, char **argv);
 
-/* Build a->spec: from --job FILE, or the command line's phases. 0 or -EINVAL (said on stderr). */
-int dq_run_args_build_job(struct dq_run_args *a);
-
 void dq_run_args_fini(struct dq_run_args *a);
 
 #endif /* DRIVEQUAL_CMD_RUN_ARGS_H */

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd_run_args.h"
+#include "cmd_run_spec.h"
 #include "contract/clock.h"
 #include "contract/msg_job_command.h"
 #include "contract/strutil.h"
@@ -199,7 +199,7 @@ static void resolve_size(struct dq_run_args *a, const struct dq_io_engine_ops *o
 	dq_io_engine_close(&engine);
 }
 
-int dq_run_args_build_job(struct dq_run_args *a)
+int dq_run_spec_build(struct dq_run_args *a)
 {
 	const char *engine_before = a->engine_name;
 	char err[256];

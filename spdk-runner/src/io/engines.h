@@ -1,6 +1,6 @@
 /*
  * The engines this build links: each engines/<name>.c keeps a static const ops table and exposes
- * it through one accessor declared here for the registry (src/engine_registry.c).
+ * it through one accessor declared here for the registry (engine_registry.c).
  */
 #ifndef DRIVEQUAL_ENGINES_H
 #define DRIVEQUAL_ENGINES_H

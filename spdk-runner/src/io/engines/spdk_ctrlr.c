@@ -2,8 +2,8 @@
  * The spdk engine's control path on SPDK's public API: the process's SPDK environment (once), attach
  * and detach by transport ID, identity, and the admin commands a qualification needs (SMART and OCP
  * logs, Format NVM, Sanitize with its status log, Dataset Management). The command encodings and
- * log decoders are the SPDK-free ones in src/nvme_admin.c, shared with the kernel path and tested
- * without SPDK.
+ * log decoders are the SPDK-free ones in src/device/nvme_admin.c, shared with the kernel path and
+ * tested without SPDK.
  */
 #include <errno.h>
 #include <pthread.h>

@@ -1,8 +1,9 @@
 /*
- * The safety interlocks (DESIGN.md "Safety"): the runner erases drives, so destructive phases run
- * only on a device that is allowlisted, whose serial is the one the job names, and which, as a
- * kernel block device, is not mounted or held and carries no partition table or signature, unless
- * its allowlist entry says so explicitly. Every refusal has the contract's reason and a message.
+ * The safety interlocks (docs/architecture.md, "Safety"): the runner erases drives, so destructive
+ * phases run only on a device that is allowlisted, whose serial is the one the job names, and
+ * which, as a kernel block device, is not mounted or held and carries no partition table or
+ * signature, unless its allowlist entry says so explicitly. Every refusal has the contract's
+ * reason and a message.
  */
 #ifndef DRIVEQUAL_INTERLOCK_H
 #define DRIVEQUAL_INTERLOCK_H

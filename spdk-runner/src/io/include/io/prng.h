@@ -1,7 +1,7 @@
 /*
  * The runner's random numbers: xoshiro256** for offsets and read/write choices, and an 8-lane
  * variant that fills write buffers with fresh incompressible data fast enough to keep up with a
- * drive (src/datagen.c).
+ * drive (src/io/datagen.c).
  */
 #ifndef DRIVEQUAL_PRNG_H
 #define DRIVEQUAL_PRNG_H
