@@ -1,6 +1,9 @@
 /*
- * `drivequal-runner replay`: re-deliver saved per-second samples (JSON lines) to the samples topic.
- * Every line is validated before anything is produced, so a bad file never half-lands; the Java
+ * `drivequal-runner replay`: feed a saved run into Kafka. The JSON lines `run --output-format json`
+ * prints (samples and job events, the very messages the agent would have published) go to the
+ * samples and job-events topics, keyed by jobId as the agent keys them, so a run made where no
+ * broker was reachable (a test guest, an isolated lab host) reaches the service afterwards. Every
+ * line is validated before anything is produced, so a bad file never half-lands; the Java
  * integration tests publish their samples this way.
  */
 #include <errno.h>
@@ -10,8 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "agent/kafka_producer.h"
 #include "cli.h"
+#include "contract/msg_job_event.h"
 #include "contract/msg_sample.h"
 #include "contract/topics.h"
 
@@ -21,15 +27,17 @@
 
 struct replay_opts {
 	const char *brokers;
-	const char *topic;
+	const char *topic; /* samples */
+	const char *events_topic;
 	const char *path;
 	int timeout_s; /* waiting for delivery reports; 0 = forever */
 	const char *properties[REPLAY_MAX_PROPERTIES];
 	size_t property_count;
 };
 
-/* One validated sample: its key and its canonical encoding. */
+/* One validated message: its topic, its key and its canonical encoding. */
 struct replay_record {
+	const char *topic;
 	char job_id[DQ_ID_MAX_LEN + 1];
 	char *json;
 	size_t len;
@@ -48,17 +56,19 @@ static void print_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: drivequal-runner replay --brokers HOST:PORT [options] FILE|-\n\n"
-		"Validates every line of FILE (JSON lines of samples; - for stdin), then produces each\n"
-		"to the samples topic with key jobId and the canonical encoding as value, waits for\n"
+		"Feeds a saved run into Kafka. Validates every line of FILE (JSON lines of samples and\n"
+		"job events, as `run --output-format json` prints them; - for stdin), then produces\n"
+		"each to its topic with key jobId and the canonical encoding as value, waits for\n"
 		"delivery and prints {\"produced\":N,\"delivered\":N,\"failed\":N}.\n\n"
 		"options:\n"
 		"  -b, --brokers HOST:PORT  Kafka bootstrap servers (required)\n"
-		"  -t, --topic TOPIC        topic (default %s)\n"
+		"  -t, --topic TOPIC        samples topic (default %s)\n"
+		"  -e, --events-topic TOPIC job-events topic (default %s)\n"
 		"  -X key=value             a librdkafka property (TLS, SASL, ...); repeatable\n"
 		"      --timeout SECONDS    how long to wait for delivery (default %d; 0 = forever)\n"
 		"  -h, --help               this help\n\n"
-		"Exit status: 0 all delivered, 1 invalid input or undelivered samples, 2 usage error.\n",
-		DQ_TOPIC_SAMPLES, REPLAY_DEFAULT_TIMEOUT_S);
+		"Exit status: 0 all delivered, 1 invalid input or undelivered messages, 2 usage error.\n",
+		DQ_TOPIC_SAMPLES, DQ_TOPIC_JOB_EVENTS, REPLAY_DEFAULT_TIMEOUT_S);
 }
 
 static int parse_args(int argc, char **argv, struct replay_opts *opts)
@@ -66,6 +76,7 @@ static int parse_args(int argc, char **argv, struct replay_opts *opts)
 	static const struct option long_options[] = {
 		{ "brokers", required_argument, NULL, 'b' },
 		{ "topic", required_argument, NULL, 't' },
+		{ "events-topic", required_argument, NULL, 'e' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -75,14 +86,18 @@ static int parse_args(int argc, char **argv, struct replay_opts *opts)
 	int opt;
 
 	opts->topic = DQ_TOPIC_SAMPLES;
+	opts->events_topic = DQ_TOPIC_JOB_EVENTS;
 	opts->timeout_s = REPLAY_DEFAULT_TIMEOUT_S;
-	while ((opt = getopt_long(argc, argv, "b:t:X:h", long_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "b:t:e:X:h", long_options, NULL)) != -1) {
 		switch (opt) {
 		case 'b':
 			opts->brokers = optarg;
 			break;
 		case 't':
 			opts->topic = optarg;
+			break;
+		case 'e':
+			opts->events_topic = optarg;
 			break;
 		case 'X':
 			if (opts->property_count == REPLAY_MAX_PROPERTIES) {
@@ -114,8 +129,8 @@ static int parse_args(int argc, char **argv, struct replay_opts *opts)
 		fprintf(stderr, "drivequal-runner replay: --brokers is required\n");
 		return -EINVAL;
 	}
-	if (opts->topic[0] == '\0') {
-		fprintf(stderr, "drivequal-runner replay: --topic must not be empty\n");
+	if (opts->topic[0] == '\0' || opts->events_topic[0] == '\0') {
+		fprintf(stderr, "drivequal-runner replay: a topic must not be empty\n");
 		return -EINVAL;
 	}
 	if (argc - optind != 1) {
@@ -138,7 +153,7 @@ static bool is_blank(const char *line, size_t len)
 	return true;
 }
 
-static int record_add(struct replay_ctx *ctx, const struct dq_sample *sample, char *json,
+static int record_add(struct replay_ctx *ctx, const char *topic, const char *job_id, char *json,
 		      size_t len)
 {
 	struct replay_record *grown;
@@ -153,34 +168,82 @@ static int record_add(struct replay_ctx *ctx, const struct dq_sample *sample, ch
 		ctx->records = grown;
 		ctx->record_capacity = capacity;
 	}
-	memcpy(ctx->records[ctx->record_count].job_id, sample->job_id, sizeof(sample->job_id));
+	ctx->records[ctx->record_count].topic = topic;
+	memcpy(ctx->records[ctx->record_count].job_id, job_id,
+	       sizeof(ctx->records[ctx->record_count].job_id));
 	ctx->records[ctx->record_count].json = json;
 	ctx->records[ctx->record_count].len = len;
 	ctx->record_count++;
 	return 0;
 }
 
+/* A job event has a "type"; a sample has none. Anything else is left to the sample decoder. */
+static bool line_is_event(const char *line, size_t len)
+{
+	struct json_tokener *tok = json_tokener_new();
+	struct json_object *root = NULL;
+	bool event;
+
+	if (tok == NULL || len > INT32_MAX) {
+		json_tokener_free(tok);
+		return false;
+	}
+	root = json_tokener_parse_ex(tok, line, (int)len);
+	event = json_object_is_type(root, json_type_object) &&
+		json_object_object_get_ex(root, "type", NULL);
+	json_object_put(root);
+	json_tokener_free(tok);
+	return event;
+}
+
+static int encode_sample(const char *line, size_t len, char *job_id, char **json, size_t *json_len,
+			 char *err, size_t err_len)
+{
+	struct dq_sample sample;
+	int rc = dq_sample_decode(line, len, &sample, err, err_len);
+
+	if (rc == 0) {
+		memcpy(job_id, sample.job_id, sizeof(sample.job_id));
+		rc = dq_sample_encode(&sample, json, json_len, err, err_len);
+	}
+	return rc;
+}
+
+static int encode_event(const char *line, size_t len, char *job_id, char **json, size_t *json_len,
+			char *err, size_t err_len)
+{
+	struct dq_job_event event;
+	int rc = dq_job_event_decode(line, len, &event, err, err_len);
+
+	if (rc == 0) {
+		memcpy(job_id, event.job_id, sizeof(event.job_id));
+		rc = dq_job_event_encode(&event, json, json_len, err, err_len);
+	}
+	dq_job_event_fini(&event);
+	return rc;
+}
+
 /* Validate and encode one line; a bad line is reported as FILE:LINE: reason and counted. */
 static int replay_line(struct replay_ctx *ctx, const char *line, size_t len, size_t line_no)
 {
-	struct dq_sample sample;
-	char err[1024], *json = NULL;
+	bool event = line_is_event(line, len);
+	char job_id[DQ_ID_MAX_LEN + 1], err[1024], *json = NULL;
 	size_t json_len = 0;
 	int rc;
 
-	rc = dq_sample_decode(line, len, &sample, err, sizeof(err));
-	if (rc == 0) {
-		rc = dq_sample_encode(&sample, &json, &json_len, err, sizeof(err));
-	}
+	rc = event ? encode_event(line, len, job_id, &json, &json_len, err, sizeof(err)) :
+		     encode_sample(line, len, job_id, &json, &json_len, err, sizeof(err));
 	if (rc == -EINVAL) {
 		if (ctx->bad_lines < REPLAY_MAX_REPORTED_ERRORS) {
-			fprintf(stderr, "%s:%zu: %s\n", ctx->display_name, line_no, err);
+			fprintf(stderr, "%s:%zu: %s%s\n", ctx->display_name, line_no,
+				event ? "job event: " : "", err);
 		}
 		ctx->bad_lines++;
 		return 0;
 	}
 	if (rc == 0) {
-		rc = record_add(ctx, &sample, json, json_len);
+		rc = record_add(ctx, event ? ctx->opts.events_topic : ctx->opts.topic, job_id, json,
+				json_len);
 	}
 	if (rc != 0) {
 		free(json);
@@ -248,10 +311,10 @@ static int replay_produce(struct replay_ctx *ctx)
 	for (i = 0; i < ctx->record_count; i++) {
 		const struct replay_record *r = &ctx->records[i];
 
-		rc = dq_kafka_producer_produce(producer, ctx->opts.topic, r->job_id,
-					       strlen(r->job_id), r->json, r->len);
+		rc = dq_kafka_producer_produce(producer, r->topic, r->job_id, strlen(r->job_id),
+					       r->json, r->len);
 		if (rc != 0) {
-			fprintf(stderr, "drivequal-runner replay: stopped at sample %zu: %s\n",
+			fprintf(stderr, "drivequal-runner replay: stopped at message %zu: %s\n",
 				i + 1, strerror(-rc));
 			break;
 		}
@@ -260,7 +323,7 @@ static int replay_produce(struct replay_ctx *ctx)
 	rc = dq_kafka_producer_flush(producer,
 				     ctx->opts.timeout_s > 0 ? ctx->opts.timeout_s * 1000 : -1);
 	if (rc == -ETIMEDOUT) {
-		fprintf(stderr, "drivequal-runner replay: not all samples delivered within %d s\n",
+		fprintf(stderr, "drivequal-runner replay: not all messages delivered within %d s\n",
 			ctx->opts.timeout_s);
 	}
 	dq_kafka_producer_purge(producer);
@@ -300,7 +363,8 @@ int dq_cmd_replay_main(int argc, char **argv)
 		goto cleanup;
 	}
 	if (ctx.record_count == 0) {
-		fprintf(stderr, "drivequal-runner replay: no samples in %s\n", ctx.display_name);
+		fprintf(stderr, "drivequal-runner replay: no samples or events in %s\n",
+			ctx.display_name);
 		printf("{\"produced\":0,\"delivered\":0,\"failed\":0}\n");
 		status = DQ_EXIT_OK;
 		goto cleanup;
