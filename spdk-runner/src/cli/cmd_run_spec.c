@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd_run_args.h"
 #include "cmd_run_spec.h"
 #include "contract/clock.h"
 #include "contract/msg_job_command.h"

@@ -5,7 +5,7 @@
 #ifndef DRIVEQUAL_CMD_RUN_SPEC_H
 #define DRIVEQUAL_CMD_RUN_SPEC_H
 
-#include "cmd_run_args.h"
+struct dq_run_args;
 
 /* Build a->spec: from --job FILE, or the command line's phases. 0 or -EINVAL (said on stderr). */
 int dq_run_spec_build(struct dq_run_args *a);
