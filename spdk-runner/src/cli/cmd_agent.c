@@ -79,11 +79,10 @@ static int parse_args(int argc, char **argv, struct agent_args *args)
 			args->runner_id = optarg;
 			break;
 		case 'X':
-			if (args->property_count == DQ_AGENT_MAX_PROPERTIES) {
-				fprintf(stderr, "drivequal-runner agent: too many -X properties\n");
+			if (dq_cli_add_property("agent", args->properties, &args->property_count,
+						DQ_AGENT_MAX_PROPERTIES, optarg) != 0) {
 				return -EINVAL;
 			}
-			args->properties[args->property_count++] = optarg;
 			break;
 		case 'C':
 			args->check = true;

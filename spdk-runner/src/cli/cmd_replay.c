@@ -100,12 +100,10 @@ static int parse_args(int argc, char **argv, struct replay_opts *opts)
 			opts->events_topic = optarg;
 			break;
 		case 'X':
-			if (opts->property_count == REPLAY_MAX_PROPERTIES) {
-				fprintf(stderr,
-					"drivequal-runner replay: too many -X properties\n");
+			if (dq_cli_add_property("replay", opts->properties, &opts->property_count,
+						REPLAY_MAX_PROPERTIES, optarg) != 0) {
 				return -EINVAL;
 			}
-			opts->properties[opts->property_count++] = optarg;
 			break;
 		case 'T':
 			errno = 0;
