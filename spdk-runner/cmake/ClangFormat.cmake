@@ -3,9 +3,7 @@
 find_program(CLANG_FORMAT_EXECUTABLE NAMES clang-format clang-format-19 clang-format-16 clang-format-14)
 
 file(GLOB_RECURSE DRIVEQUAL_FORMAT_SOURCES CONFIGURE_DEPENDS
-	"${PROJECT_SOURCE_DIR}/include/*.h"
 	"${PROJECT_SOURCE_DIR}/src/*.[ch]"
-	"${PROJECT_SOURCE_DIR}/engines/*.[ch]"
 	"${PROJECT_SOURCE_DIR}/tests/*.[ch]"
 	"${PROJECT_SOURCE_DIR}/sim/include/*.h"
 	"${PROJECT_SOURCE_DIR}/sim/src/*.[ch]"

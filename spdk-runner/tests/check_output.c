@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drivequal/msg_job_event.h"
-#include "drivequal/msg_sample.h"
+#include "contract/msg_job_event.h"
+#include "contract/msg_sample.h"
 
 #define MAX_PHASES 64
 

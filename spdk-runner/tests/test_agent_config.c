@@ -11,9 +11,9 @@
 
 #include <librdkafka/rdkafka.h>
 
-#include "agent_config.h"
-#include "drivequal/engine.h"
-#include "drivequal/topics.h"
+#include "agent/agent_config.h"
+#include "contract/topics.h"
+#include "io/engine.h"
 #include "test_util.h"
 
 static char g_dir[] = "/tmp/dq-agent-config-XXXXXX";

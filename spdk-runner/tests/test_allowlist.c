@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "drivequal/engine.h"
-#include "drivequal/interlock.h"
+#include "device/interlock.h"
+#include "io/engine.h"
 #include "test_util.h"
 
 static char g_dir[] = "/tmp/dq-allowlist-XXXXXX";

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drivequal/msg_job_command.h"
-#include "drivequal/msg_job_event.h"
-#include "drivequal/msg_runner_heartbeat.h"
-#include "drivequal/msg_sample.h"
+#include "contract/msg_job_command.h"
+#include "contract/msg_job_event.h"
+#include "contract/msg_runner_heartbeat.h"
+#include "contract/msg_sample.h"
 #include "test_util.h"
 
 #define SAMPLE_HEAD                                                                       \

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drivequal/job.h"
+#include "job/job_runner.h"
 #include "test_util.h"
 
 #define MAX_MESSAGES 4096
@@ -353,7 +353,7 @@ static void test_refusals(struct test_ctx *t, struct capture *c)
 	expect_refused(t, c, "uring", "/dev/drivequal-no-such-device", &phase, 1,
 		       DQ_REFUSE_DEVICE_NOT_FOUND, "No such file");
 	expect_refused(t, c, "null", "null", &bad, 1, DQ_REFUSE_INVALID_COMMAND,
-		       "exactly one of runtimeS and sizeBytes");
+		       "exactly one of runtimeS, sizeBytes");
 	bad = phase;
 	bad.block_size_bytes = 1000;
 	expect_refused(t, c, "null", "null", &bad, 1, DQ_REFUSE_INVALID_COMMAND, "multiple of 512");

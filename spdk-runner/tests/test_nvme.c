@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drivequal/msg_job_event.h"
-#include "nvme_admin.h"
+#include "contract/msg_job_event.h"
+#include "device/nvme_admin.h"
 #include "test_util.h"
 
 static void put_le(uint8_t *p, uint64_t value, size_t bytes)

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "drivequal/engine.h"
-#include "drivequal/interlock.h"
-#include "spdk_target.h"
+#include "device/interlock.h"
+#include "device/spdk_target.h"
+#include "device/target.h"
 #include "test_util.h"
 
 #define TCP_TARGET                                                                         \
@@ -92,9 +92,9 @@ static void test_parse(struct test_ctx *t)
 }
 
 /* An SPDK-owned device as the spdk engine describes it after identify. */
-static struct dq_engine_target spdk_device(const char *serial, const char *address)
+static struct dq_device_target spdk_device(const char *serial, const char *address)
 {
-	struct dq_engine_target target;
+	struct dq_device_target target;
 
 	memset(&target, 0, sizeof(target));
 	snprintf(target.device.serial, sizeof(target.device.serial), "%s", serial);
@@ -132,8 +132,8 @@ static int load(const char *dir, const char *content, struct dq_allowlist *list)
 static void test_interlocks(struct test_ctx *t)
 {
 	char dir[] = "/tmp/dq-spdk-target-XXXXXX", path[300];
-	struct dq_engine_target tcp = spdk_device("SPDK00000000000001", TCP_TARGET " ns:1");
-	struct dq_engine_target pcie =
+	struct dq_device_target tcp = spdk_device("SPDK00000000000001", TCP_TARGET " ns:1");
+	struct dq_device_target pcie =
 		spdk_device("S6CKNE0T801234", "trtype:PCIe traddr:0000:04:00.0 ns:1");
 	struct dq_interlock_verdict verdict;
 	struct dq_allowlist list;

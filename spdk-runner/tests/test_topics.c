@@ -1,5 +1,5 @@
 /*
- * Checks that the runner's default topics (include/drivequal/topics.h) are exactly the topics
+ * Checks that the runner's default topics (contract/topics.h) are exactly the topics
  * schemas/topics.json gives the runner, with the same keys and schemas, so neither side drifts.
  */
 #include <stdbool.h>
@@ -8,7 +8,7 @@
 
 #include <json-c/json.h>
 
-#include "drivequal/topics.h"
+#include "contract/topics.h"
 
 static const char *member_string(struct json_object *obj, const char *key)
 {

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "drivequal/engine.h"
-#include "drivequal/job.h"
+#include "io/engine.h"
+#include "job/job_runner.h"
 #include "test_util.h"
 
 #define SERVICE_NS 1000000ULL /* every IO takes 1 ms */
@@ -28,7 +28,7 @@ struct vclock_engine {
 };
 
 static int vclock_open(const struct dq_io_engine_open_args *args, void **data,
-		       struct dq_engine_target *target, char *err, size_t err_len)
+		       struct dq_device_target *target, char *err, size_t err_len)
 {
 	struct vclock_engine *engine = calloc(1, sizeof(*engine));
 

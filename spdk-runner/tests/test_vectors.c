@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drivequal/msg_job_command.h"
-#include "drivequal/msg_job_event.h"
-#include "drivequal/msg_runner_heartbeat.h"
-#include "drivequal/msg_sample.h"
+#include "contract/msg_job_command.h"
+#include "contract/msg_job_event.h"
+#include "contract/msg_runner_heartbeat.h"
+#include "contract/msg_sample.h"
 
 /* Decode json; with out != NULL also encode the result canonically into *out. */
 typedef int (*vector_codec_fn)(const char *json, size_t len, char **out, size_t *out_len, char *err,

@@ -1,0 +1,216 @@
+/*
+ * Types shared by every drivequal message (schemas/messages/common.schema.json): identifiers,
+ * devices, phase specifications, latency histograms and SMART snapshots, as plain C structs that
+ * the per-message codecs decode into and encode from.
+ */
+#ifndef DRIVEQUAL_MSG_COMMON_H
+#define DRIVEQUAL_MSG_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define DQ_SCHEMA_VERSION 1
+
+/* Lengths from the schemas' patterns and maxLength; buffers add the terminating NUL. */
+#define DQ_ID_MAX_LEN 64
+#define DQ_SERIAL_MAX_LEN 64
+#define DQ_PHASE_NAME_MAX_LEN 64
+#define DQ_TIMESTAMP_LEN 24 /* 2026-11-22T21:00:00.000Z */
+#define DQ_EVENT_ID_MAX_LEN (DQ_ID_MAX_LEN + 1 + 9)
+
+/* maxLength counts characters; UTF-8 needs up to 4 bytes for one. */
+#define DQ_UTF8_BUF(max_chars) ((max_chars)*4 + 1)
+#define DQ_MODEL_MAX_CHARS 64
+#define DQ_FIRMWARE_MAX_CHARS 16
+#define DQ_TRANSPORT_MAX_CHARS 256
+#define DQ_REASON_MAX_CHARS 512
+#define DQ_MESSAGE_MAX_CHARS 1024
+
+#define DQ_PHASE_INDEX_MAX 255
+#define DQ_MAX_PHASES 64
+#define DQ_HISTOGRAM_MAX_BUCKETS 8192
+#define DQ_HISTOGRAM_SIGNIFICANT_DIGITS 2
+
+/*
+ * Enumerations: value 0 means "absent" (optional fields) and never survives a successful decode of a
+ * required field; the other values follow the schema's enum order.
+ */
+enum dq_engine {
+	DQ_ENGINE_NONE = 0,
+	DQ_ENGINE_SPDK,
+	DQ_ENGINE_URING,
+	DQ_ENGINE_SIM,
+	DQ_ENGINE_NULL,
+	DQ_ENGINE_COUNT /* not a value: the number of engines + 1 */
+};
+
+enum dq_phase_kind {
+	DQ_PHASE_KIND_NONE = 0,
+	DQ_PHASE_KIND_PURGE,
+	DQ_PHASE_KIND_PRECONDITION,
+	DQ_PHASE_KIND_WORKLOAD,
+	DQ_PHASE_KIND_DEALLOCATE,
+	DQ_PHASE_KIND_IDLE,
+	DQ_PHASE_KIND_SMART,
+};
+
+enum dq_rw {
+	DQ_RW_NONE = 0,
+	DQ_RW_READ,
+	DQ_RW_WRITE,
+	DQ_RW_RW,
+	DQ_RW_RANDREAD,
+	DQ_RW_RANDWRITE,
+	DQ_RW_RANDRW,
+};
+
+enum dq_data_pattern {
+	DQ_DATA_PATTERN_NONE = 0,
+	DQ_DATA_PATTERN_RANDOM,
+	DQ_DATA_PATTERN_ZEROS,
+};
+
+enum dq_purge_method {
+	DQ_PURGE_METHOD_NONE = 0,
+	DQ_PURGE_METHOD_AUTO,
+	DQ_PURGE_METHOD_FORMAT_USER_DATA,
+	DQ_PURGE_METHOD_FORMAT_CRYPTO,
+	DQ_PURGE_METHOD_SANITIZE_BLOCK,
+	DQ_PURGE_METHOD_SANITIZE_CRYPTO,
+	DQ_PURGE_METHOD_SANITIZE_OVERWRITE,
+	DQ_PURGE_METHOD_DEALLOCATE,
+};
+
+enum dq_smart_source {
+	DQ_SMART_SOURCE_NONE = 0,
+	DQ_SMART_SOURCE_NVME_LOG_02H,
+	DQ_SMART_SOURCE_SIM,
+	DQ_SMART_SOURCE_UNAVAILABLE,
+};
+
+/* The schema's name of an enum value ("randwrite"), or NULL for 0 and out-of-range values. */
+const char *dq_engine_to_str(enum dq_engine engine);
+const char *dq_phase_kind_to_str(enum dq_phase_kind kind);
+const char *dq_rw_to_str(enum dq_rw rw);
+const char *dq_data_pattern_to_str(enum dq_data_pattern pattern);
+const char *dq_purge_method_to_str(enum dq_purge_method method);
+
+/* A drive as a runner sees it (common.schema.json#/$defs/device). */
+struct dq_device {
+	char serial[DQ_SERIAL_MAX_LEN + 1];
+	char model[DQ_UTF8_BUF(DQ_MODEL_MAX_CHARS)];
+	char firmware[DQ_UTF8_BUF(DQ_FIRMWARE_MAX_CHARS)];
+	uint64_t capacity_bytes;
+	uint32_t lba_size_bytes;
+	enum dq_engine engine;
+	char transport_address[DQ_UTF8_BUF(DQ_TRANSPORT_MAX_CHARS)];
+};
+
+/* One step of a qualification (#/$defs/phaseSpec); has_* says whether an optional field is set. */
+struct dq_phase_spec {
+	uint32_t index;
+	char name[DQ_PHASE_NAME_MAX_LEN + 1];
+	enum dq_phase_kind kind;
+	enum dq_rw rw;
+	bool has_read_percent;
+	uint32_t read_percent;
+	bool has_block_size_bytes;
+	uint32_t block_size_bytes;
+	bool has_queue_depth;
+	uint32_t queue_depth;
+	bool has_range_percent;
+	double range_percent;
+	bool has_runtime_s;
+	uint32_t runtime_s;
+	bool has_size_bytes;
+	uint64_t size_bytes;
+	bool has_passes;
+	uint32_t passes;
+	enum dq_data_pattern data_pattern;
+	bool has_idle_s;
+	uint32_t idle_s;
+	enum dq_purge_method purge_method;
+	bool has_smart_snapshot;
+	bool smart_snapshot;
+};
+
+/* Per-second completion latency percentiles, nanoseconds (#/$defs/latencyPercentilesNs). */
+struct dq_latency_percentiles {
+	uint64_t p50;
+	uint64_t p99;
+	uint64_t p999;
+	uint64_t max;
+};
+
+/* One non-empty HdrHistogram bucket: [lowestEquivalentValueNs, count]. */
+struct dq_histogram_bucket {
+	uint64_t value_ns;
+	uint64_t count;
+};
+
+/*
+ * A phase's latency histogram (#/$defs/latencyHistogram); significantDigits is always 2. A decoder
+ * allocates buckets (freed by the message's fini function); an encoder only reads them.
+ */
+struct dq_latency_histogram {
+	uint64_t total_count;
+	uint64_t min_ns;
+	uint64_t max_ns;
+	size_t bucket_count;
+	struct dq_histogram_bucket *buckets;
+};
+
+/* A phase's totals for one direction (#/$defs/directionTotals). */
+struct dq_direction_totals {
+	uint64_t ios;
+	uint64_t bytes;
+	bool has_errors;
+	uint64_t errors;
+	bool has_latency_histogram;
+	struct dq_latency_histogram latency_histogram;
+};
+
+/* OCP Datacenter extended SMART log (C0h) counters. */
+struct dq_smart_ocp {
+	uint64_t physical_media_units_written_bytes;
+	uint64_t physical_media_units_read_bytes;
+	bool has_bad_user_nand_blocks;
+	uint64_t bad_user_nand_blocks;
+	bool has_nand_erase_count;
+	uint64_t nand_erase_count;
+};
+
+/* Endurance counters as the device reports them (#/$defs/smartSnapshot); nothing estimated. */
+struct dq_smart_snapshot {
+	bool available;
+	enum dq_smart_source source;
+	bool has_reason;
+	char reason[DQ_UTF8_BUF(DQ_REASON_MAX_CHARS)];
+	bool has_data_units_written;
+	uint64_t data_units_written;
+	bool has_data_units_read;
+	uint64_t data_units_read;
+	bool has_host_write_commands;
+	uint64_t host_write_commands;
+	bool has_host_read_commands;
+	uint64_t host_read_commands;
+	bool has_percentage_used;
+	uint32_t percentage_used;
+	bool has_available_spare_percent;
+	uint32_t available_spare_percent;
+	bool has_available_spare_threshold_percent;
+	uint32_t available_spare_threshold_percent;
+	bool has_critical_warning;
+	uint32_t critical_warning;
+	bool has_temperature_k;
+	uint32_t temperature_k;
+	bool has_power_on_hours;
+	uint64_t power_on_hours;
+	bool has_media_errors;
+	uint64_t media_errors;
+	bool has_ocp;
+	struct dq_smart_ocp ocp;
+};
+
+#endif /* DRIVEQUAL_MSG_COMMON_H */

@@ -1,0 +1,372 @@
+/*
+ * Codecs of the definitions every message shares (schemas/messages/common.schema.json): the enum
+ * names, device, latency percentiles and histograms, direction totals and the SMART snapshot.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "msg_internal.h"
+
+static const char *const engine_names[] = { NULL, "spdk", "uring", "sim", "null" };
+static const char *const phase_kind_names[] = { NULL,	      "purge", "precondition", "workload",
+						"deallocate", "idle",  "smart" };
+static const char *const rw_names[] = { NULL,	    "read",	 "write", "rw",
+					"randread", "randwrite", "randrw" };
+static const char *const data_pattern_names[] = { NULL, "random", "zeros" };
+static const char *const purge_method_names[] = { NULL,
+						  "auto",
+						  "format-user-data",
+						  "format-crypto",
+						  "sanitize-block",
+						  "sanitize-crypto",
+						  "sanitize-overwrite",
+						  "deallocate" };
+static const char *const smart_source_names[] = { NULL, "nvme-log-02h", "sim", "unavailable" };
+
+const struct dq_enum_names g_dq_engine_names = DQ_ENUM_NAMES(engine_names);
+const struct dq_enum_names g_dq_phase_kind_names = DQ_ENUM_NAMES(phase_kind_names);
+const struct dq_enum_names g_dq_rw_names = DQ_ENUM_NAMES(rw_names);
+const struct dq_enum_names g_dq_data_pattern_names = DQ_ENUM_NAMES(data_pattern_names);
+const struct dq_enum_names g_dq_purge_method_names = DQ_ENUM_NAMES(purge_method_names);
+const struct dq_enum_names g_dq_smart_source_names = DQ_ENUM_NAMES(smart_source_names);
+
+const char *dq_engine_to_str(enum dq_engine engine)
+{
+	return dq_enum_to_str(&g_dq_engine_names, engine);
+}
+
+const char *dq_phase_kind_to_str(enum dq_phase_kind kind)
+{
+	return dq_enum_to_str(&g_dq_phase_kind_names, kind);
+}
+
+const char *dq_rw_to_str(enum dq_rw rw)
+{
+	return dq_enum_to_str(&g_dq_rw_names, rw);
+}
+
+const char *dq_data_pattern_to_str(enum dq_data_pattern pattern)
+{
+	return dq_enum_to_str(&g_dq_data_pattern_names, pattern);
+}
+
+const char *dq_purge_method_to_str(enum dq_purge_method method)
+{
+	return dq_enum_to_str(&g_dq_purge_method_names, method);
+}
+
+static const char *const device_keys[] = { "serial",	       "model",
+					   "firmware",	       "capacityBytes",
+					   "lbaSizeBytes",     "engine",
+					   "transportAddress", NULL };
+
+int dq_device_decode(struct dq_jctx *ctx, const struct dq_jpath *path, struct json_object *obj,
+		     struct dq_device *device)
+{
+	memset(device, 0, sizeof(*device));
+	dq_json_check_keys(ctx, path, obj, device_keys, NULL);
+	dq_json_str(ctx, path, obj, "serial", true, DQ_STR_SERIAL, 0, 0, device->serial,
+		    sizeof(device->serial), NULL);
+	dq_json_str(ctx, path, obj, "model", true, DQ_STR_ANY, 0, DQ_MODEL_MAX_CHARS, device->model,
+		    sizeof(device->model), NULL);
+	dq_json_str(ctx, path, obj, "firmware", true, DQ_STR_ANY, 0, DQ_FIRMWARE_MAX_CHARS,
+		    device->firmware, sizeof(device->firmware), NULL);
+	dq_json_u64(ctx, path, obj, "capacityBytes", true, 1, INT64_MAX, &device->capacity_bytes,
+		    NULL);
+	dq_json_u32(ctx, path, obj, "lbaSizeBytes", true, 512, 65536, &device->lba_size_bytes,
+		    NULL);
+	device->engine = dq_json_enum(ctx, path, obj, "engine", true, &g_dq_engine_names);
+	dq_json_str(ctx, path, obj, "transportAddress", true, DQ_STR_ANY, 1, DQ_TRANSPORT_MAX_CHARS,
+		    device->transport_address, sizeof(device->transport_address), NULL);
+	return ctx->rc;
+}
+
+void dq_device_encode(struct dq_jbuild *b, struct json_object *obj, const struct dq_device *device)
+{
+	dq_jb_str(b, obj, "serial", device->serial, sizeof(device->serial));
+	dq_jb_str(b, obj, "model", device->model, sizeof(device->model));
+	dq_jb_str(b, obj, "firmware", device->firmware, sizeof(device->firmware));
+	dq_jb_u64(b, obj, "capacityBytes", device->capacity_bytes);
+	dq_jb_u64(b, obj, "lbaSizeBytes", device->lba_size_bytes);
+	dq_jb_enum(b, obj, "engine", &g_dq_engine_names, device->engine);
+	dq_jb_str(b, obj, "transportAddress", device->transport_address,
+		  sizeof(device->transport_address));
+}
+
+static const char *const latency_keys[] = { "p50", "p99", "p999", "max", NULL };
+
+int dq_latency_percentiles_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
+				  struct json_object *obj, struct dq_latency_percentiles *latency)
+{
+	memset(latency, 0, sizeof(*latency));
+	dq_json_check_keys(ctx, path, obj, latency_keys, NULL);
+	dq_json_u64(ctx, path, obj, "p50", true, 0, INT64_MAX, &latency->p50, NULL);
+	dq_json_u64(ctx, path, obj, "p99", true, 0, INT64_MAX, &latency->p99, NULL);
+	dq_json_u64(ctx, path, obj, "p999", true, 0, INT64_MAX, &latency->p999, NULL);
+	dq_json_u64(ctx, path, obj, "max", true, 0, INT64_MAX, &latency->max, NULL);
+	return ctx->rc;
+}
+
+void dq_latency_percentiles_encode(struct dq_jbuild *b, struct json_object *obj,
+				   const struct dq_latency_percentiles *latency)
+{
+	dq_jb_u64(b, obj, "p50", latency->p50);
+	dq_jb_u64(b, obj, "p99", latency->p99);
+	dq_jb_u64(b, obj, "p999", latency->p999);
+	dq_jb_u64(b, obj, "max", latency->max);
+}
+
+/* One [value, count] pair: prefixItems with items:false, so exactly two integers. */
+static int bucket_decode(struct dq_jctx *ctx, const struct dq_jpath *path, struct json_object *pair,
+			 struct dq_histogram_bucket *bucket)
+{
+	int64_t value = 0, count = 0;
+
+	if (!json_object_is_type(pair, json_type_array) || json_object_array_length(pair) != 2) {
+		return dq_json_fail(ctx, path, "must be a [valueNs, count] pair");
+	}
+	dq_json_int_value(ctx, DQ_JPATH_INDEX(path, 0), json_object_array_get_idx(pair, 0), 0,
+			  INT64_MAX, &value);
+	dq_json_int_value(ctx, DQ_JPATH_INDEX(path, 1), json_object_array_get_idx(pair, 1), 1,
+			  INT64_MAX, &count);
+	bucket->value_ns = (uint64_t)value;
+	bucket->count = (uint64_t)count;
+	return ctx->rc;
+}
+
+static const char *const histogram_keys[] = {
+	"significantDigits", "totalCount", "minNs", "maxNs", "counts", NULL
+};
+
+static int histogram_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
+			    struct json_object *obj, struct dq_latency_histogram *histogram)
+{
+	struct json_object *counts;
+	int64_t digits;
+	size_t i, n = 0;
+
+	memset(histogram, 0, sizeof(*histogram));
+	dq_json_check_keys(ctx, path, obj, histogram_keys, NULL);
+	dq_json_int(ctx, path, obj, "significantDigits", true, DQ_HISTOGRAM_SIGNIFICANT_DIGITS,
+		    DQ_HISTOGRAM_SIGNIFICANT_DIGITS, &digits, NULL);
+	dq_json_u64(ctx, path, obj, "totalCount", true, 0, INT64_MAX, &histogram->total_count,
+		    NULL);
+	dq_json_u64(ctx, path, obj, "minNs", true, 0, INT64_MAX, &histogram->min_ns, NULL);
+	dq_json_u64(ctx, path, obj, "maxNs", true, 0, INT64_MAX, &histogram->max_ns, NULL);
+	dq_json_array(ctx, path, obj, "counts", true, 0, DQ_HISTOGRAM_MAX_BUCKETS, &counts, &n);
+	if (ctx->rc != 0 || n == 0) {
+		return ctx->rc;
+	}
+	histogram->buckets = calloc(n, sizeof(*histogram->buckets));
+	if (histogram->buckets == NULL) {
+		ctx->rc = -ENOMEM;
+		return ctx->rc;
+	}
+	histogram->bucket_count = n;
+	for (i = 0; i < n && ctx->rc == 0; i++) {
+		bucket_decode(ctx, DQ_JPATH_INDEX(DQ_JPATH_KEY(path, "counts"), i),
+			      json_object_array_get_idx(counts, i), &histogram->buckets[i]);
+	}
+	return ctx->rc;
+}
+
+static void histogram_encode(struct dq_jbuild *b, struct json_object *obj,
+			     const struct dq_latency_histogram *histogram)
+{
+	struct json_object *counts, *pair;
+	size_t i;
+
+	dq_jb_u64(b, obj, "significantDigits", DQ_HISTOGRAM_SIGNIFICANT_DIGITS);
+	dq_jb_u64(b, obj, "totalCount", histogram->total_count);
+	dq_jb_u64(b, obj, "minNs", histogram->min_ns);
+	dq_jb_u64(b, obj, "maxNs", histogram->max_ns);
+	counts = dq_jb_array(b, obj, "counts");
+	for (i = 0; i < histogram->bucket_count && b->rc == 0; i++) {
+		pair = dq_jb_append_array(b, counts);
+		dq_jb_append_u64(b, pair, histogram->buckets[i].value_ns);
+		dq_jb_append_u64(b, pair, histogram->buckets[i].count);
+	}
+}
+
+static const char *const totals_keys[] = { "ios", "bytes", "errors", "latencyHistogram", NULL };
+
+int dq_direction_totals_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
+			       struct json_object *obj, struct dq_direction_totals *totals)
+{
+	struct json_object *histogram;
+
+	memset(totals, 0, sizeof(*totals));
+	dq_json_check_keys(ctx, path, obj, totals_keys, NULL);
+	dq_json_u64(ctx, path, obj, "ios", true, 0, INT64_MAX, &totals->ios, NULL);
+	dq_json_u64(ctx, path, obj, "bytes", true, 0, INT64_MAX, &totals->bytes, NULL);
+	dq_json_u64(ctx, path, obj, "errors", false, 0, INT64_MAX, &totals->errors,
+		    &totals->has_errors);
+	dq_json_object(ctx, path, obj, "latencyHistogram", false, &histogram);
+	if (ctx->rc == 0 && histogram != NULL) {
+		totals->has_latency_histogram = true;
+		histogram_decode(ctx, DQ_JPATH_KEY(path, "latencyHistogram"), histogram,
+				 &totals->latency_histogram);
+	}
+	return ctx->rc;
+}
+
+void dq_direction_totals_encode(struct dq_jbuild *b, struct json_object *obj,
+				const struct dq_direction_totals *totals)
+{
+	dq_jb_u64(b, obj, "ios", totals->ios);
+	dq_jb_u64(b, obj, "bytes", totals->bytes);
+	if (totals->has_errors) {
+		dq_jb_u64(b, obj, "errors", totals->errors);
+	}
+	if (totals->has_latency_histogram) {
+		histogram_encode(b, dq_jb_object(b, obj, "latencyHistogram"),
+				 &totals->latency_histogram);
+	}
+}
+
+void dq_direction_totals_fini(struct dq_direction_totals *totals)
+{
+	free(totals->latency_histogram.buckets);
+	totals->latency_histogram.buckets = NULL;
+	totals->latency_histogram.bucket_count = 0;
+}
+
+static const char *const ocp_keys[] = { "physicalMediaUnitsWrittenBytes",
+					"physicalMediaUnitsReadBytes", "badUserNandBlocks",
+					"nandEraseCount", NULL };
+
+static int ocp_decode(struct dq_jctx *ctx, const struct dq_jpath *path, struct json_object *obj,
+		      struct dq_smart_ocp *ocp)
+{
+	dq_json_check_keys(ctx, path, obj, ocp_keys, NULL);
+	dq_json_u64(ctx, path, obj, "physicalMediaUnitsWrittenBytes", true, 0, INT64_MAX,
+		    &ocp->physical_media_units_written_bytes, NULL);
+	dq_json_u64(ctx, path, obj, "physicalMediaUnitsReadBytes", true, 0, INT64_MAX,
+		    &ocp->physical_media_units_read_bytes, NULL);
+	dq_json_u64(ctx, path, obj, "badUserNandBlocks", false, 0, INT64_MAX,
+		    &ocp->bad_user_nand_blocks, &ocp->has_bad_user_nand_blocks);
+	dq_json_u64(ctx, path, obj, "nandEraseCount", false, 0, INT64_MAX, &ocp->nand_erase_count,
+		    &ocp->has_nand_erase_count);
+	return ctx->rc;
+}
+
+static const char *const smart_keys[] = { "available",
+					  "source",
+					  "reason",
+					  "dataUnitsWritten",
+					  "dataUnitsRead",
+					  "hostWriteCommands",
+					  "hostReadCommands",
+					  "percentageUsed",
+					  "availableSparePercent",
+					  "availableSpareThresholdPercent",
+					  "criticalWarning",
+					  "temperatureK",
+					  "powerOnHours",
+					  "mediaErrors",
+					  "ocp",
+					  NULL };
+
+int dq_smart_snapshot_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
+			     struct json_object *obj, struct dq_smart_snapshot *s)
+{
+	struct json_object *ocp;
+
+	memset(s, 0, sizeof(*s));
+	dq_json_check_keys(ctx, path, obj, smart_keys, NULL);
+	dq_json_bool(ctx, path, obj, "available", true, &s->available, NULL);
+	s->source = dq_json_enum(ctx, path, obj, "source", true, &g_dq_smart_source_names);
+	/* if available then dataUnitsWritten and dataUnitsRead are required, else reason is */
+	dq_json_str(ctx, path, obj, "reason", !s->available, DQ_STR_ANY, 0, DQ_REASON_MAX_CHARS,
+		    s->reason, sizeof(s->reason), &s->has_reason);
+	dq_json_u64(ctx, path, obj, "dataUnitsWritten", s->available, 0, INT64_MAX,
+		    &s->data_units_written, &s->has_data_units_written);
+	dq_json_u64(ctx, path, obj, "dataUnitsRead", s->available, 0, INT64_MAX,
+		    &s->data_units_read, &s->has_data_units_read);
+	dq_json_u64(ctx, path, obj, "hostWriteCommands", false, 0, INT64_MAX,
+		    &s->host_write_commands, &s->has_host_write_commands);
+	dq_json_u64(ctx, path, obj, "hostReadCommands", false, 0, INT64_MAX, &s->host_read_commands,
+		    &s->has_host_read_commands);
+	dq_json_u32(ctx, path, obj, "percentageUsed", false, 0, 255, &s->percentage_used,
+		    &s->has_percentage_used);
+	dq_json_u32(ctx, path, obj, "availableSparePercent", false, 0, 100,
+		    &s->available_spare_percent, &s->has_available_spare_percent);
+	dq_json_u32(ctx, path, obj, "availableSpareThresholdPercent", false, 0, 100,
+		    &s->available_spare_threshold_percent,
+		    &s->has_available_spare_threshold_percent);
+	dq_json_u32(ctx, path, obj, "criticalWarning", false, 0, 255, &s->critical_warning,
+		    &s->has_critical_warning);
+	dq_json_u32(ctx, path, obj, "temperatureK", false, 0, 65535, &s->temperature_k,
+		    &s->has_temperature_k);
+	dq_json_u64(ctx, path, obj, "powerOnHours", false, 0, INT64_MAX, &s->power_on_hours,
+		    &s->has_power_on_hours);
+	dq_json_u64(ctx, path, obj, "mediaErrors", false, 0, INT64_MAX, &s->media_errors,
+		    &s->has_media_errors);
+	dq_json_object(ctx, path, obj, "ocp", false, &ocp);
+	if (ctx->rc == 0 && ocp != NULL) {
+		s->has_ocp = true;
+		ocp_decode(ctx, DQ_JPATH_KEY(path, "ocp"), ocp, &s->ocp);
+	}
+	return ctx->rc;
+}
+
+void dq_smart_snapshot_encode(struct dq_jbuild *b, struct json_object *obj,
+			      const struct dq_smart_snapshot *s)
+{
+	struct json_object *ocp;
+
+	dq_jb_bool(b, obj, "available", s->available);
+	dq_jb_enum(b, obj, "source", &g_dq_smart_source_names, s->source);
+	if (s->has_reason) {
+		dq_jb_str(b, obj, "reason", s->reason, sizeof(s->reason));
+	}
+	if (s->has_data_units_written) {
+		dq_jb_u64(b, obj, "dataUnitsWritten", s->data_units_written);
+	}
+	if (s->has_data_units_read) {
+		dq_jb_u64(b, obj, "dataUnitsRead", s->data_units_read);
+	}
+	if (s->has_host_write_commands) {
+		dq_jb_u64(b, obj, "hostWriteCommands", s->host_write_commands);
+	}
+	if (s->has_host_read_commands) {
+		dq_jb_u64(b, obj, "hostReadCommands", s->host_read_commands);
+	}
+	if (s->has_percentage_used) {
+		dq_jb_u64(b, obj, "percentageUsed", s->percentage_used);
+	}
+	if (s->has_available_spare_percent) {
+		dq_jb_u64(b, obj, "availableSparePercent", s->available_spare_percent);
+	}
+	if (s->has_available_spare_threshold_percent) {
+		dq_jb_u64(b, obj, "availableSpareThresholdPercent",
+			  s->available_spare_threshold_percent);
+	}
+	if (s->has_critical_warning) {
+		dq_jb_u64(b, obj, "criticalWarning", s->critical_warning);
+	}
+	if (s->has_temperature_k) {
+		dq_jb_u64(b, obj, "temperatureK", s->temperature_k);
+	}
+	if (s->has_power_on_hours) {
+		dq_jb_u64(b, obj, "powerOnHours", s->power_on_hours);
+	}
+	if (s->has_media_errors) {
+		dq_jb_u64(b, obj, "mediaErrors", s->media_errors);
+	}
+	if (s->has_ocp) {
+		ocp = dq_jb_object(b, obj, "ocp");
+		dq_jb_u64(b, ocp, "physicalMediaUnitsWrittenBytes",
+			  s->ocp.physical_media_units_written_bytes);
+		dq_jb_u64(b, ocp, "physicalMediaUnitsReadBytes",
+			  s->ocp.physical_media_units_read_bytes);
+		if (s->ocp.has_bad_user_nand_blocks) {
+			dq_jb_u64(b, ocp, "badUserNandBlocks", s->ocp.bad_user_nand_blocks);
+		}
+		if (s->ocp.has_nand_erase_count) {
+			dq_jb_u64(b, ocp, "nandEraseCount", s->ocp.nand_erase_count);
+		}
+	}
+}

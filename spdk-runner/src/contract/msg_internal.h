@@ -1,0 +1,44 @@
+/*
+ * What the per-message codecs share: the enum name tables and the decode/encode functions of the
+ * common.schema.json definitions (device, phaseSpec, histogram, totals, SMART snapshot).
+ */
+#ifndef DRIVEQUAL_MSG_INTERNAL_H
+#define DRIVEQUAL_MSG_INTERNAL_H
+
+#include "contract/msg_common.h"
+#include "json_util.h"
+
+extern const struct dq_enum_names g_dq_engine_names;
+extern const struct dq_enum_names g_dq_phase_kind_names;
+extern const struct dq_enum_names g_dq_rw_names;
+extern const struct dq_enum_names g_dq_data_pattern_names;
+extern const struct dq_enum_names g_dq_purge_method_names;
+extern const struct dq_enum_names g_dq_smart_source_names;
+
+int dq_device_decode(struct dq_jctx *ctx, const struct dq_jpath *path, struct json_object *obj,
+		     struct dq_device *device);
+void dq_device_encode(struct dq_jbuild *b, struct json_object *obj, const struct dq_device *device);
+
+int dq_phase_spec_decode(struct dq_jctx *ctx, const struct dq_jpath *path, struct json_object *obj,
+			 struct dq_phase_spec *phase);
+void dq_phase_spec_encode(struct dq_jbuild *b, struct json_object *obj,
+			  const struct dq_phase_spec *phase);
+
+int dq_latency_percentiles_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
+				  struct json_object *obj, struct dq_latency_percentiles *latency);
+void dq_latency_percentiles_encode(struct dq_jbuild *b, struct json_object *obj,
+				   const struct dq_latency_percentiles *latency);
+
+/* Allocates totals->latency_histogram.buckets; dq_direction_totals_fini() frees them. */
+int dq_direction_totals_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
+			       struct json_object *obj, struct dq_direction_totals *totals);
+void dq_direction_totals_encode(struct dq_jbuild *b, struct json_object *obj,
+				const struct dq_direction_totals *totals);
+void dq_direction_totals_fini(struct dq_direction_totals *totals);
+
+int dq_smart_snapshot_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
+			     struct json_object *obj, struct dq_smart_snapshot *smart);
+void dq_smart_snapshot_encode(struct dq_jbuild *b, struct json_object *obj,
+			      const struct dq_smart_snapshot *smart);
+
+#endif /* DRIVEQUAL_MSG_INTERNAL_H */

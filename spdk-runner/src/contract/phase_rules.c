@@ -1,0 +1,184 @@
+/*
+ * The phase rules, written once: the JSON decoder reports a violation at its member's path, the
+ * job runner and the agent per phase, so a rule cannot differ between a job command and a job
+ * from the command line.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "contract/phase_rules.h"
+
+static int violate(struct dq_phase_violation *v, const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int violate(struct dq_phase_violation *v, const char *field, const char *fmt, ...)
+{
+	va_list args;
+
+	v->field = field;
+	va_start(args, fmt);
+	vsnprintf(v->reason, sizeof(v->reason), fmt, args);
+	va_end(args);
+	return -EINVAL;
+}
+
+static int check_bounds(const struct dq_phase_spec *p, struct dq_phase_violation *v)
+{
+	if (p->kind == DQ_PHASE_KIND_NONE) {
+		return violate(v, "kind", "is required");
+	}
+	if (p->name[0] == '\0') {
+		return violate(v, "name", "is required");
+	}
+	if (p->has_read_percent && p->read_percent > DQ_READ_PERCENT_MAX) {
+		return violate(v, "readPercent", "must be 0..%d (got %u)", DQ_READ_PERCENT_MAX,
+			       p->read_percent);
+	}
+	if (p->has_block_size_bytes && (p->block_size_bytes < DQ_BLOCK_SIZE_MIN_BYTES ||
+					p->block_size_bytes > DQ_BLOCK_SIZE_MAX_BYTES)) {
+		return violate(v, "blockSizeBytes", "must be %d..%d (got %u)",
+			       DQ_BLOCK_SIZE_MIN_BYTES, DQ_BLOCK_SIZE_MAX_BYTES,
+			       p->block_size_bytes);
+	}
+	if (p->has_block_size_bytes && p->block_size_bytes % DQ_BLOCK_SIZE_ALIGN_BYTES != 0) {
+		return violate(v, "blockSizeBytes", "must be a multiple of %d (got %u)",
+			       DQ_BLOCK_SIZE_ALIGN_BYTES, p->block_size_bytes);
+	}
+	if (p->has_queue_depth &&
+	    (p->queue_depth < DQ_QUEUE_DEPTH_MIN || p->queue_depth > DQ_QUEUE_DEPTH_MAX)) {
+		return violate(v, "queueDepth", "must be %d..%d (got %u)", DQ_QUEUE_DEPTH_MIN,
+			       DQ_QUEUE_DEPTH_MAX, p->queue_depth);
+	}
+	if (p->has_range_percent &&
+	    !(p->range_percent > 0 && p->range_percent <= DQ_RANGE_PERCENT_MAX)) {
+		return violate(v, "rangePercent", "must be in (0, %d] (got %g)",
+			       DQ_RANGE_PERCENT_MAX, p->range_percent);
+	}
+	if (p->has_runtime_s && (p->runtime_s < 1 || p->runtime_s > DQ_RUNTIME_S_MAX)) {
+		return violate(v, "runtimeS", "must be 1..%d (got %u)", DQ_RUNTIME_S_MAX,
+			       p->runtime_s);
+	}
+	if (p->has_size_bytes && (p->size_bytes < 1 || p->size_bytes > INT64_MAX)) {
+		return violate(v, "sizeBytes", "must be 1..%lld", (long long)INT64_MAX);
+	}
+	if (p->has_passes && (p->passes < 1 || p->passes > DQ_PASSES_MAX)) {
+		return violate(v, "passes", "must be 1..%d (got %u)", DQ_PASSES_MAX, p->passes);
+	}
+	if (p->has_idle_s && (p->idle_s < 1 || p->idle_s > DQ_IDLE_S_MAX)) {
+		return violate(v, "idleS", "must be 1..%d (got %u)", DQ_IDLE_S_MAX, p->idle_s);
+	}
+	return 0;
+}
+
+/* What a kind requires (the schema's allOf of if-then rules), in the schema's order. */
+static int check_kind(const struct dq_phase_spec *p, struct dq_phase_violation *v)
+{
+	const char *kind = dq_phase_kind_to_str(p->kind);
+	const struct {
+		const char *field;
+		bool present;
+	} *r, workload[] = {
+		{ "rw", p->rw != DQ_RW_NONE },
+		{ "blockSizeBytes", p->has_block_size_bytes },
+		{ "queueDepth", p->has_queue_depth },
+		{ "rangePercent", p->has_range_percent },
+		{ NULL, false },
+	}, precondition[] = {
+		{ "blockSizeBytes", p->has_block_size_bytes },
+		{ "queueDepth", p->has_queue_depth },
+		{ "rangePercent", p->has_range_percent },
+		{ "passes", p->has_passes },
+		{ NULL, false },
+	}, deallocate[] = {
+		{ "rangePercent", p->has_range_percent },
+		{ NULL, false },
+	}, idle[] = {
+		{ "idleS", p->has_idle_s },
+		{ NULL, false },
+	}, purge[] = {
+		{ "purgeMethod", p->purge_method != DQ_PURGE_METHOD_NONE },
+		{ NULL, false },
+	}, none[] = {
+		{ NULL, false },
+	};
+
+	switch (p->kind) {
+	case DQ_PHASE_KIND_WORKLOAD:
+		r = workload;
+		break;
+	case DQ_PHASE_KIND_PRECONDITION:
+		r = precondition;
+		break;
+	case DQ_PHASE_KIND_DEALLOCATE:
+		r = deallocate;
+		break;
+	case DQ_PHASE_KIND_IDLE:
+		r = idle;
+		break;
+	case DQ_PHASE_KIND_PURGE:
+		r = purge;
+		break;
+	default:
+		r = none;
+		break;
+	}
+	for (; r->field != NULL; r++) {
+		if (!r->present) {
+			return violate(v, r->field, "is required for kind %s", kind);
+		}
+	}
+	if (p->kind == DQ_PHASE_KIND_WORKLOAD && p->has_runtime_s == p->has_size_bytes) {
+		return violate(v, NULL, "a workload needs exactly one of runtimeS, sizeBytes");
+	}
+	if ((p->rw == DQ_RW_RW || p->rw == DQ_RW_RANDRW) && !p->has_read_percent) {
+		return violate(v, "readPercent", "is required for rw %s", dq_rw_to_str(p->rw));
+	}
+	return 0;
+}
+
+int dq_phase_check(const struct dq_phase_spec *phase, struct dq_phase_violation *violation)
+{
+	int rc = check_bounds(phase, violation);
+
+	return rc != 0 ? rc : check_kind(phase, violation);
+}
+
+int dq_phase_list_check(const struct dq_phase_spec *phases, size_t count, char *err, size_t err_len)
+{
+	struct dq_phase_violation v;
+	const char *kind;
+	size_t i;
+
+	if (count == 0 || count > DQ_MAX_PHASES) {
+		snprintf(err, err_len, "a job has 1..%d phases", DQ_MAX_PHASES);
+		return -EINVAL;
+	}
+	for (i = 0; i < count; i++) {
+		if (dq_phase_check(&phases[i], &v) != 0) {
+			kind = dq_phase_kind_to_str(phases[i].kind);
+			snprintf(err, err_len, "phase %zu (%s, %s): %s%s%s", i, phases[i].name,
+				 kind != NULL ? kind : "?", v.field != NULL ? v.field : "",
+				 v.field != NULL ? ": " : "", v.reason);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+bool dq_phase_is_destructive(const struct dq_phase_spec *phase)
+{
+	switch (phase->kind) {
+	case DQ_PHASE_KIND_PURGE:
+	case DQ_PHASE_KIND_PRECONDITION:
+	case DQ_PHASE_KIND_DEALLOCATE:
+		return true;
+	case DQ_PHASE_KIND_WORKLOAD:
+		return phase->rw != DQ_RW_READ && phase->rw != DQ_RW_RANDREAD &&
+		       !((phase->rw == DQ_RW_RW || phase->rw == DQ_RW_RANDRW) &&
+			 phase->has_read_percent && phase->read_percent == DQ_READ_PERCENT_MAX);
+	default:
+		return false;
+	}
+}

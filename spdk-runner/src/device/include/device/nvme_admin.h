@@ -1,0 +1,127 @@
+/*
+ * NVMe admin commands through the kernel's passthrough ioctl (NVME_IOCTL_ADMIN_CMD) for kernel
+ * NVMe namespaces: Identify, the SMART/Health log (02h), the OCP extended SMART log (C0h, only when
+ * its GUID checks out), Format NVM and Sanitize. The parsers are separate so tests can feed them
+ * log pages byte by byte.
+ */
+#ifndef DRIVEQUAL_NVME_ADMIN_H
+#define DRIVEQUAL_NVME_ADMIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "contract/msg_common.h"
+
+#define DQ_NVME_LOG_SMART 0x02
+#define DQ_NVME_LOG_SANITIZE_STATUS 0x81
+#define DQ_NVME_LOG_OCP_SMART_EXTENDED 0xc0
+#define DQ_NVME_LOG_PAGE_BYTES 512
+#define DQ_NVME_IDENTIFY_BYTES 4096
+
+/* What the runner needs from Identify Controller (CNS 01h) and Identify Namespace (CNS 00h). */
+struct dq_nvme_controller {
+	char serial[21]; /* trailing spaces removed */
+	char model[41];
+	char firmware[9];
+	uint16_t oacs; /* optional admin commands: bit 1 Format NVM */
+	uint16_t oncs; /* optional NVM commands: bit 2 Dataset Management */
+	uint32_t sanicap; /* bit 0 crypto erase, 1 block erase, 2 overwrite */
+	uint8_t fna; /* format attributes: bit 0 all namespaces, bit 2 crypto erase supported */
+	uint8_t lpa; /* log page attributes */
+};
+
+/* What the runner needs from Identify Namespace (CNS 00h). */
+struct dq_nvme_namespace {
+	uint64_t size_blocks; /* NSZE */
+	uint32_t lba_size_bytes; /* of the current LBA format */
+	uint32_t metadata_bytes; /* of the current LBA format */
+	uint32_t format_cdw10; /* Format NVM CDW10 that keeps the current format, SES 0 */
+};
+
+/* Sanitize Status log (81h) SSTAT bits 2:0. */
+enum dq_nvme_sanitize_state {
+	DQ_NVME_SANITIZE_NEVER = 0,
+	DQ_NVME_SANITIZE_DONE = 1,
+	DQ_NVME_SANITIZE_IN_PROGRESS = 2,
+	DQ_NVME_SANITIZE_FAILED = 3,
+	DQ_NVME_SANITIZE_DONE_NO_DEALLOCATE = 4,
+};
+
+/* One Dataset Management range (the command's 16-byte entry, host order). */
+struct dq_nvme_dsm_range {
+	uint32_t attributes;
+	uint32_t length_blocks;
+	uint64_t start_lba;
+};
+
+/* Dataset Management takes up to 256 ranges per command. */
+#define DQ_NVME_DSM_MAX_RANGES 256u
+/* Blocks per range the runner uses: a power of two, so ranges stay aligned. */
+#define DQ_NVME_DSM_RANGE_BLOCKS (1u << 31)
+
+/* Parse an Identify Controller data structure (4096 bytes). */
+void dq_nvme_controller_parse(const uint8_t *data, struct dq_nvme_controller *controller);
+
+/* Parse an Identify Namespace data structure (4096 bytes). */
+void dq_nvme_namespace_parse(const uint8_t *data, struct dq_nvme_namespace *ns);
+
+/* Fill a snapshot from a SMART/Health log (02h, 512 bytes): source nvme-log-02h, available. */
+void dq_nvme_smart_parse(const uint8_t *log, struct dq_smart_snapshot *smart);
+
+/*
+ * Add the OCP C0h counters to smart when the page's GUID (bytes 496..511) is the OCP one.
+ * Returns true when it was (smart->has_ocp set), false when the page is something else.
+ */
+bool dq_nvme_ocp_parse(const uint8_t *log, struct dq_smart_snapshot *smart);
+
+/* The purge methods (bits of enum dq_purge_method) the controller offers: Format NVM (OACS bit 1;
+ * crypto erase when FNA bit 2) and Sanitize (SANICAP bits 0..2). Deallocate is the caller's
+ * (ONCS bit 2 on NVMe, BLKDISCARD on kernel devices). */
+uint32_t dq_nvme_purge_methods(const struct dq_nvme_controller *controller);
+
+/*
+ * Why the controller cannot purge with method, in err (for refusals), or 0 when it can.
+ * Returns -EOPNOTSUPP or -EINVAL (not an NVMe admin purge).
+ */
+int dq_nvme_purge_check(const struct dq_nvme_controller *controller, enum dq_purge_method method,
+			char *err, size_t err_len);
+
+/* Format NVM CDW10 for method (SES 1 user data erase, 2 crypto erase) keeping ns's format.
+ * Returns 0 or -EINVAL (not a format method). */
+int dq_nvme_format_cdw10(const struct dq_nvme_namespace *ns, enum dq_purge_method method,
+			 uint32_t *cdw10);
+
+/* Sanitize CDW10 for method: SANACT 2 block, 3 overwrite (one pass, pattern 0 in CDW11), 4 crypto,
+ * with AUSE so a failed sanitize can be exited. Returns 0 or -EINVAL. */
+int dq_nvme_sanitize_cdw10(enum dq_purge_method method, uint32_t *cdw10);
+
+/* Decode a Sanitize Status log (81h): the state, and SPROG as parts per 65536 when progress is
+ * not NULL. */
+enum dq_nvme_sanitize_state dq_nvme_sanitize_status(const uint8_t *log, uint32_t *progress);
+
+/*
+ * What a sanitize status means for a waiter: 1 still running, 0 finished, -EIO failed (err says),
+ * -EPROTO never started (no sanitize recorded after the command was accepted).
+ */
+int dq_nvme_sanitize_outcome(enum dq_nvme_sanitize_state state, char *err, size_t err_len);
+
+/*
+ * Split [start_lba, start_lba + blocks) into deallocate ranges of at most DQ_NVME_DSM_RANGE_BLOCKS,
+ * up to max of them. Returns how many were filled; *covered_blocks receives how many blocks they
+ * cover (less than blocks when max ran out: call again from there).
+ */
+uint32_t dq_nvme_dsm_ranges(uint64_t start_lba, uint64_t blocks, struct dq_nvme_dsm_range *ranges,
+			    uint32_t max, uint64_t *covered_blocks);
+
+/* The admin commands on an open namespace fd. Each returns 0, -errno, or -EIO with the NVMe status
+ * in err. */
+int dq_nvme_identify_controller(int fd, struct dq_nvme_controller *controller, char *err,
+				size_t err_len);
+int dq_nvme_get_log(int fd, uint8_t log_id, uint32_t nsid, void *buf, uint32_t len, char *err,
+		    size_t err_len);
+/* Format NVM (SES 1 user data erase or 2 crypto erase) of namespace nsid, keeping its LBA format,
+ * or Sanitize (block, crypto or overwrite) and wait for it to finish. */
+int dq_nvme_purge(int fd, uint32_t nsid, enum dq_purge_method method, char *err, size_t err_len);
+
+#endif /* DRIVEQUAL_NVME_ADMIN_H */

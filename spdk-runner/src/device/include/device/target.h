@@ -1,0 +1,36 @@
+/*
+ * What an opened target is: the device's identity plus what the interlocks and the IO core need
+ * to know about it (kernel block device numbers, what to probe for signatures, purge methods,
+ * buffer alignment). Engines fill it in open(); it lives in the device wing so the interlocks and
+ * kernel device helpers need nothing from the IO engines.
+ */
+#ifndef DRIVEQUAL_DEVICE_TARGET_H
+#define DRIVEQUAL_DEVICE_TARGET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "contract/msg_common.h"
+
+/* An opened target; an engine fills it in open(). */
+struct dq_device_target {
+	struct dq_device device; /* serial, model, firmware, capacity, lba size, transport address */
+	/* The serial is derived by the runner (loop device, file, null) rather than reported by a
+	 * drive; serial_note says from what. */
+	bool serial_synthetic;
+	char serial_note[128];
+	/* A kernel block device: the interlocks check mounts, holders, partitions and signatures. */
+	bool kernel_block_device;
+	uint32_t dev_major, dev_minor;
+	/* What libblkid probes for partition tables and signatures (a block device or a regular
+	 * file); empty when there is nothing to probe (null, sim, SPDK-owned devices). */
+	char probe_path[4096];
+	uint32_t purge_methods; /* bit (1u << enum dq_purge_method) per supported method */
+	uint32_t buffer_align; /* IO buffer alignment, bytes (a power of two) */
+	uint32_t max_queue_depth;
+};
+
+/* The strongest purge method a target supports (the contract's "auto"), or NONE. */
+enum dq_purge_method dq_device_target_strongest_purge(const struct dq_device_target *target);
+
+#endif /* DRIVEQUAL_DEVICE_TARGET_H */

@@ -1,0 +1,418 @@
+/*
+ * NVMe admin passthrough for the uring engine on kernel NVMe namespaces: identity, SMART and OCP
+ * counters exactly as the drive reports them, and the erase commands a purge phase asks for.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+
+#include <linux/nvme_ioctl.h>
+
+#include "device/nvme_admin.h"
+
+#define NVME_ADMIN_GET_LOG_PAGE 0x02
+#define NVME_ADMIN_IDENTIFY 0x06
+#define NVME_ADMIN_FORMAT_NVM 0x80
+#define NVME_ADMIN_SANITIZE 0x84
+#define NVME_NSID_ALL 0xffffffffu
+#define FORMAT_TIMEOUT_MS (4u * 3600u * 1000u)
+#define SANITIZE_MAX_WAIT_S (72u * 3600u)
+
+/* The OCP Datacenter NVMe SSD spec's C0h log GUID, AFD514C97C6F4F9CA4F2BFEA2810AFC5h, LSB first. */
+static const uint8_t g_ocp_c0_guid[16] = { 0xc5, 0xaf, 0x10, 0x28, 0xea, 0xbf, 0xf2, 0xa4,
+					   0x9c, 0x4f, 0x6f, 0x7c, 0xc9, 0x14, 0xd5, 0xaf };
+
+static uint64_t le_u64(const uint8_t *p, size_t bytes)
+{
+	uint64_t value = 0;
+	size_t i;
+
+	for (i = bytes; i > 0; i--) {
+		value = value << 8 | p[i - 1];
+	}
+	return value;
+}
+
+/* A 128-bit little-endian counter, saturated at the contract's INT64_MAX. */
+static uint64_t le_u128_sat(const uint8_t *p)
+{
+	uint64_t low = le_u64(p, 8), high = le_u64(p + 8, 8);
+
+	return high != 0 || low > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : low;
+}
+
+/* Copy an ASCII field, dropping trailing spaces and NULs. */
+static void ascii_field(char *out, const uint8_t *field, size_t len)
+{
+	size_t i;
+
+	memcpy(out, field, len);
+	out[len] = '\0';
+	for (i = len; i > 0 && (out[i - 1] == ' ' || out[i - 1] == '\0'); i--) {
+		out[i - 1] = '\0';
+	}
+}
+
+void dq_nvme_controller_parse(const uint8_t *data, struct dq_nvme_controller *controller)
+{
+	memset(controller, 0, sizeof(*controller));
+	ascii_field(controller->serial, data + 4, 20);
+	ascii_field(controller->model, data + 24, 40);
+	ascii_field(controller->firmware, data + 64, 8);
+	controller->oacs = (uint16_t)le_u64(data + 256, 2);
+	controller->oncs = (uint16_t)le_u64(data + 520, 2);
+	controller->lpa = data[261];
+	controller->sanicap = (uint32_t)le_u64(data + 328, 4);
+	controller->fna = data[524];
+}
+
+void dq_nvme_namespace_parse(const uint8_t *data, struct dq_nvme_namespace *ns)
+{
+	uint8_t flbas = data[26], dps = data[29], nlbaf = data[25];
+	uint32_t index = (flbas & 0x0fu) | (nlbaf >= 16 ? ((flbas >> 5) & 0x03u) << 4 : 0);
+	uint32_t lbaf = (uint32_t)le_u64(data + 128 + 4 * (index & 0x3fu), 4);
+	uint8_t lbads = (uint8_t)(lbaf >> 16);
+
+	memset(ns, 0, sizeof(*ns));
+	ns->size_blocks = le_u64(data, 8);
+	ns->lba_size_bytes = lbads >= 9 && lbads < 32 ? 1u << lbads : 0;
+	ns->metadata_bytes = lbaf & 0xffffu;
+	/* LBAF (bits 3:0 and 13:12), MSET, PI and PIL as they are now */
+	ns->format_cdw10 = (flbas & 0x0fu) | ((flbas >> 4) & 1u) << 4 | (dps & 0x07u) << 5 |
+			   ((dps >> 3) & 1u) << 8 | ((flbas >> 5) & 0x03u) << 12;
+}
+
+void dq_nvme_smart_parse(const uint8_t *log, struct dq_smart_snapshot *smart)
+{
+	memset(smart, 0, sizeof(*smart));
+	smart->available = true;
+	smart->source = DQ_SMART_SOURCE_NVME_LOG_02H;
+	smart->has_critical_warning = true;
+	smart->critical_warning = log[0];
+	smart->has_temperature_k = true;
+	smart->temperature_k = (uint32_t)le_u64(log + 1, 2);
+	smart->has_available_spare_percent = log[3] <= 100;
+	smart->available_spare_percent = log[3];
+	smart->has_available_spare_threshold_percent = log[4] <= 100;
+	smart->available_spare_threshold_percent = log[4];
+	smart->has_percentage_used = true;
+	smart->percentage_used = log[5];
+	smart->has_data_units_read = true;
+	smart->data_units_read = le_u128_sat(log + 32);
+	smart->has_data_units_written = true;
+	smart->data_units_written = le_u128_sat(log + 48);
+	smart->has_host_read_commands = true;
+	smart->host_read_commands = le_u128_sat(log + 64);
+	smart->has_host_write_commands = true;
+	smart->host_write_commands = le_u128_sat(log + 80);
+	smart->has_power_on_hours = true;
+	smart->power_on_hours = le_u128_sat(log + 128);
+	smart->has_media_errors = true;
+	smart->media_errors = le_u128_sat(log + 160);
+}
+
+bool dq_nvme_ocp_parse(const uint8_t *log, struct dq_smart_snapshot *smart)
+{
+	if (memcmp(log + 496, g_ocp_c0_guid, sizeof(g_ocp_c0_guid)) != 0) {
+		return false;
+	}
+	smart->has_ocp = true;
+	smart->ocp.physical_media_units_written_bytes = le_u128_sat(log + 0);
+	smart->ocp.physical_media_units_read_bytes = le_u128_sat(log + 16);
+	smart->ocp.has_bad_user_nand_blocks = true;
+	smart->ocp.bad_user_nand_blocks = le_u64(log + 32, 6); /* raw count; 38..39 normalized */
+	return true;
+}
+
+uint32_t dq_nvme_purge_methods(const struct dq_nvme_controller *controller)
+{
+	uint32_t methods = 0;
+
+	if (controller->oacs & (1u << 1)) {
+		methods |= 1u << DQ_PURGE_METHOD_FORMAT_USER_DATA;
+		if (controller->fna & (1u << 2)) {
+			methods |= 1u << DQ_PURGE_METHOD_FORMAT_CRYPTO;
+		}
+	}
+	if (controller->sanicap & (1u << 0)) {
+		methods |= 1u << DQ_PURGE_METHOD_SANITIZE_CRYPTO;
+	}
+	if (controller->sanicap & (1u << 1)) {
+		methods |= 1u << DQ_PURGE_METHOD_SANITIZE_BLOCK;
+	}
+	if (controller->sanicap & (1u << 2)) {
+		methods |= 1u << DQ_PURGE_METHOD_SANITIZE_OVERWRITE;
+	}
+	return methods;
+}
+
+int dq_nvme_purge_check(const struct dq_nvme_controller *controller, enum dq_purge_method method,
+			char *err, size_t err_len)
+{
+	const char *missing = NULL;
+
+	switch (method) {
+	case DQ_PURGE_METHOD_FORMAT_USER_DATA:
+		missing = controller->oacs & (1u << 1) ? NULL : "Format NVM (OACS bit 1 clear)";
+		break;
+	case DQ_PURGE_METHOD_FORMAT_CRYPTO:
+		missing = !(controller->oacs & (1u << 1)) ? "Format NVM (OACS bit 1 clear)" :
+			  !(controller->fna & (1u << 2))  ? "cryptographic erase in Format NVM "
+							    "(FNA bit 2 clear)" :
+							    NULL;
+		break;
+	case DQ_PURGE_METHOD_SANITIZE_CRYPTO:
+		missing = controller->sanicap & (1u << 0) ?
+				  NULL :
+				  "Sanitize crypto erase (SANICAP bit 0 clear)";
+		break;
+	case DQ_PURGE_METHOD_SANITIZE_BLOCK:
+		missing = controller->sanicap & (1u << 1) ?
+				  NULL :
+				  "Sanitize block erase (SANICAP bit 1 clear)";
+		break;
+	case DQ_PURGE_METHOD_SANITIZE_OVERWRITE:
+		missing = controller->sanicap & (1u << 2) ?
+				  NULL :
+				  "Sanitize overwrite (SANICAP bit 2 clear)";
+		break;
+	default:
+		snprintf(err, err_len, "%s is not an NVMe admin purge",
+			 dq_purge_method_to_str(method) ? dq_purge_method_to_str(method) :
+							  "(none)");
+		return -EINVAL;
+	}
+	if (missing != NULL) {
+		snprintf(err, err_len, "the controller does not support %s", missing);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+int dq_nvme_format_cdw10(const struct dq_nvme_namespace *ns, enum dq_purge_method method,
+			 uint32_t *cdw10)
+{
+	if (method != DQ_PURGE_METHOD_FORMAT_USER_DATA && method != DQ_PURGE_METHOD_FORMAT_CRYPTO) {
+		return -EINVAL;
+	}
+	*cdw10 = (ns->format_cdw10 & ~(7u << 9)) |
+		 (method == DQ_PURGE_METHOD_FORMAT_CRYPTO ? 2u : 1u) << 9; /* SES */
+	return 0;
+}
+
+int dq_nvme_sanitize_cdw10(enum dq_purge_method method, uint32_t *cdw10)
+{
+	switch (method) {
+	case DQ_PURGE_METHOD_SANITIZE_BLOCK:
+		*cdw10 = 2u | 1u << 3;
+		return 0;
+	case DQ_PURGE_METHOD_SANITIZE_OVERWRITE:
+		*cdw10 = 3u | 1u << 4 | 1u << 3; /* OWPASS 1 */
+		return 0;
+	case DQ_PURGE_METHOD_SANITIZE_CRYPTO:
+		*cdw10 = 4u | 1u << 3;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+enum dq_nvme_sanitize_state dq_nvme_sanitize_status(const uint8_t *log, uint32_t *progress)
+{
+	if (progress != NULL) {
+		*progress = (uint32_t)le_u64(log, 2);
+	}
+	return (enum dq_nvme_sanitize_state)(le_u64(log + 2, 2) & 0x7u);
+}
+
+int dq_nvme_sanitize_outcome(enum dq_nvme_sanitize_state state, char *err, size_t err_len)
+{
+	switch (state) {
+	case DQ_NVME_SANITIZE_DONE:
+	case DQ_NVME_SANITIZE_DONE_NO_DEALLOCATE:
+		return 0;
+	case DQ_NVME_SANITIZE_IN_PROGRESS:
+		return 1;
+	case DQ_NVME_SANITIZE_FAILED:
+		snprintf(err, err_len, "Sanitize failed (sanitize status log 81h)");
+		return -EIO;
+	case DQ_NVME_SANITIZE_NEVER:
+		snprintf(err, err_len,
+			 "the drive accepted Sanitize but its status log says no "
+			 "sanitize ever ran");
+		return -EPROTO;
+	}
+	snprintf(err, err_len, "sanitize status log 81h: reserved state %u", (unsigned)state);
+	return -EPROTO;
+}
+
+uint32_t dq_nvme_dsm_ranges(uint64_t start_lba, uint64_t blocks, struct dq_nvme_dsm_range *ranges,
+			    uint32_t max, uint64_t *covered_blocks)
+{
+	uint64_t covered = 0, step;
+	uint32_t n = 0;
+
+	while (covered < blocks && n < max) {
+		step = blocks - covered;
+		if (step > DQ_NVME_DSM_RANGE_BLOCKS) {
+			step = DQ_NVME_DSM_RANGE_BLOCKS;
+		}
+		ranges[n].attributes = 0;
+		ranges[n].length_blocks = (uint32_t)step;
+		ranges[n].start_lba = start_lba + covered;
+		covered += step;
+		n++;
+	}
+	*covered_blocks = covered;
+	return n;
+}
+
+static int admin(int fd, struct nvme_admin_cmd *cmd, const char *what, char *err, size_t err_len)
+{
+	int rc = ioctl(fd, NVME_IOCTL_ADMIN_CMD, cmd);
+
+	if (rc < 0) {
+		rc = -errno;
+		snprintf(err, err_len, "%s: %s", what, strerror(-rc));
+		return rc;
+	}
+	if (rc > 0) {
+		snprintf(err, err_len, "%s: the drive answered NVMe status 0x%x", what,
+			 (unsigned)rc);
+		return -EIO;
+	}
+	return 0;
+}
+
+/*
+ * Identify (opcode 06h) with the given CNS into a fresh 4 KiB-aligned buffer, which the caller
+ * frees; NULL and the error when the command fails.
+ */
+static int identify(int fd, uint32_t nsid, uint32_t cns, const char *what, uint8_t **data,
+		    char *err, size_t err_len)
+{
+	struct nvme_admin_cmd cmd = { 0 };
+	int rc;
+
+	*data = NULL;
+	if (posix_memalign((void **)data, 4096, DQ_NVME_IDENTIFY_BYTES) != 0) {
+		*data = NULL;
+		return -ENOMEM;
+	}
+	memset(*data, 0, DQ_NVME_IDENTIFY_BYTES);
+	cmd.opcode = NVME_ADMIN_IDENTIFY;
+	cmd.nsid = nsid;
+	cmd.addr = (uint64_t)(uintptr_t)*data;
+	cmd.data_len = DQ_NVME_IDENTIFY_BYTES;
+	cmd.cdw10 = cns;
+	rc = admin(fd, &cmd, what, err, err_len);
+	if (rc != 0) {
+		free(*data);
+		*data = NULL;
+	}
+	return rc;
+}
+
+int dq_nvme_identify_controller(int fd, struct dq_nvme_controller *controller, char *err,
+				size_t err_len)
+{
+	uint8_t *data;
+	int rc = identify(fd, 0, 1 /* CNS 01h */, "Identify Controller", &data, err, err_len);
+
+	if (rc == 0) {
+		dq_nvme_controller_parse(data, controller);
+		free(data);
+	}
+	return rc;
+}
+
+int dq_nvme_get_log(int fd, uint8_t log_id, uint32_t nsid, void *buf, uint32_t len, char *err,
+		    size_t err_len)
+{
+	struct nvme_admin_cmd cmd = { 0 };
+	uint32_t numd = len / 4 - 1; /* dwords, 0-based */
+	char what[32];
+
+	memset(buf, 0, len);
+	cmd.opcode = NVME_ADMIN_GET_LOG_PAGE;
+	cmd.nsid = nsid;
+	cmd.addr = (uint64_t)(uintptr_t)buf;
+	cmd.data_len = len;
+	cmd.cdw10 = log_id | (numd & 0xffffu) << 16;
+	cmd.cdw11 = numd >> 16;
+	snprintf(what, sizeof(what), "Get Log Page %02Xh", log_id);
+	return admin(fd, &cmd, what, err, err_len);
+}
+
+/* Identify Namespace's current format, to format with the same one. */
+static int namespace_identify(int fd, uint32_t nsid, struct dq_nvme_namespace *ns, char *err,
+			      size_t err_len)
+{
+	uint8_t *data;
+	int rc = identify(fd, nsid, 0 /* CNS 00h */, "Identify Namespace", &data, err, err_len);
+
+	if (rc == 0) {
+		dq_nvme_namespace_parse(data, ns);
+		free(data);
+	}
+	return rc;
+}
+
+static int wait_for_sanitize(int fd, char *err, size_t err_len)
+{
+	uint8_t log[DQ_NVME_LOG_PAGE_BYTES];
+	struct timespec second = { .tv_sec = 1 };
+	unsigned waited;
+	int rc;
+
+	for (waited = 0; waited < SANITIZE_MAX_WAIT_S; waited++) {
+		rc = dq_nvme_get_log(fd, DQ_NVME_LOG_SANITIZE_STATUS, 0, log, sizeof(log), err,
+				     err_len);
+		if (rc != 0) {
+			return rc;
+		}
+		rc = dq_nvme_sanitize_outcome(dq_nvme_sanitize_status(log, NULL), err, err_len);
+		if (rc <= 0) {
+			return rc;
+		}
+		nanosleep(&second, NULL);
+	}
+	snprintf(err, err_len, "Sanitize still in progress after %u hours",
+		 SANITIZE_MAX_WAIT_S / 3600);
+	return -ETIMEDOUT;
+}
+
+int dq_nvme_purge(int fd, uint32_t nsid, enum dq_purge_method method, char *err, size_t err_len)
+{
+	struct nvme_admin_cmd cmd = { 0 };
+	struct dq_nvme_namespace ns;
+	int rc;
+
+	switch (method) {
+	case DQ_PURGE_METHOD_FORMAT_USER_DATA:
+	case DQ_PURGE_METHOD_FORMAT_CRYPTO:
+		rc = namespace_identify(fd, nsid, &ns, err, err_len);
+		if (rc != 0) {
+			return rc;
+		}
+		cmd.opcode = NVME_ADMIN_FORMAT_NVM;
+		cmd.nsid = nsid;
+		dq_nvme_format_cdw10(&ns, method, &cmd.cdw10);
+		cmd.timeout_ms = FORMAT_TIMEOUT_MS;
+		return admin(fd, &cmd, "Format NVM", err, err_len);
+	case DQ_PURGE_METHOD_SANITIZE_BLOCK:
+	case DQ_PURGE_METHOD_SANITIZE_CRYPTO:
+	case DQ_PURGE_METHOD_SANITIZE_OVERWRITE:
+		cmd.opcode = NVME_ADMIN_SANITIZE;
+		dq_nvme_sanitize_cdw10(method, &cmd.cdw10);
+		rc = admin(fd, &cmd, "Sanitize", err, err_len);
+		return rc != 0 ? rc : wait_for_sanitize(fd, err, err_len);
+	default:
+		snprintf(err, err_len, "%s is not an NVMe admin purge",
+			 dq_purge_method_to_str(method));
+		return -EINVAL;
+	}
+}

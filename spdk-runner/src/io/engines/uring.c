@@ -1,0 +1,454 @@
+/*
+ * The io_uring engine: O_DIRECT IO on kernel block devices (NVMe namespaces, loop devices) and
+ * regular files with registered buffers and a registered file, one io_uring_enter per reap that
+ * also submits; TRIM by BLKDISCARD or hole punching; SMART and erase through NVMe admin passthrough.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <linux/falloc.h>
+#include <linux/fs.h>
+#include <liburing.h>
+
+#include "contract/strutil.h"
+#include "device/kdev.h"
+#include "device/nvme_admin.h"
+#include "engines.h"
+#include "io/engine.h"
+
+struct uring_options {
+	bool defer_taskrun;
+	bool fixedbufs;
+	bool registerfiles;
+	bool sqthread_poll;
+	bool hipri;
+};
+
+static const struct dq_engine_option uring_options[] = {
+	{
+		.name = "defer_taskrun",
+		.type = DQ_ENGINE_OPTION_BOOL,
+		.offset = offsetof(struct uring_options, defer_taskrun),
+		.default_value = "1",
+		.help = "complete IOs only when the runner reaps (DEFER_TASKRUN); 0: COOP_TASKRUN",
+	},
+	{
+		.name = "fixedbufs",
+		.type = DQ_ENGINE_OPTION_BOOL,
+		.offset = offsetof(struct uring_options, fixedbufs),
+		.default_value = "1",
+		.help = "register the IO buffers with the ring (no per-IO page pinning)",
+	},
+	{
+		.name = "registerfiles",
+		.type = DQ_ENGINE_OPTION_BOOL,
+		.offset = offsetof(struct uring_options, registerfiles),
+		.default_value = "1",
+		.help = "register the target's file descriptor with the ring",
+	},
+	{
+		.name = "sqthread_poll",
+		.type = DQ_ENGINE_OPTION_BOOL,
+		.offset = offsetof(struct uring_options, sqthread_poll),
+		.default_value = "0",
+		.help = "a kernel thread polls the submission queue (costs a core)",
+	},
+	{
+		.name = "hipri",
+		.type = DQ_ENGINE_OPTION_BOOL,
+		.offset = offsetof(struct uring_options, hipri),
+		.default_value = "0",
+		.help = "polled completions (IORING_SETUP_IOPOLL; needs NVMe poll queues)",
+	},
+	{ .name = NULL },
+};
+
+struct uring_engine {
+	struct io_uring ring;
+	bool ring_ready;
+	int fd;
+	int exclusive_fd; /* O_EXCL hold on a block device during destructive work */
+	int io_fd; /* what SQEs name: 0 with a registered file, else fd */
+	unsigned sqe_flags;
+	bool buffers_registered;
+	bool want_fixedbufs;
+	unsigned pending; /* staged SQEs not yet submitted */
+	uint32_t tags; /* completions' tags are below this */
+	uint32_t *lengths; /* expected bytes per tag, to turn short transfers into -EIO */
+	struct dq_kdev kdev;
+	char path[4096];
+};
+
+static int ring_init(struct uring_engine *engine, const struct uring_options *options,
+		     uint32_t depth, char *err, size_t err_len)
+{
+	struct io_uring_params params;
+	unsigned entries = 1;
+	int rc;
+
+	while (entries < depth) {
+		entries <<= 1;
+	}
+	memset(&params, 0, sizeof(params));
+	if (options->sqthread_poll) {
+		params.flags |= IORING_SETUP_SQPOLL;
+		params.sq_thread_idle = 1000;
+	} else if (!options->defer_taskrun) {
+		params.flags |= IORING_SETUP_COOP_TASKRUN;
+	} else {
+		/* Completions are processed only when we reap: fewer interrupts of the loop. */
+		params.flags |= IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
+	}
+	if (options->hipri) {
+		params.flags |= IORING_SETUP_IOPOLL;
+	}
+	rc = io_uring_queue_init_params(entries, &engine->ring, &params);
+	if (rc == -EINVAL && !options->sqthread_poll) {
+		/* Kernels before 6.1 (DEFER_TASKRUN) or 5.19 (COOP_TASKRUN): plain setup. */
+		params.flags &= ~(IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
+				  IORING_SETUP_COOP_TASKRUN);
+		rc = io_uring_queue_init_params(entries, &engine->ring, &params);
+	}
+	if (rc != 0) {
+		snprintf(err, err_len, "io_uring setup failed: %s%s", strerror(-rc),
+			 rc == -EPERM  ? " (io_uring disabled by kernel.io_uring_disabled?)" :
+			 rc == -ENOMEM ? " (RLIMIT_MEMLOCK too low?)" :
+					 "");
+		return rc;
+	}
+	engine->ring_ready = true;
+	engine->io_fd = engine->fd;
+	if (options->registerfiles && io_uring_register_files(&engine->ring, &engine->fd, 1) == 0) {
+		engine->io_fd = 0;
+		engine->sqe_flags = IOSQE_FIXED_FILE;
+	}
+	return 0;
+}
+
+static void uring_close(void *data);
+
+static int uring_open(const struct dq_io_engine_open_args *args, void **data,
+		      struct dq_device_target *target, char *err, size_t err_len)
+{
+	static const struct uring_options defaults = { .defer_taskrun = true,
+						       .fixedbufs = true,
+						       .registerfiles = true };
+	const struct uring_options *options = args->options != NULL ? args->options : &defaults;
+	struct uring_engine *engine;
+	struct stat st;
+	int flags, rc;
+
+	if (stat(args->target, &st) != 0) {
+		rc = -errno;
+		snprintf(err, err_len, "%s: %s", args->target, strerror(-rc));
+		return rc;
+	}
+	if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode)) {
+		snprintf(err, err_len, "%s is neither a block device nor a regular file",
+			 args->target);
+		return -ENODEV;
+	}
+	engine = calloc(1, sizeof(*engine));
+	if (engine == NULL) {
+		return -ENOMEM;
+	}
+	engine->exclusive_fd = -1;
+	engine->want_fixedbufs = options->fixedbufs;
+	dq_strlcpy(engine->path, args->target, sizeof(engine->path));
+	flags = (args->writable ? O_RDWR : O_RDONLY) | (args->direct ? O_DIRECT : 0) | O_CLOEXEC;
+	engine->fd = open(args->target, flags);
+	if (engine->fd < 0) {
+		rc = -errno;
+		snprintf(err, err_len, "opening %s: %s%s", args->target, strerror(-rc),
+			 rc == -EINVAL && args->direct ?
+				 " (its filesystem does not support O_DIRECT; try --direct=0)" :
+				 "");
+		free(engine);
+		return rc;
+	}
+	rc = dq_kdev_identify(engine->fd, args->target, &st, args->direct, target, &engine->kdev,
+			      err, err_len);
+	if (rc == 0) {
+		engine->tags = args->queue_depth;
+		engine->lengths = calloc(engine->tags, sizeof(*engine->lengths));
+		rc = engine->lengths == NULL ? -ENOMEM : 0;
+	}
+	if (rc == 0) {
+		rc = ring_init(engine, options, args->queue_depth, err, err_len);
+	}
+	if (rc != 0) {
+		uring_close(engine);
+		return rc;
+	}
+	target->max_queue_depth = engine->tags;
+	*data = engine;
+	return 0;
+}
+
+static int uring_claim(void *data, char *err, size_t err_len)
+{
+	struct uring_engine *engine = data;
+	int rc;
+
+	if (engine->kdev.kind == DQ_KDEV_FILE || engine->exclusive_fd >= 0) {
+		return 0;
+	}
+	/* The kernel refuses O_EXCL while the device is mounted or held, and refuses mounts while
+	 * we hold it: nothing can mount it mid-job. */
+	engine->exclusive_fd = open(engine->path, O_RDONLY | O_EXCL | O_CLOEXEC);
+	if (engine->exclusive_fd < 0) {
+		rc = -errno;
+		snprintf(err, err_len, "%s: cannot open it exclusively (%s): something holds it",
+			 engine->path, strerror(-rc));
+		return rc == -EBUSY ? -EBUSY : rc;
+	}
+	return 0;
+}
+
+static int uring_register_buffers(void *data, const struct iovec *buffers, unsigned count)
+{
+	struct uring_engine *engine = data;
+
+	if (engine->buffers_registered) {
+		io_uring_unregister_buffers(&engine->ring);
+		engine->buffers_registered = false;
+	}
+	if (count > engine->tags) {
+		return -EINVAL;
+	}
+	/* Without fixed buffers (option off, or RLIMIT_MEMLOCK) the kernel pins pages per IO. */
+	if (engine->want_fixedbufs &&
+	    io_uring_register_buffers(&engine->ring, buffers, count) == 0) {
+		engine->buffers_registered = true;
+	}
+	return 0;
+}
+
+static int uring_queue(void *data, const struct dq_io *io)
+{
+	struct uring_engine *engine = data;
+	struct io_uring_sqe *sqe;
+
+	if (io->tag >= engine->tags) {
+		return -EINVAL;
+	}
+	sqe = io_uring_get_sqe(&engine->ring);
+	if (sqe == NULL) {
+		return -EBUSY;
+	}
+	if (engine->buffers_registered) {
+		if (io->op == DQ_IO_READ) {
+			io_uring_prep_read_fixed(sqe, engine->io_fd, io->buf, io->length,
+						 io->offset, io->buf_index);
+		} else {
+			io_uring_prep_write_fixed(sqe, engine->io_fd, io->buf, io->length,
+						  io->offset, io->buf_index);
+		}
+	} else if (io->op == DQ_IO_READ) {
+		io_uring_prep_read(sqe, engine->io_fd, io->buf, io->length, io->offset);
+	} else {
+		io_uring_prep_write(sqe, engine->io_fd, io->buf, io->length, io->offset);
+	}
+	sqe->flags |= engine->sqe_flags;
+	io_uring_sqe_set_data64(sqe, io->tag);
+	engine->lengths[io->tag] = io->length;
+	engine->pending++;
+	return 0;
+}
+
+static int uring_commit(void *data)
+{
+	/* Deferred: the next getevents() submits and waits in one io_uring_enter. */
+	(void)data;
+	return 0;
+}
+
+static int uring_getevents(void *data, struct dq_io_completion *out, unsigned max,
+			   uint64_t timeout_ns)
+{
+	struct uring_engine *engine = data;
+	struct __kernel_timespec timeout = { .tv_sec = (long long)(timeout_ns / 1000000000ULL),
+					     .tv_nsec = (long long)(timeout_ns % 1000000000ULL) };
+	struct io_uring_cqe *cqe;
+	unsigned head, n = 0;
+	int rc;
+
+	if (engine->pending > 0 || io_uring_cq_ready(&engine->ring) == 0) {
+		rc = io_uring_submit_and_wait_timeout(&engine->ring, &cqe, 1, &timeout, NULL);
+		if (rc >= 0 || rc == -ETIME) {
+			engine->pending = 0; /* liburing submitted them before waiting */
+		} else if (rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
+			return rc;
+		}
+	}
+	io_uring_for_each_cqe(&engine->ring, head, cqe)
+	{
+		uint64_t tag = io_uring_cqe_get_data64(cqe);
+
+		if (n == max) {
+			break;
+		}
+		out[n].tag = (uint32_t)tag;
+		out[n].done_ns = 0;
+		if (cqe->res < 0) {
+			out[n].result = cqe->res;
+		} else {
+			out[n].result = tag < engine->tags &&
+							(uint32_t)cqe->res == engine->lengths[tag] ?
+						0 :
+						-EIO;
+		}
+		n++;
+	}
+	io_uring_cq_advance(&engine->ring, n);
+	return (int)n;
+}
+
+static int uring_deallocate(void *data, uint64_t offset, uint64_t length, char *err, size_t err_len)
+{
+	struct uring_engine *engine = data;
+	uint64_t range[2] = { offset, length };
+	int rc;
+
+	if (engine->kdev.kind == DQ_KDEV_FILE) {
+		rc = fallocate(engine->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+			       (off_t)offset, (off_t)length);
+	} else {
+		rc = ioctl(engine->fd, BLKDISCARD, range);
+	}
+	if (rc != 0) {
+		rc = -errno;
+		snprintf(err, err_len, "%s %s [%llu, +%llu): %s",
+			 engine->kdev.kind == DQ_KDEV_FILE ? "punching a hole in" : "BLKDISCARD of",
+			 engine->path, (unsigned long long)offset, (unsigned long long)length,
+			 strerror(-rc));
+		return rc;
+	}
+	return 0;
+}
+
+static int uring_purge(void *data, enum dq_purge_method method, char *err, size_t err_len)
+{
+	struct uring_engine *engine = data;
+	struct stat st;
+	uint64_t capacity;
+
+	if (method == DQ_PURGE_METHOD_DEALLOCATE) {
+		if (fstat(engine->fd, &st) != 0) {
+			return -errno;
+		}
+		if (S_ISREG(st.st_mode)) {
+			capacity = (uint64_t)st.st_size;
+		} else if (ioctl(engine->fd, BLKGETSIZE64, &capacity) != 0) {
+			return -errno;
+		}
+		return uring_deallocate(data, 0, capacity, err, err_len);
+	}
+	if (engine->kdev.kind != DQ_KDEV_NVME || !engine->kdev.identified) {
+		snprintf(err, err_len, "%s: only NVMe namespaces format or sanitize", engine->path);
+		return -EOPNOTSUPP;
+	}
+	return dq_nvme_purge(engine->fd, engine->kdev.nsid, method, err, err_len);
+}
+
+static void smart_unavailable(struct dq_smart_snapshot *out, const char *path, const char *why)
+{
+	memset(out, 0, sizeof(*out));
+	out->source = DQ_SMART_SOURCE_UNAVAILABLE;
+	out->has_reason = true;
+	snprintf(out->reason, sizeof(out->reason), "%.300s%s", path, why);
+}
+
+static int uring_smart(void *data, struct dq_smart_snapshot *out)
+{
+	struct uring_engine *engine = data;
+	uint8_t *log = NULL;
+	char err[256];
+	int rc;
+
+	switch (engine->kdev.kind) {
+	case DQ_KDEV_FILE:
+		smart_unavailable(out, engine->path, " is a regular file: it has no SMART log");
+		return 0;
+	case DQ_KDEV_LOOP:
+		smart_unavailable(out, engine->path, " is a loop device: it has no SMART log");
+		return 0;
+	case DQ_KDEV_BLOCK:
+		smart_unavailable(out, engine->path,
+				  " is not an NVMe namespace: the uring engine reads SMART only "
+				  "through NVMe admin passthrough");
+		return 0;
+	case DQ_KDEV_NVME:
+		break;
+	}
+	if (posix_memalign((void **)&log, 4096, DQ_NVME_LOG_PAGE_BYTES) != 0) {
+		return -ENOMEM;
+	}
+	rc = dq_nvme_get_log(engine->fd, DQ_NVME_LOG_SMART, 0xffffffffu, log,
+			     DQ_NVME_LOG_PAGE_BYTES, err, sizeof(err));
+	if (rc != 0) {
+		smart_unavailable(out, engine->path, ": ");
+		strncat(out->reason, err, sizeof(out->reason) - strlen(out->reason) - 1);
+		free(log);
+		return 0;
+	}
+	dq_nvme_smart_parse(log, out);
+	/* C0h is vendor-specific space: only a page with the OCP GUID is read as OCP. */
+	if (dq_nvme_get_log(engine->fd, DQ_NVME_LOG_OCP_SMART_EXTENDED, 0xffffffffu, log,
+			    DQ_NVME_LOG_PAGE_BYTES, err, sizeof(err)) == 0) {
+		dq_nvme_ocp_parse(log, out);
+	}
+	free(log);
+	return 0;
+}
+
+static void uring_close(void *data)
+{
+	struct uring_engine *engine = data;
+
+	if (engine == NULL) {
+		return;
+	}
+	if (engine->ring_ready) {
+		io_uring_queue_exit(&engine->ring);
+	}
+	if (engine->exclusive_fd >= 0) {
+		close(engine->exclusive_fd);
+	}
+	if (engine->fd >= 0) {
+		close(engine->fd);
+	}
+	free(engine->lengths);
+	free(engine);
+}
+
+static const struct dq_io_engine_ops uring_ops = {
+	.name = "uring",
+	.version = DQ_IO_ENGINE_OPS_VERSION,
+	.engine = DQ_ENGINE_URING,
+	.flags = DQ_ENGINE_CAN_DEALLOCATE | DQ_ENGINE_HAS_SMART,
+	.target_help = "a block device (/dev/nvme0n1, /dev/loop0) or a regular file",
+	.options = uring_options,
+	.options_size = sizeof(struct uring_options),
+	.open = uring_open,
+	.claim = uring_claim,
+	.register_buffers = uring_register_buffers,
+	.queue = uring_queue,
+	.commit = uring_commit,
+	.getevents = uring_getevents,
+	.deallocate = uring_deallocate,
+	.purge = uring_purge,
+	.smart = uring_smart,
+	.close = uring_close,
+	.discover = dq_kdev_discover,
+};
+
+const struct dq_io_engine_ops *dq_engine_uring_ops(void)
+{
+	return &uring_ops;
+}

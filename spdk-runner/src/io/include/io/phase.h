@@ -1,0 +1,96 @@
+/*
+ * What the job runner and the phase implementations share: the environment a phase runs in
+ * (engine, sink, clock, cancel flag) and a phase's results, which become phase-completed.
+ */
+#ifndef DRIVEQUAL_PHASE_H
+#define DRIVEQUAL_PHASE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "contract/msg_job_event.h"
+#include "io/engine.h"
+#include "io/histogram.h"
+#include "io/sink.h"
+
+/* The cancel flag is checked at least this often; stalled devices still get a sample per second. */
+#define DQ_TICK_NS 100000000ULL
+
+struct dq_phase_env {
+	struct dq_io_engine *engine;
+	const struct dq_sink *sink;
+	atomic_int *cancel;
+	const char *job_id;
+	const char *runner_id;
+	const char *serial;
+	uint64_t seed;
+	bool virtual_clock; /* times are the engine's clock */
+	/* Maps phase clock to epoch ms: wall_origin_ms corresponds to clock_origin_ns. */
+	uint64_t wall_origin_ms;
+	uint64_t clock_origin_ns;
+};
+
+/* The phase clock: the engine's virtual clock, or CLOCK_MONOTONIC. */
+uint64_t dq_phase_env_now(const struct dq_phase_env *env);
+uint64_t dq_phase_env_epoch_ms(const struct dq_phase_env *env, uint64_t clock_ns);
+
+/* One closed-loop IO phase (workload or precondition), derived from its phaseSpec. */
+struct dq_io_phase_params {
+	uint32_t phase_index;
+	const char *phase_name;
+	uint32_t read_percent; /* 0 write only .. 100 read only */
+	bool sequential;
+	uint32_t block_size;
+	uint32_t queue_depth;
+	uint64_t range_bytes; /* addressed from offset 0; a multiple of the lba size */
+	uint64_t runtime_ns; /* timed phase; 0 for a sized one */
+	uint64_t total_bytes; /* sized phase: bytes to transfer */
+	enum dq_data_pattern data_pattern;
+};
+
+struct dq_direction_stats {
+	uint64_t ios;
+	uint64_t bytes;
+	uint64_t errors;
+	struct dq_histogram histogram;
+};
+
+/* A finished (or ended) phase; large (two histograms): allocate it. */
+struct dq_phase_stats {
+	uint64_t start_ns; /* phase clock */
+	uint64_t duration_ns;
+	uint64_t samples;
+	struct dq_direction_stats read;
+	struct dq_direction_stats write;
+	bool has_deallocated_bytes;
+	uint64_t deallocated_bytes;
+	bool cancelled;
+	enum dq_fail_reason fail_reason; /* DQ_FAIL_NONE unless the phase failed */
+	char message[DQ_UTF8_BUF(DQ_MESSAGE_MAX_CHARS)];
+};
+
+void dq_phase_stats_init(struct dq_phase_stats *stats);
+
+/*
+ * Run an IO phase: one sample per second through env->sink, totals and histograms in stats.
+ * Returns 0 (also when stats says failed or cancelled) or the sink's -errno.
+ */
+int dq_io_phase_run(const struct dq_phase_env *env, const struct dq_io_phase_params *params,
+		    struct dq_phase_stats *stats);
+
+/*
+ * The phases without a workload: purge, deallocate, idle. Same return convention; stats gets the
+ * duration (and deallocatedBytes), or the failure.
+ */
+int dq_purge_phase_run(const struct dq_phase_env *env, const struct dq_phase_spec *spec,
+		       struct dq_phase_stats *stats);
+int dq_deallocate_phase_run(const struct dq_phase_env *env, const struct dq_phase_spec *spec,
+			    struct dq_phase_stats *stats);
+int dq_idle_phase_run(const struct dq_phase_env *env, const struct dq_phase_spec *spec,
+		      struct dq_phase_stats *stats);
+
+/* The phase's tested range: rangePercent of the capacity, rounded down to whole lbas. */
+uint64_t dq_phase_range_bytes(const struct dq_phase_spec *spec, const struct dq_device *device);
+
+#endif /* DRIVEQUAL_PHASE_H */

@@ -1,0 +1,481 @@
+/*
+ * A job from start to its final event: open the engine, refuse unless every interlock passes, then
+ * run each phase with phase-started / smart-snapshot / phase-completed events around it. Events
+ * are numbered per job (seq) so the service can index them idempotently.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contract/clock.h"
+#include "contract/phase_rules.h"
+#include "contract/strutil.h"
+#include "io/phase.h"
+#include "io/prng.h"
+#include "job/job_runner.h"
+
+struct job {
+	const struct dq_job_spec *spec;
+	const struct dq_sink *sink;
+	struct dq_job_outcome *outcome;
+	struct dq_io_engine engine;
+	struct dq_phase_env env;
+	uint32_t seq;
+	int sink_rc;
+};
+
+/* Fill the envelope and deliver; the first sink error sticks and silences the rest. */
+static int emit(struct job *job, struct dq_job_event *event)
+{
+	int rc;
+
+	if (job->sink_rc != 0) {
+		return job->sink_rc;
+	}
+	dq_strlcpy(event->job_id, job->spec->job_id, sizeof(event->job_id));
+	dq_strlcpy(event->runner_id, job->spec->runner_id, sizeof(event->runner_id));
+	event->seq = job->seq++;
+	snprintf(event->event_id, sizeof(event->event_id), "%s:%u", job->spec->job_id, event->seq);
+	dq_clock_format_timestamp(dq_clock_wall_ms(), event->time);
+	rc = job->sink->event(job->sink->arg, event);
+	if (rc != 0) {
+		job->sink_rc = rc;
+	}
+	return rc;
+}
+
+static int refuse(struct job *job, enum dq_refuse_reason reason, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int refuse(struct job *job, enum dq_refuse_reason reason, const char *fmt, ...)
+{
+	struct dq_job_event event = { .type = DQ_JOB_EVENT_REFUSED };
+	va_list args;
+
+	event.refused.reason = reason;
+	va_start(args, fmt);
+	vsnprintf(event.refused.message, sizeof(event.refused.message), fmt, args);
+	va_end(args);
+	if (job->engine.ops != NULL && job->engine.target.device.serial[0] != '\0') {
+		event.refused.has_device_serial = true;
+		dq_strlcpy(event.refused.device_serial, job->engine.target.device.serial,
+			   sizeof(event.refused.device_serial));
+	}
+	job->outcome->type = DQ_JOB_EVENT_REFUSED;
+	job->outcome->refuse_reason = reason;
+	dq_strlcpy(job->outcome->message, event.refused.message, sizeof(job->outcome->message));
+	return emit(job, &event);
+}
+
+static int smart_event(struct job *job, uint32_t phase_index, enum dq_smart_when when)
+{
+	struct dq_job_event event = { .type = DQ_JOB_EVENT_SMART_SNAPSHOT };
+	struct dq_smart_snapshot *smart = &event.smart_snapshot.smart;
+	int rc = -EOPNOTSUPP;
+
+	event.smart_snapshot.phase_index = phase_index;
+	event.smart_snapshot.when = when;
+	if (job->engine.ops->smart != NULL) {
+		rc = job->engine.ops->smart(job->engine.data, smart);
+	}
+	if (rc != 0) {
+		/* Never invent counters: say why there are none. */
+		memset(smart, 0, sizeof(*smart));
+		smart->source = DQ_SMART_SOURCE_UNAVAILABLE;
+		smart->has_reason = true;
+		dq_strlcpy(smart->reason,
+			   rc == -EOPNOTSUPP ? "this engine reads no SMART data" : strerror(-rc),
+			   sizeof(smart->reason));
+	}
+	return emit(job, &event);
+}
+
+static void totals_from(struct dq_direction_totals *totals, const struct dq_direction_stats *dir,
+			bool io_phase)
+{
+	totals->ios = dir->ios;
+	totals->bytes = dir->bytes;
+	totals->has_errors = io_phase;
+	totals->errors = dir->errors;
+	totals->has_latency_histogram = false;
+	if (dir->ios > 0 && dq_histogram_export(&dir->histogram, &totals->latency_histogram) == 0) {
+		totals->has_latency_histogram = true;
+	}
+}
+
+static int phase_completed_event(struct job *job, const struct dq_phase_spec *spec,
+				 const struct dq_phase_stats *stats, bool io_phase)
+{
+	struct dq_job_event event = { .type = DQ_JOB_EVENT_PHASE_COMPLETED };
+	struct dq_job_event_phase_completed *done = &event.phase_completed;
+	int rc;
+
+	done->phase_index = spec->index;
+	dq_strlcpy(done->phase_name, spec->name, sizeof(done->phase_name));
+	done->kind = spec->kind;
+	done->duration_ns = stats->duration_ns;
+	done->samples = stats->samples;
+	totals_from(&done->read, &stats->read, io_phase);
+	totals_from(&done->write, &stats->write, io_phase);
+	done->has_deallocated_bytes = stats->has_deallocated_bytes;
+	done->deallocated_bytes = stats->deallocated_bytes;
+	rc = emit(job, &event);
+	dq_histogram_export_fini(&done->read.latency_histogram);
+	dq_histogram_export_fini(&done->write.latency_histogram);
+	return rc;
+}
+
+/* The closed-loop parameters of a workload or precondition phase. */
+static void io_params_from(const struct job *job, const struct dq_phase_spec *spec,
+			   struct dq_io_phase_params *params)
+{
+	const struct dq_device *device = &job->engine.target.device;
+	uint64_t range = dq_phase_range_bytes(spec, device);
+
+	memset(params, 0, sizeof(*params));
+	params->phase_index = spec->index;
+	params->phase_name = spec->name;
+	params->block_size = spec->block_size_bytes;
+	params->queue_depth = spec->queue_depth;
+	params->data_pattern = spec->data_pattern;
+	if (spec->kind == DQ_PHASE_KIND_PRECONDITION) {
+		params->read_percent = 0;
+		params->sequential = true;
+		params->range_bytes = range; /* each pass ends with a shorter IO if it must */
+		params->total_bytes = range * spec->passes;
+		return;
+	}
+	params->range_bytes = range - range % spec->block_size_bytes;
+	switch (spec->rw) {
+	case DQ_RW_READ:
+	case DQ_RW_RANDREAD:
+		params->read_percent = 100;
+		break;
+	case DQ_RW_RW:
+	case DQ_RW_RANDRW:
+		params->read_percent = spec->read_percent;
+		break;
+	default:
+		params->read_percent = 0;
+		break;
+	}
+	params->sequential = spec->rw == DQ_RW_READ || spec->rw == DQ_RW_WRITE ||
+			     spec->rw == DQ_RW_RW;
+	if (spec->has_runtime_s) {
+		params->runtime_ns = (uint64_t)spec->runtime_s * DQ_NS_PER_S;
+	} else {
+		params->total_bytes = spec->size_bytes - spec->size_bytes % spec->block_size_bytes;
+	}
+}
+
+/* "deallocate, format-user-data" for a refusal: what an operator can ask for instead. */
+static void purge_methods_text(uint32_t methods, char *out, size_t out_len)
+{
+	size_t used = 0;
+	int method;
+
+	out[0] = '\0';
+	for (method = DQ_PURGE_METHOD_FORMAT_USER_DATA; method <= DQ_PURGE_METHOD_DEALLOCATE;
+	     method++) {
+		if ((methods & (1u << method)) && used < out_len) {
+			used += (size_t)snprintf(
+				out + used, out_len - used, "%s%s", used > 0 ? ", " : "",
+				dq_purge_method_to_str((enum dq_purge_method)method));
+		}
+	}
+	if (used == 0) {
+		snprintf(out, out_len, "nothing");
+	}
+}
+
+/* What the opened device must offer the phases; a refusal (invalid-command) otherwise. */
+static int check_phases_fit(struct job *job)
+{
+	const struct dq_device_target *target = &job->engine.target;
+	const struct dq_io_engine_ops *ops = job->engine.ops;
+	uint32_t lba = target->device.lba_size_bytes;
+	const struct dq_phase_spec *p;
+	enum dq_purge_method method;
+	uint64_t range;
+	size_t i;
+
+	for (i = 0; i < job->spec->phase_count; i++) {
+		p = &job->spec->phases[i];
+		range = dq_phase_range_bytes(p, &target->device);
+		if (p->has_block_size_bytes && p->block_size_bytes % lba != 0) {
+			return refuse(
+				job, DQ_REFUSE_INVALID_COMMAND,
+				"phase %s: blockSizeBytes %u is not a multiple of the device's "
+				"%u-byte LBA",
+				p->name, p->block_size_bytes, lba);
+		}
+		if (p->has_queue_depth && p->queue_depth > target->max_queue_depth) {
+			return refuse(job, DQ_REFUSE_INVALID_COMMAND,
+				      "phase %s: queueDepth %u exceeds the engine's %u", p->name,
+				      p->queue_depth, target->max_queue_depth);
+		}
+		if ((p->kind == DQ_PHASE_KIND_WORKLOAD || p->kind == DQ_PHASE_KIND_PRECONDITION) &&
+		    range < p->block_size_bytes) {
+			return refuse(job, DQ_REFUSE_INVALID_COMMAND,
+				      "phase %s: the tested range (%llu bytes) is smaller than one "
+				      "block",
+				      p->name, (unsigned long long)range);
+		}
+		if (p->kind == DQ_PHASE_KIND_WORKLOAD && p->has_size_bytes &&
+		    p->size_bytes < p->block_size_bytes) {
+			return refuse(job, DQ_REFUSE_INVALID_COMMAND,
+				      "phase %s: sizeBytes is smaller than one block", p->name);
+		}
+		if (p->kind == DQ_PHASE_KIND_DEALLOCATE &&
+		    !(ops->flags & DQ_ENGINE_CAN_DEALLOCATE)) {
+			return refuse(job, DQ_REFUSE_INVALID_COMMAND,
+				      "phase %s: engine %s cannot deallocate", p->name, ops->name);
+		}
+		if (p->kind == DQ_PHASE_KIND_PURGE) {
+			method = p->purge_method == DQ_PURGE_METHOD_AUTO ?
+					 dq_device_target_strongest_purge(target) :
+					 p->purge_method;
+			if (method == DQ_PURGE_METHOD_NONE ||
+			    !(target->purge_methods & (1u << method))) {
+				char offered[160];
+
+				purge_methods_text(target->purge_methods, offered, sizeof(offered));
+				return refuse(
+					job, DQ_REFUSE_INVALID_COMMAND,
+					"phase %s: %s cannot purge with %s (the device offers: "
+					"%s)",
+					p->name, target->device.transport_address,
+					dq_purge_method_to_str(p->purge_method), offered);
+			}
+		}
+	}
+	return 1; /* fits */
+}
+
+/* Open, identify and check; returns 1 when the job may start, 0 when it was refused, or the
+ * sink's -errno. */
+static int admit(struct job *job, const struct dq_allowlist *allowlist)
+{
+	const struct dq_job_spec *spec = job->spec;
+	const struct dq_io_engine_ops *ops;
+	struct dq_io_engine_open_args args = { 0 };
+	struct dq_interlock_verdict verdict;
+	bool destructive = false;
+	char err[512] = "";
+	size_t i;
+	int rc;
+
+	rc = dq_phase_list_check(spec->phases, spec->phase_count, err, sizeof(err));
+	if (rc != 0) {
+		return refuse(job, DQ_REFUSE_INVALID_COMMAND, "%s", err);
+	}
+	ops = spec->engine_ops;
+	rc = 0;
+	if (ops == NULL) {
+		rc = dq_io_engine_find(spec->engine_name, &ops, err, sizeof(err));
+	} else if (ops->version != DQ_IO_ENGINE_OPS_VERSION) {
+		rc = -ENOTSUP;
+		snprintf(err, sizeof(err), "engine %s has ops version %u, the core speaks %u",
+			 ops->name, ops->version, DQ_IO_ENGINE_OPS_VERSION);
+	}
+	if (rc != 0) {
+		return refuse(job, DQ_REFUSE_ENGINE_UNAVAILABLE, "%s", err);
+	}
+	for (i = 0; i < spec->phase_count; i++) {
+		destructive |= dq_phase_is_destructive(&spec->phases[i]);
+		if (spec->phases[i].has_queue_depth &&
+		    spec->phases[i].queue_depth > args.queue_depth) {
+			args.queue_depth = spec->phases[i].queue_depth;
+		}
+	}
+	args.target = spec->target;
+	args.options = spec->engine_options;
+	args.writable = destructive;
+	args.direct = spec->direct;
+	args.queue_depth = args.queue_depth == 0 ? 1 : args.queue_depth;
+	rc = dq_io_engine_open(&job->engine, ops, &args, err, sizeof(err));
+	if (rc == -ENOENT || rc == -ENXIO || rc == -ENODEV || rc == -ENOTDIR) {
+		return refuse(job, DQ_REFUSE_DEVICE_NOT_FOUND, "%s", err);
+	} else if (rc == -EBUSY) {
+		return refuse(job, DQ_REFUSE_DEVICE_BUSY, "%s", err);
+	} else if (rc != 0) {
+		return refuse(job, DQ_REFUSE_ENGINE_UNAVAILABLE, "%s", err);
+	}
+	job->outcome->device = job->engine.target.device;
+	if (spec->expected_serial != NULL &&
+	    strcmp(spec->expected_serial, job->engine.target.device.serial) != 0) {
+		return refuse(job, DQ_REFUSE_SERIAL_MISMATCH,
+			      "%s has serial '%s', the job names '%s': refusing to touch the wrong "
+			      "device",
+			      job->engine.target.device.transport_address,
+			      job->engine.target.device.serial, spec->expected_serial);
+	}
+	/* A diskless engine has no medium: nothing to destroy, nothing to interlock. */
+	if (destructive && !dq_io_engine_has(&job->engine, DQ_ENGINE_DISKLESS)) {
+		rc = dq_interlock_check(allowlist, &job->engine.target, spec->expected_serial,
+					spec->require_serial, &verdict);
+		if (rc != 0) {
+			return refuse(job, verdict.reason, "%s", verdict.message);
+		}
+		if (job->engine.ops->claim != NULL) {
+			rc = job->engine.ops->claim(job->engine.data, err, sizeof(err));
+			if (rc != 0) {
+				return refuse(job, DQ_REFUSE_DEVICE_BUSY, "%s", err);
+			}
+		}
+	}
+	return check_phases_fit(job);
+}
+
+static int run_phase(struct job *job, const struct dq_phase_spec *spec,
+		     struct dq_phase_stats *stats)
+{
+	struct dq_job_event event = { .type = DQ_JOB_EVENT_PHASE_STARTED };
+	struct dq_io_phase_params params;
+	bool snapshots = spec->has_smart_snapshot && spec->smart_snapshot;
+	int rc;
+
+	dq_phase_stats_init(stats);
+	event.phase_started.phase_index = spec->index;
+	dq_strlcpy(event.phase_started.phase_name, spec->name,
+		   sizeof(event.phase_started.phase_name));
+	event.phase_started.kind = spec->kind;
+	event.phase_started.clock = job->env.virtual_clock ? DQ_CLOCK_SIMULATED : DQ_CLOCK_REAL;
+	event.phase_started.start_time_ms =
+		dq_phase_env_epoch_ms(&job->env, dq_phase_env_now(&job->env));
+	if (emit(job, &event) != 0 ||
+	    (snapshots && smart_event(job, spec->index, DQ_SMART_WHEN_BEFORE) != 0)) {
+		return job->sink_rc;
+	}
+	switch (spec->kind) {
+	case DQ_PHASE_KIND_WORKLOAD:
+	case DQ_PHASE_KIND_PRECONDITION:
+		io_params_from(job, spec, &params);
+		rc = dq_io_phase_run(&job->env, &params, stats);
+		break;
+	case DQ_PHASE_KIND_PURGE:
+		rc = dq_purge_phase_run(&job->env, spec, stats);
+		break;
+	case DQ_PHASE_KIND_DEALLOCATE:
+		rc = dq_deallocate_phase_run(&job->env, spec, stats);
+		break;
+	case DQ_PHASE_KIND_IDLE:
+		rc = dq_idle_phase_run(&job->env, spec, stats);
+		break;
+	case DQ_PHASE_KIND_SMART:
+		rc = smart_event(job, spec->index, DQ_SMART_WHEN_AFTER);
+		break;
+	default:
+		rc = -EINVAL;
+		break;
+	}
+	if (rc != 0) {
+		job->sink_rc = rc;
+		return rc;
+	}
+	if (stats->cancelled || stats->fail_reason != DQ_FAIL_NONE) {
+		return 0; /* the job's final event says what happened */
+	}
+	rc = phase_completed_event(job, spec, stats,
+				   spec->kind == DQ_PHASE_KIND_WORKLOAD ||
+					   spec->kind == DQ_PHASE_KIND_PRECONDITION);
+	if (rc == 0 && snapshots) {
+		rc = smart_event(job, spec->index, DQ_SMART_WHEN_AFTER);
+	}
+	return rc;
+}
+
+/* The job's final event after its phases: completed, cancelled or failed. */
+static int finish(struct job *job, const struct dq_phase_spec *last,
+		  const struct dq_phase_stats *stats, uint64_t start_ns)
+{
+	struct dq_job_event event = { 0 };
+	struct dq_job_outcome *outcome = job->outcome;
+
+	if (stats->cancelled) {
+		event.type = DQ_JOB_EVENT_CANCELLED;
+		event.cancelled.has_phase_index = true;
+		event.cancelled.phase_index = last->index;
+		event.cancelled.has_message = true;
+		snprintf(event.cancelled.message, sizeof(event.cancelled.message),
+			 "cancelled during phase %s", last->name);
+		dq_strlcpy(outcome->message, event.cancelled.message, sizeof(outcome->message));
+	} else if (stats->fail_reason != DQ_FAIL_NONE) {
+		event.type = DQ_JOB_EVENT_FAILED;
+		event.failed.has_phase_index = true;
+		event.failed.phase_index = last->index;
+		event.failed.reason = stats->fail_reason;
+		snprintf(event.failed.message, sizeof(event.failed.message), "phase %s: %.3900s",
+			 last->name, stats->message);
+		outcome->fail_reason = stats->fail_reason;
+		dq_strlcpy(outcome->message, event.failed.message, sizeof(outcome->message));
+	} else {
+		event.type = DQ_JOB_EVENT_COMPLETED;
+		event.completed.duration_ns = dq_phase_env_now(&job->env) - start_ns;
+	}
+	outcome->type = event.type;
+	return emit(job, &event);
+}
+
+int dq_job_run(const struct dq_job_spec *spec, const struct dq_allowlist *allowlist,
+	       const struct dq_sink *sink, atomic_int *cancel, struct dq_job_outcome *outcome)
+{
+	struct job job = { .spec = spec, .sink = sink, .outcome = outcome };
+	struct dq_job_event accepted = { .type = DQ_JOB_EVENT_ACCEPTED };
+	struct dq_phase_stats *stats = NULL;
+	uint64_t start_ns;
+	size_t i;
+	int rc;
+
+	memset(outcome, 0, sizeof(*outcome));
+	rc = admit(&job, allowlist);
+	if (rc <= 0) {
+		goto out_close;
+	}
+	job.env = (struct dq_phase_env){
+		.engine = &job.engine,
+		.sink = sink,
+		.cancel = cancel,
+		.job_id = spec->job_id,
+		.runner_id = spec->runner_id,
+		.serial = job.engine.target.device.serial,
+		.seed = spec->seed != 0 ? spec->seed : dq_random_seed(),
+		.virtual_clock = dq_io_engine_has(&job.engine, DQ_ENGINE_VIRTUAL_CLOCK),
+	};
+	job.env.wall_origin_ms = dq_clock_wall_ms();
+	job.env.clock_origin_ns = dq_phase_env_now(&job.env);
+	stats = malloc(sizeof(*stats));
+	if (stats == NULL) {
+		rc = -ENOMEM;
+		goto out_close;
+	}
+	dq_phase_stats_init(stats);
+	accepted.accepted.device = job.engine.target.device;
+	accepted.accepted.phase_count = (uint32_t)spec->phase_count;
+	rc = emit(&job, &accepted);
+	if (rc != 0) {
+		goto out_free;
+	}
+	start_ns = dq_phase_env_now(&job.env);
+	for (i = 0; i < spec->phase_count; i++) {
+		if (atomic_load(cancel) != 0) {
+			stats->cancelled = true;
+		} else {
+			rc = run_phase(&job, &spec->phases[i], stats);
+			if (rc != 0) {
+				goto out_free;
+			}
+		}
+		if (stats->cancelled || stats->fail_reason != DQ_FAIL_NONE) {
+			break;
+		}
+	}
+	rc = finish(&job, &spec->phases[i < spec->phase_count ? i : spec->phase_count - 1], stats,
+		    start_ns);
+out_free:
+	free(stats);
+out_close:
+	dq_io_engine_close(&job.engine);
+	return rc < 0 ? rc : 0;
+}
