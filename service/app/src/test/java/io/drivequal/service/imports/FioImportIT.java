@@ -2,7 +2,7 @@
  * A vendor's real fio 3.33 results imported over HTTP become a qualification with its samples in
  * Elasticsearch, an analysis and a verdict; logs without per-second averaging are refused.
  */
-package io.drivequal.service.qualification;
+package io.drivequal.service.imports;
 
 import java.io.IOException;
 import java.nio.file.Path;
