@@ -251,11 +251,12 @@ class QualificationService {
 		return field.toString();
 	}
 
-	private static List<String> warnings(Drive drive, List<PhaseSpec> plan) {
+	/**
+	 * Refusals the runner will give, said at submission rather than found at dispatch.
+	 */
+	static List<String> warnings(Drive drive, List<PhaseSpec> plan) {
 		List<String> warnings = new ArrayList<>();
-		boolean destructive = plan.stream()
-			.anyMatch((phase) -> !phase.kind().equals("smart") && !phase.kind().equals("idle")
-					&& !(phase.isWorkload() && !phase.writes()));
+		boolean destructive = plan.stream().anyMatch(PhaseSpec::destroysData);
 		if (destructive && !drive.allowlisted()) {
 			warnings.add("runner " + drive.runnerId() + " does not allowlist drive " + drive.serial()
 					+ ": it will refuse the destructive phases");
