@@ -4,10 +4,10 @@
  */
 package io.drivequal.service.catalog;
 
+import java.util.List;
 import java.util.stream.Stream;
 
 import io.drivequal.schemas.Contracts;
-import io.drivequal.schemas.MessageType;
 import io.drivequal.schemas.Validation;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -38,16 +38,8 @@ class DestructivePhaseRuleTest {
 	@Test
 	void everyVectorIsAPhaseTheContractAccepts() {
 		cases().forEach((vector) -> {
-			ObjectNode command = this.contracts.mapper().createObjectNode();
-			command.put("schemaVersion", 1);
-			command.put("type", "start");
-			command.put("commandId", "start-q-1");
-			command.put("jobId", "q-1");
-			command.put("runnerId", "r1");
-			command.put("issuedAt", "2026-11-22T21:00:00.000Z");
-			command.putObject("device").put("serial", "S6CKNE0T801234");
-			command.putArray("phases").add(((ObjectNode) vector.path("phase").deepCopy()).put("index", 0));
-			Validation validation = this.contracts.validate(MessageType.JOB_COMMAND, command);
+			Validation validation = StartCommands.validate(this.contracts,
+					List.of(((ObjectNode) vector.path("phase").deepCopy()).put("index", 0)));
 			assertThat(validation.errors()).as(vector.path("why").asString()).isEmpty();
 		});
 	}
