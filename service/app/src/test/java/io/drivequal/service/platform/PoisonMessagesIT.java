@@ -40,7 +40,6 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -156,7 +155,7 @@ class PoisonMessagesIT {
 		String brokers = RealInfrastructure.shared().kafkaBootstrapServers();
 		Process agent = RunnerAgents.start(runnerId, brokers, List.of("null:1g"));
 		try {
-			String serial = awaitDrive(runnerId);
+			String serial = api().awaitDriveSerial(runnerId);
 			String badJob = runnerId + "-bad";
 			send("drivequal.runner-commands", runnerId, "\u0000garbage".getBytes(StandardCharsets.UTF_8));
 			send("drivequal.runner-commands", runnerId,
@@ -195,19 +194,6 @@ class PoisonMessagesIT {
 			agent.destroy();
 			agent.waitFor(30, TimeUnit.SECONDS);
 		}
-	}
-
-	private String awaitDrive(String runnerId) {
-		List<String> serials = new ArrayList<>();
-		await().atMost(Duration.ofSeconds(60)).until(() -> {
-			for (JsonNode drive : api().get("viewer", "/api/v1/drives").body()) {
-				if (runnerId.equals(drive.get("drive").get("runnerId").asString())) {
-					serials.add(drive.get("drive").get("serial").asString());
-				}
-			}
-			return !serials.isEmpty();
-		});
-		return serials.get(0);
 	}
 
 	private static void send(String topic, String key, byte[] value) throws Exception {

@@ -7,7 +7,6 @@
 package io.drivequal.service.qualification;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -53,7 +52,7 @@ class RunnerAgentIT {
 	void moreSpareAreaShowsInTheAnalysisOfTwoConsistencyRunsOnSimulatedDrives() throws Exception {
 		String runnerId = "agent-" + shortId();
 		this.agents.start(runnerId, List.of("sim:test-enterprise-eager@1", "sim:test-enterprise-eager@2"));
-		List<JsonNode> drives = awaitDrives(runnerId, 2);
+		List<JsonNode> drives = api().awaitDrives(runnerId, 2);
 		String criteria = """
 				[{"metric":"steadyStateReached","comparator":"atLeast","limit":1},
 				 {"metric":"consistencyRatio","comparator":"atLeast","limit":0.5},
@@ -102,7 +101,7 @@ class RunnerAgentIT {
 	void aBrokerRestartMidJobLosesNoSample() throws Exception {
 		String runnerId = "agent-" + shortId();
 		this.agents.start(runnerId, List.of("null:1g"));
-		String serial = awaitDrives(runnerId, 1).get(0).get("drive").get("serial").asString();
+		String serial = api().awaitDriveSerial(runnerId);
 		ApiClient.Response submitted = api().post("alice", "/api/v1/qualifications", """
 				{"drive":{"serial":"%s","runnerId":"%s"},
 				 "plan":{"phases":[{"name":"randwrite","kind":"workload","rw":"randwrite","blockSizeBytes":4096,
@@ -130,24 +129,6 @@ class RunnerAgentIT {
 		assertThat(phase.get("expectedSamples").asInt()).isEqualTo(30);
 		assertThat(phase.get("samples").asInt()).isEqualTo(30);
 		figures.put("passed", true).write();
-	}
-
-	private List<JsonNode> awaitDrives(String runnerId, int count) {
-		List<JsonNode> found = new ArrayList<>();
-		await().atMost(Duration.ofSeconds(60)).until(() -> {
-			found.clear();
-			for (JsonNode drive : api().get("viewer", "/api/v1/drives").body()) {
-				if (runnerId.equals(drive.get("drive").get("runnerId").asString())) {
-					found.add(drive);
-				}
-			}
-			return found.size() == count;
-		});
-		found.sort((a, b) -> a.get("drive")
-			.get("transportAddress")
-			.asString()
-			.compareTo(b.get("drive").get("transportAddress").asString()));
-		return found;
 	}
 
 	private String submit(String serial, String profile, String criteria) {

@@ -9,7 +9,6 @@ package io.drivequal.service.qualification;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -49,7 +48,7 @@ class RunnerKillIT {
 		Process agent = RunnerAgents.start(runnerId, brokers, List.of("null:1g"));
 		Process second = null;
 		try {
-			String serial = awaitDrive(runnerId);
+			String serial = api().awaitDriveSerial(runnerId);
 			String jobId = submit(serial, runnerId, 600);
 			await().atMost(Duration.ofSeconds(60)).until(() -> "RUNNING".equals(job(jobId).get("state").asString()));
 			await().atMost(Duration.ofSeconds(60)).until(() -> samples(jobId) >= 10);
@@ -107,19 +106,6 @@ class RunnerKillIT {
 				""".formatted(serial, runnerId, runtimeS));
 		assertThat(submitted.status()).as(String.valueOf(submitted.body())).isEqualTo(201);
 		return submitted.body().get("id").asString();
-	}
-
-	private String awaitDrive(String runnerId) {
-		List<String> serials = new ArrayList<>();
-		await().atMost(Duration.ofSeconds(60)).until(() -> {
-			for (JsonNode drive : api().get("viewer", "/api/v1/drives").body()) {
-				if (runnerId.equals(drive.get("drive").get("runnerId").asString())) {
-					serials.add(drive.get("drive").get("serial").asString());
-				}
-			}
-			return !serials.isEmpty();
-		});
-		return serials.get(0);
 	}
 
 	/** Samples of the job the API returns (all phases, one page of up to 10000). */
