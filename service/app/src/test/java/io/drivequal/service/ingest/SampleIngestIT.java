@@ -20,6 +20,7 @@ import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch.core.GetResponse;
 import io.drivequal.harness.RealInfrastructure;
 import io.drivequal.service.it.ConsumerGroups;
+import io.drivequal.service.it.WithRealInfrastructure;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -38,11 +39,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.kafka.core.KafkaTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@WithRealInfrastructure
 @SpringBootTest
 class SampleIngestIT {
 
@@ -70,12 +70,6 @@ class SampleIngestIT {
 	@AfterAll
 	static void closeAdmin() {
 		admin.close();
-	}
-
-	@DynamicPropertySource
-	static void infrastructureProperties(DynamicPropertyRegistry registry) {
-		registry.add("spring.kafka.bootstrap-servers", () -> RealInfrastructure.shared().kafkaBootstrapServers());
-		registry.add("drivequal.elasticsearch.url", () -> RealInfrastructure.shared().elasticsearchUrl());
 	}
 
 	@Test
