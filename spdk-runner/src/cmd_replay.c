@@ -1,7 +1,9 @@
 /*
- * `drivequal-runner replay`: re-deliver saved per-second samples (JSON lines) to the samples topic.
- * Every line is validated before anything is produced, so a bad file never half-lands; the Java
- * integration tests publish their samples this way.
+ * `drivequal-runner replay`: re-deliver a runner's saved output (JSON lines: samples, job events,
+ * runner heartbeats, as `run --output-format json` and `devices --output-format json` print them)
+ * to their topics. Every line is validated before anything is produced, so a bad file never
+ * half-lands. The Java integration tests publish this way, and results a runner wrote where no
+ * broker was (a guest without network) reach the service this way.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -12,25 +14,37 @@
 
 #include "cli.h"
 #include "drivequal/kafka_producer.h"
+#include "drivequal/msg_job_event.h"
+#include "drivequal/msg_runner_heartbeat.h"
 #include "drivequal/msg_sample.h"
 #include "drivequal/topics.h"
+#include "json_util.h"
+#include "strutil.h"
 
 #define REPLAY_DEFAULT_TIMEOUT_S 60
 #define REPLAY_MAX_REPORTED_ERRORS 20
 #define REPLAY_MAX_PROPERTIES 64
 
+/* The message types replay carries, each to its own topic. */
+enum replay_kind { REPLAY_SAMPLE, REPLAY_JOB_EVENT, REPLAY_HEARTBEAT, REPLAY_KIND_COUNT };
+
+static const char *const g_kind_names[REPLAY_KIND_COUNT] = { "samples", "job events",
+							     "heartbeats" };
+
 struct replay_opts {
 	const char *brokers;
-	const char *topic;
+	const char *topics[REPLAY_KIND_COUNT];
 	const char *path;
 	int timeout_s; /* waiting for delivery reports; 0 = forever */
 	const char *properties[REPLAY_MAX_PROPERTIES];
 	size_t property_count;
 };
 
-/* One validated sample: its key and its canonical encoding. */
+/* One validated message: its kind, its key (jobId; runnerId for heartbeats), its canonical
+ * encoding. */
 struct replay_record {
-	char job_id[DQ_ID_MAX_LEN + 1];
+	enum replay_kind kind;
+	char key[DQ_ID_MAX_LEN + 1];
 	char *json;
 	size_t len;
 };
@@ -42,23 +56,29 @@ struct replay_ctx {
 	size_t record_count;
 	size_t record_capacity;
 	size_t bad_lines;
+	size_t kind_counts[REPLAY_KIND_COUNT];
 };
 
 static void print_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: drivequal-runner replay --brokers HOST:PORT [options] FILE|-\n\n"
-		"Validates every line of FILE (JSON lines of samples; - for stdin), then produces each\n"
-		"to the samples topic with key jobId and the canonical encoding as value, waits for\n"
-		"delivery and prints {\"produced\":N,\"delivered\":N,\"failed\":N}.\n\n"
+		"Validates every line of FILE (- for stdin): samples, job events and runner heartbeats\n"
+		"in any mix, as `run` and `devices` print them with --output-format json. Then produces\n"
+		"each, in file order, to its topic with the canonical encoding as value (key: jobId;\n"
+		"runnerId for heartbeats), waits for delivery and prints\n"
+		"{\"produced\":N,\"delivered\":N,\"failed\":N}.\n\n"
 		"options:\n"
 		"  -b, --brokers HOST:PORT  Kafka bootstrap servers (required)\n"
-		"  -t, --topic TOPIC        topic (default %s)\n"
+		"  -t, --topic TOPIC        samples topic (default %s)\n"
+		"      --events-topic TOPIC      job events topic (default %s)\n"
+		"      --heartbeats-topic TOPIC  runner heartbeats topic (default %s)\n"
 		"  -X key=value             a librdkafka property (TLS, SASL, ...); repeatable\n"
 		"      --timeout SECONDS    how long to wait for delivery (default %d; 0 = forever)\n"
 		"  -h, --help               this help\n\n"
-		"Exit status: 0 all delivered, 1 invalid input or undelivered samples, 2 usage error.\n",
-		DQ_TOPIC_SAMPLES, REPLAY_DEFAULT_TIMEOUT_S);
+		"Exit status: 0 all delivered, 1 invalid input or undelivered messages, 2 usage error.\n",
+		DQ_TOPIC_SAMPLES, DQ_TOPIC_JOB_EVENTS, DQ_TOPIC_RUNNER_HEARTBEATS,
+		REPLAY_DEFAULT_TIMEOUT_S);
 }
 
 static int parse_args(int argc, char **argv, struct replay_opts *opts)
@@ -66,15 +86,19 @@ static int parse_args(int argc, char **argv, struct replay_opts *opts)
 	static const struct option long_options[] = {
 		{ "brokers", required_argument, NULL, 'b' },
 		{ "topic", required_argument, NULL, 't' },
+		{ "events-topic", required_argument, NULL, 'E' },
+		{ "heartbeats-topic", required_argument, NULL, 'H' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *end;
 	long value;
-	int opt;
+	int opt, kind;
 
-	opts->topic = DQ_TOPIC_SAMPLES;
+	opts->topics[REPLAY_SAMPLE] = DQ_TOPIC_SAMPLES;
+	opts->topics[REPLAY_JOB_EVENT] = DQ_TOPIC_JOB_EVENTS;
+	opts->topics[REPLAY_HEARTBEAT] = DQ_TOPIC_RUNNER_HEARTBEATS;
 	opts->timeout_s = REPLAY_DEFAULT_TIMEOUT_S;
 	while ((opt = getopt_long(argc, argv, "b:t:X:h", long_options, NULL)) != -1) {
 		switch (opt) {
@@ -82,7 +106,13 @@ static int parse_args(int argc, char **argv, struct replay_opts *opts)
 			opts->brokers = optarg;
 			break;
 		case 't':
-			opts->topic = optarg;
+			opts->topics[REPLAY_SAMPLE] = optarg;
+			break;
+		case 'E':
+			opts->topics[REPLAY_JOB_EVENT] = optarg;
+			break;
+		case 'H':
+			opts->topics[REPLAY_HEARTBEAT] = optarg;
 			break;
 		case 'X':
 			if (opts->property_count == REPLAY_MAX_PROPERTIES) {
@@ -114,9 +144,12 @@ static int parse_args(int argc, char **argv, struct replay_opts *opts)
 		fprintf(stderr, "drivequal-runner replay: --brokers is required\n");
 		return -EINVAL;
 	}
-	if (opts->topic[0] == '\0') {
-		fprintf(stderr, "drivequal-runner replay: --topic must not be empty\n");
-		return -EINVAL;
+	for (kind = 0; kind < REPLAY_KIND_COUNT; kind++) {
+		if (opts->topics[kind][0] == '\0') {
+			fprintf(stderr, "drivequal-runner replay: the %s topic must not be empty\n",
+				g_kind_names[kind]);
+			return -EINVAL;
+		}
 	}
 	if (argc - optind != 1) {
 		fprintf(stderr, "drivequal-runner replay: need exactly one FILE (or -)\n");
@@ -138,7 +171,7 @@ static bool is_blank(const char *line, size_t len)
 	return true;
 }
 
-static int record_add(struct replay_ctx *ctx, const struct dq_sample *sample, char *json,
+static int record_add(struct replay_ctx *ctx, enum replay_kind kind, const char *key, char *json,
 		      size_t len)
 {
 	struct replay_record *grown;
@@ -153,25 +186,83 @@ static int record_add(struct replay_ctx *ctx, const struct dq_sample *sample, ch
 		ctx->records = grown;
 		ctx->record_capacity = capacity;
 	}
-	memcpy(ctx->records[ctx->record_count].job_id, sample->job_id, sizeof(sample->job_id));
+	ctx->records[ctx->record_count].kind = kind;
+	dq_strlcpy(ctx->records[ctx->record_count].key, key, sizeof(ctx->records[0].key));
 	ctx->records[ctx->record_count].json = json;
 	ctx->records[ctx->record_count].len = len;
 	ctx->record_count++;
 	return 0;
 }
 
+/*
+ * Which message a line is, by the members only that type has: a job event's "type", a heartbeat's
+ * "devices". Anything else (unparsable lines too) is decoded as a sample, whose decoder then
+ * names what is wrong with it.
+ */
+static enum replay_kind replay_classify(const char *line, size_t len)
+{
+	struct dq_jctx ctx = { 0 };
+	struct json_object *root = NULL;
+	enum replay_kind kind = REPLAY_SAMPLE;
+
+	if (dq_json_parse_object(&ctx, line, len, &root) == 0) {
+		if (json_object_object_get_ex(root, "type", NULL)) {
+			kind = REPLAY_JOB_EVENT;
+		} else if (json_object_object_get_ex(root, "devices", NULL)) {
+			kind = REPLAY_HEARTBEAT;
+		}
+	}
+	json_object_put(root);
+	return kind;
+}
+
+/* Decode with the kind's codec and re-encode canonically; *key is the message's Kafka key. */
+static int replay_transcode(enum replay_kind kind, const char *line, size_t len, char *key,
+			    size_t key_len, char **json, size_t *json_len, char *err,
+			    size_t err_len)
+{
+	struct dq_runner_heartbeat heartbeat;
+	struct dq_job_event event;
+	struct dq_sample sample;
+	int rc;
+
+	switch (kind) {
+	case REPLAY_JOB_EVENT:
+		rc = dq_job_event_decode(line, len, &event, err, err_len);
+		if (rc == 0) {
+			rc = dq_job_event_encode(&event, json, json_len, err, err_len);
+			dq_strlcpy(key, event.job_id, key_len);
+		}
+		dq_job_event_fini(&event);
+		return rc;
+	case REPLAY_HEARTBEAT:
+		rc = dq_runner_heartbeat_decode(line, len, &heartbeat, err, err_len);
+		if (rc == 0) {
+			rc = dq_runner_heartbeat_encode(&heartbeat, json, json_len, err, err_len);
+			dq_strlcpy(key, heartbeat.runner_id, key_len);
+		}
+		dq_runner_heartbeat_fini(&heartbeat);
+		return rc;
+	default:
+		rc = dq_sample_decode(line, len, &sample, err, err_len);
+		if (rc == 0) {
+			rc = dq_sample_encode(&sample, json, json_len, err, err_len);
+			dq_strlcpy(key, sample.job_id, key_len);
+		}
+		return rc;
+	}
+}
+
 /* Validate and encode one line; a bad line is reported as FILE:LINE: reason and counted. */
 static int replay_line(struct replay_ctx *ctx, const char *line, size_t len, size_t line_no)
 {
-	struct dq_sample sample;
-	char err[1024], *json = NULL;
+	enum replay_kind kind = replay_classify(line, len);
+	char err[1024], key[DQ_ID_MAX_LEN + 1] = "", *json = NULL;
 	size_t json_len = 0;
 	int rc;
 
-	rc = dq_sample_decode(line, len, &sample, err, sizeof(err));
-	if (rc == 0) {
-		rc = dq_sample_encode(&sample, &json, &json_len, err, sizeof(err));
-	}
+	rc = replay_transcode(kind, line, len, key, sizeof(key), &json, &json_len, err,
+			      sizeof(err));
 	if (rc == -EINVAL) {
 		if (ctx->bad_lines < REPLAY_MAX_REPORTED_ERRORS) {
 			fprintf(stderr, "%s:%zu: %s\n", ctx->display_name, line_no, err);
@@ -180,9 +271,11 @@ static int replay_line(struct replay_ctx *ctx, const char *line, size_t len, siz
 		return 0;
 	}
 	if (rc == 0) {
-		rc = record_add(ctx, &sample, json, json_len);
+		rc = record_add(ctx, kind, key, json, json_len);
 	}
-	if (rc != 0) {
+	if (rc == 0) {
+		ctx->kind_counts[kind]++;
+	} else {
 		free(json);
 	}
 	return rc;
@@ -248,10 +341,10 @@ static int replay_produce(struct replay_ctx *ctx)
 	for (i = 0; i < ctx->record_count; i++) {
 		const struct replay_record *r = &ctx->records[i];
 
-		rc = dq_kafka_producer_produce(producer, ctx->opts.topic, r->job_id,
-					       strlen(r->job_id), r->json, r->len);
+		rc = dq_kafka_producer_produce(producer, ctx->opts.topics[r->kind], r->key,
+					       strlen(r->key), r->json, r->len);
 		if (rc != 0) {
-			fprintf(stderr, "drivequal-runner replay: stopped at sample %zu: %s\n",
+			fprintf(stderr, "drivequal-runner replay: stopped at message %zu: %s\n",
 				i + 1, strerror(-rc));
 			break;
 		}
@@ -260,7 +353,7 @@ static int replay_produce(struct replay_ctx *ctx)
 	rc = dq_kafka_producer_flush(producer,
 				     ctx->opts.timeout_s > 0 ? ctx->opts.timeout_s * 1000 : -1);
 	if (rc == -ETIMEDOUT) {
-		fprintf(stderr, "drivequal-runner replay: not all samples delivered within %d s\n",
+		fprintf(stderr, "drivequal-runner replay: not all messages delivered within %d s\n",
 			ctx->opts.timeout_s);
 	}
 	dq_kafka_producer_purge(producer);
@@ -300,11 +393,15 @@ int dq_cmd_replay_main(int argc, char **argv)
 		goto cleanup;
 	}
 	if (ctx.record_count == 0) {
-		fprintf(stderr, "drivequal-runner replay: no samples in %s\n", ctx.display_name);
+		fprintf(stderr, "drivequal-runner replay: no messages in %s\n", ctx.display_name);
 		printf("{\"produced\":0,\"delivered\":0,\"failed\":0}\n");
 		status = DQ_EXIT_OK;
 		goto cleanup;
 	}
+	fprintf(stderr,
+		"drivequal-runner replay: %s: %zu samples, %zu job events, %zu heartbeats\n",
+		ctx.display_name, ctx.kind_counts[REPLAY_SAMPLE], ctx.kind_counts[REPLAY_JOB_EVENT],
+		ctx.kind_counts[REPLAY_HEARTBEAT]);
 	status = replay_produce(&ctx);
 cleanup:
 	for (i = 0; i < ctx.record_count; i++) {
