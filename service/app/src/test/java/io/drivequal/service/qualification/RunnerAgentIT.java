@@ -139,16 +139,8 @@ class RunnerAgentIT {
 	}
 
 	private List<JsonNode> awaitDrives(String runnerId, int count) {
-		List<JsonNode> found = new ArrayList<>();
-		await().atMost(Duration.ofSeconds(60)).until(() -> {
-			found.clear();
-			for (JsonNode drive : api().get("viewer", "/api/v1/drives").body()) {
-				if (runnerId.equals(drive.get("drive").get("runnerId").asString())) {
-					found.add(drive);
-				}
-			}
-			return found.size() == count;
-		});
+		await().atMost(Duration.ofSeconds(60)).until(() -> api().drivesOf(runnerId).size() == count);
+		List<JsonNode> found = new ArrayList<>(api().drivesOf(runnerId));
 		found.sort((a, b) -> a.get("drive")
 			.get("transportAddress")
 			.asString()
