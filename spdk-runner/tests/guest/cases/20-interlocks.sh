@@ -14,36 +14,40 @@ cleanup_interlocks() {
 }
 trap cleanup_interlocks EXIT
 
+# Each refusal as the real-IO tests check it (exit 3, the refused event, the bytes' sha256 the
+# same before and after), counted for the figures.
+refusals=0
+refuse() {
+	expect_refused "$@"
+	refusals=$((refusals + 1))
+}
+
 # Data of our own on the namespace, so "unchanged" means something.
 dd if=/dev/urandom of="$DEV" bs=1M count=8 oflag=direct status=none
-device_changed
 
-expect_refused not-allowlisted "$DEV" --rw randwrite --bs 4k --iodepth 32 --runtime 2
+refuse not-allowlisted "$DEV" --rw randwrite --bs 4k --iodepth 32 --runtime 2
 allow_serial "$allow" "SOME-OTHER-DRIVE"
-expect_refused not-allowlisted "$DEV" --purge format-user-data --rw read --size 4k --allowlist "$allow"
+refuse not-allowlisted "$DEV" --purge format-user-data --rw read --size 4k --allowlist "$allow"
 
 allow_serial "$allow" "$NVME_SERIAL"
-expect_refused serial-mismatch "$DEV" --rw randwrite --runtime 2 --allowlist "$allow" --serial WRONG-SERIAL
+refuse serial-mismatch "$DEV" --rw randwrite --runtime 2 --allowlist "$allow" --serial WRONG-SERIAL
 
 mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$DEV"
 mkdir -p "$mnt"
 mount -o ro "$DEV" "$mnt"
-device_changed
 allow_serial "$allow" "$NVME_SERIAL" '"allowSignatures": true'
-expect_refused mounted "$DEV" --rw randwrite --runtime 2 --allowlist "$allow"
-expect_refused mounted "$DEV" --purge format-user-data --rw read --size 4k --allowlist "$allow"
+refuse mounted "$DEV" --rw randwrite --runtime 2 --allowlist "$allow"
+refuse mounted "$DEV" --purge format-user-data --rw read --size 4k --allowlist "$allow"
 allow_serial "$allow" "$NVME_SERIAL" '"allowMounted": true'
-expect_refused signature "$DEV" --rw randwrite --runtime 2 --allowlist "$allow"
+refuse signature "$DEV" --rw randwrite --runtime 2 --allowlist "$allow"
 umount "$mnt"
 
 wipefs -q -a "$DEV"
 printf 'label: gpt\nsize=16M, type=linux\n' | sfdisk -q "$DEV"
 blockdev --rereadpt "$DEV" 2>/dev/null || true
-device_changed
 allow_serial "$allow" "$NVME_SERIAL"
-expect_refused partition-table "$DEV" --rw randwrite --runtime 2 --allowlist "$allow"
-expect_refused partition-table "$DEV" --purge format-user-data --rw read --size 4k --allowlist "$allow"
+refuse partition-table "$DEV" --rw randwrite --runtime 2 --allowlist "$allow"
+refuse partition-table "$DEV" --purge format-user-data --rw read --size 4k --allowlist "$allow"
 
-[ "$REFUSALS" -eq 8 ] || fail "$REFUSALS refusals checked, 8 expected"
-figure refusals "$REFUSALS"
-echo "ok $REFUSALS refusals on $DEV (not-allowlisted x2, serial-mismatch, mounted x2, signature, partition-table x2), its bytes unchanged by each"
+figure refusals "$refusals"
+echo "ok $refusals refusals on $DEV (not-allowlisted x2, serial-mismatch, mounted x2, signature, partition-table x2), its bytes unchanged by each"

@@ -8,8 +8,8 @@ source "$(dirname "$0")/lib.sh"
 
 [ -n "$SPDK_RUNNER" ] || skip "no SPDK-enabled runner: build one against an SPDK install and set DRIVEQUAL_SPDK_RUNNER (docs/spdk.md)"
 [ -x "$SPDK_RUNNER" ] || fail "DRIVEQUAL_SPDK_RUNNER=$SPDK_RUNNER is not executable in the guest"
-RUNNER_BIN=$SPDK_RUNNER
-"$RUNNER_BIN" run --engine spdk --help >/dev/null 2>&1 || fail "$SPDK_RUNNER has no spdk engine"
+RUNNER=$SPDK_RUNNER
+"$RUNNER" run --engine spdk --help >/dev/null 2>&1 || fail "$SPDK_RUNNER has no spdk engine"
 [ -n "$(ls /sys/kernel/iommu_groups 2>/dev/null)" ] || fail "the guest has no IOMMU (guest.sh adds one with DRIVEQUAL_SPDK_RUNNER)"
 
 BDF=$(basename "$(readlink -f /sys/class/nvme/nvme0/device)")

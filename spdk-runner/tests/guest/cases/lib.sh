@@ -1,26 +1,19 @@
-# Helpers of the guest cases (sourced by each cases/NN-name.sh inside the guest): the drive, the
-# runner with JSON output, job files, refusals checked byte for byte, figures for results.jsonl,
-# and the SMART/OCP arithmetic the write cases share.
-set -euo pipefail
+# Helpers of the guest cases (sourced by each cases/NN-name.sh inside the guest): the real-IO
+# tests' helpers (fail, skip, checksum, allowlists, run_json, expect_refused: tests/realio/lib.sh),
+# plus job files, events, figures for results.jsonl, what the drive holds, and the SMART/OCP
+# arithmetic the write cases share.
 
 # shellcheck source=/dev/null
 source "$OUT/guest.env"
 : "${CASE_NAME:?}" "${CASE_FIGURES:?}"
+SCRATCH=$(mktemp -d /tmp/guest-case-XXXXXX)
+WORK=$SCRATCH
+# shellcheck source=../../realio/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../../realio/lib.sh"
+CASE_DIR=$SCRATCH # where expect_refused keeps its outputs
 
 DEV=/dev/nvme0n1
-SCRATCH=$(mktemp -d /tmp/guest-case-XXXXXX)
 BYTES_PER_DATA_UNIT=512000
-REFUSALS=0
-
-fail() {
-	echo "FAIL: $*"
-	exit 1
-}
-
-skip() {
-	echo "SKIP: $*"
-	exit 77
-}
 
 # figure NAME VALUE: one figure of this case in results.jsonl (numbers stay numbers).
 figure() {
@@ -29,14 +22,6 @@ figure() {
 	else
 		jq -c -n --arg k "$1" --arg v "$2" '{($k): $v}' >>"$CASE_FIGURES"
 	fi
-}
-
-checksum() {
-	sha256sum "$1" | cut -d' ' -f1
-}
-
-allow_serial() { # FILE SERIAL [extra JSON members]
-	echo "{\"devices\": [{\"serial\": \"$2\"${3:+, $3}}]}" >"$1"
 }
 
 # job_file FILE ENGINE PHASES_JSON: a job-command start for the emulated drive, as the service
@@ -48,20 +33,7 @@ job_file() {
 		  runnerId: "guest", issuedAt: (now | strftime("%Y-%m-%dT%H:%M:%S.000Z")),
 		  device: {serial: $serial}, engine: $engine,
 		  phases: [$phases | to_entries[] | .value + {index: .key}]}' >"$1"
-	"${RUNNER_BIN:-$RUNNER}" validate job-command "$1" >/dev/null || fail "job $1 breaks the contract"
-}
-
-# run_json OUT ARGS...: the runner (RUNNER_BIN, default RUNNER) with JSON lines into OUT; sets
-# STATUS, shows stderr's first lines.
-run_json() {
-	local out=$1
-	shift
-	set +e
-	"${RUNNER_BIN:-$RUNNER}" run --output-format json "$@" >"$out" 2>"$out.err"
-	STATUS=$?
-	set -e
-	echo "drivequal-runner run $* -> $STATUS"
-	sed 's/^/  stderr: /' "$out.err" | head -5
+	"$RUNNER" validate job-command "$1" >/dev/null || fail "job $1 breaks the contract"
 }
 
 # run_job OUT TARGET JOB [ARGS...]: a job on TARGET that must complete.
@@ -80,32 +52,6 @@ event() {
 	else
 		jq -c --arg t "$2" 'select(.type == $t)' "$1"
 	fi
-}
-
-# The checksum of TARGET as the last refusal left it: reading the namespace under TCG is slow, so
-# the "after" of one refusal is the "before" of the next until the case changes the device.
-KNOWN_SUM=""
-device_changed() {
-	KNOWN_SUM=""
-}
-
-# expect_refused REASON TARGET ARGS...: the job is refused for REASON (exit 3, a refused event
-# with that reason, nothing else run) and TARGET's bytes are what they were.
-expect_refused() {
-	local reason=$1 target=$2 before after out
-	shift 2
-	out="$SCRATCH/refused-$reason-$RANDOM.jsonl"
-	before=${KNOWN_SUM:-$(checksum "$target")}
-	run_json "$out" --filename "$target" "$@"
-	after=$(checksum "$target")
-	KNOWN_SUM=$after
-	[ "$STATUS" -eq 3 ] || fail "expected exit 3 (refused $reason), got $STATUS"
-	[ "$(event "$out" refused | jq -r .reason)" = "$reason" ] || fail "expected a refused/$reason event: $(cat "$out")"
-	[ "$(wc -l <"$out")" -eq 1 ] || fail "a refused job emitted more than its refusal: $(cat "$out")"
-	[ "$before" = "$after" ] || fail "$target changed although the job was refused ($reason)"
-	REFUSALS=$((REFUSALS + 1))
-	echo "ok refused $reason: $(event "$out" refused | jq -r .message)"
-	echo "   $target unchanged: sha256 $after"
 }
 
 # expect_zeros TARGET OFFSET LENGTH and expect_random TARGET OFFSET LENGTH: what the drive holds
