@@ -64,6 +64,19 @@ public final class ApiClient {
 		return send(user, HttpRequest.newBuilder(URI.create(this.baseUrl + path)).GET());
 	}
 
+	/**
+	 * The drives {@code GET /api/v1/drives} lists on one runner, as the viewer sees them.
+	 */
+	public java.util.List<JsonNode> drivesOf(String runnerId) {
+		java.util.List<JsonNode> found = new java.util.ArrayList<>();
+		for (JsonNode drive : get("viewer", "/api/v1/drives").body()) {
+			if (runnerId.equals(drive.get("drive").get("runnerId").asString())) {
+				found.add(drive);
+			}
+		}
+		return found;
+	}
+
 	public Response post(String user, String path, String json) {
 		return send(user,
 				HttpRequest.newBuilder(URI.create(this.baseUrl + path))
