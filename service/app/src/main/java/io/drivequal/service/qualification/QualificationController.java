@@ -12,6 +12,7 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 
+import io.drivequal.service.audit.Audited;
 import io.drivequal.service.platform.BadRequestException;
 
 import org.springframework.format.annotation.DateTimeFormat;
@@ -53,6 +54,7 @@ class QualificationController {
 	 * Idempotency-Key.
 	 */
 	@PostMapping
+	@Audited("qualification.submit")
 	ResponseEntity<QualificationView> submit(@Valid @RequestBody SubmitRequest request,
 			@RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey, Principal principal) {
 		QualificationService.Submitted submitted = this.qualifications.submit(request, principal.getName(),
@@ -93,6 +95,7 @@ class QualificationController {
 	 * stop it.
 	 */
 	@PostMapping("/{id}/cancel")
+	@Audited("qualification.cancel")
 	ResponseEntity<QualificationView> cancel(@PathVariable String id, Authentication caller) {
 		boolean isAdmin = caller.getAuthorities()
 			.stream()
