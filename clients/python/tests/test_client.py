@@ -27,7 +27,7 @@ from drivequal_client.models import (
     QualificationView,
     QualificationViewState,
     SubmitRequest,
-    TestPlan,
+    TestPlan as JobPlan,
 )
 
 FINAL = {
@@ -62,7 +62,7 @@ def viewer() -> Client:
 def request() -> SubmitRequest:
     return SubmitRequest(
         drive=DriveSelector(serial=os.environ["DRIVEQUAL_SERIAL"], runner_id=os.environ["DRIVEQUAL_RUNNER"]),
-        plan=TestPlan(
+        plan=JobPlan(
             phases=[
                 PhaseSpec(
                     name="randwrite-4k-qd32",

@@ -53,8 +53,15 @@
 			el('p', { class: 'muted small' }, 'Receivers check webhook-signature = "v1," + base64(HMAC-SHA256(base64-decoded secret after "whsec_", webhook-id + "." + webhook-timestamp + "." + body)).'));
 	}
 
+	let refresh = null;
+
+	/** The log of one subscription; refreshed every 3 s while a delivery is pending. */
 	async function showDeliveries(subscription, target) {
+		clearTimeout(refresh);
 		const page = await api.get(`/api/v1/webhooks/${encodeURIComponent(subscription.id)}/deliveries?size=50`);
+		if (page.items.some((d) => d.status === 'PENDING')) {
+			refresh = setTimeout(() => showDeliveries(subscription, target).catch(DQ.fail), 3000);
+		}
 		target.replaceChildren(
 			el('h3', {}, `Delivery log of ${subscription.id} (${page.total})`),
 			el('table', { class: 'deliveries', id: 'deliveries-' + subscription.id, 'data-loaded': String(page.items.length) },
@@ -81,7 +88,11 @@
 			el('td', { class: 'small' }, time(s.createdAt)),
 			el('td', {},
 				el('button', { class: 'secondary', onclick: () => showDeliveries(s, log).catch(DQ.fail) }, 'Deliveries'), ' ',
-				el('button', { class: 'secondary', onclick: async () => { await api.post(`/api/v1/webhooks/${encodeURIComponent(s.id)}/test`); await showDeliveries(s, log); } }, 'Send a test event'), ' ',
+				el('button', { class: 'secondary', onclick: async () => {
+					await api.post(`/api/v1/webhooks/${encodeURIComponent(s.id)}/test`);
+					// Queued now, searchable within a second (the index's refresh interval).
+					setTimeout(() => showDeliveries(s, log).catch(DQ.fail), 1500);
+				} }, 'Send a test event'), ' ',
 				el('button', { class: 'secondary', onclick: async () => {
 					if (confirm(`Delete subscription ${s.id}?`)) {
 						await api.raw('DELETE', `/api/v1/webhooks/${encodeURIComponent(s.id)}`);

@@ -13,6 +13,7 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 
 import io.drivequal.service.audit.Audited;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.drivequal.service.platform.BadRequestException;
 
 import org.springframework.format.annotation.DateTimeFormat;
@@ -55,6 +56,8 @@ class QualificationController {
 	 */
 	@PostMapping
 	@Audited("qualification.submit")
+	@ApiResponse(responseCode = "201", description = "the new job")
+	@ApiResponse(responseCode = "200", description = "the job an earlier request with this Idempotency-Key created")
 	ResponseEntity<QualificationView> submit(@Valid @RequestBody SubmitRequest request,
 			@RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey, Principal principal) {
 		QualificationService.Submitted submitted = this.qualifications.submit(request, principal.getName(),
@@ -96,6 +99,8 @@ class QualificationController {
 	 */
 	@PostMapping("/{id}/cancel")
 	@Audited("qualification.cancel")
+	@ApiResponse(responseCode = "200", description = "it was queued: CANCELLED now")
+	@ApiResponse(responseCode = "202", description = "it is running: its runner was told to stop it")
 	ResponseEntity<QualificationView> cancel(@PathVariable String id, Authentication caller) {
 		boolean isAdmin = caller.getAuthorities()
 			.stream()

@@ -28,6 +28,7 @@ import io.drivequal.service.platform.ForbiddenException;
 import io.drivequal.service.platform.NotFoundException;
 import io.drivequal.service.security.Callers;
 import io.drivequal.service.security.Role;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -124,6 +125,7 @@ class WebhookController {
 
 	@PostMapping
 	@Audited("webhook.create")
+	@ApiResponse(responseCode = "201", description = "subscribed; the only answer that shows the secret")
 	ResponseEntity<CreatedSubscription> create(@Valid @RequestBody CreateSubscription request, Authentication caller) {
 		URI url;
 		try {
@@ -177,6 +179,7 @@ class WebhookController {
 
 	@DeleteMapping("/{id}")
 	@Audited("webhook.delete")
+	@ApiResponse(responseCode = "204", description = "unsubscribed")
 	ResponseEntity<Void> delete(@PathVariable String id, Authentication caller) {
 		Subscription subscription = manageable(id, caller);
 		AuditNotes.put("host", subscription.host());
@@ -187,6 +190,7 @@ class WebhookController {
 	/** Queues a test event for this subscription only; it is delivered like any other. */
 	@PostMapping("/{id}/test")
 	@Audited("webhook.test")
+	@ApiResponse(responseCode = "202", description = "queued; delivered like any other event")
 	ResponseEntity<TestEvent> test(@PathVariable String id, Authentication caller) {
 		Subscription subscription = manageable(id, caller);
 		Instant now = this.clock.instant();
