@@ -129,13 +129,20 @@ class WebhookController {
 	ResponseEntity<CreatedSubscription> create(@Valid @RequestBody CreateSubscription request, Authentication caller) {
 		URI url;
 		try {
+			// The host goes into the audit entry, refused or not (never the path or
+			// query).
+			AuditNotes.put("host", URI.create(request.url().trim()).getHost());
+		}
+		catch (IllegalArgumentException ex) {
+			// Not a URL at all: the policy's check below says so.
+		}
+		try {
 			url = this.policy.check(request.url().trim());
 		}
 		catch (DestinationPolicy.RefusedDestination ex) {
 			throw new BadRequestException("url", "the URL " + ex.getMessage());
 		}
 		String host = url.getHost().toLowerCase(Locale.ROOT);
-		AuditNotes.put("host", host);
 		String team = (request.team() != null) ? request.team().trim() : null;
 		if (team != null) {
 			AuditNotes.put("team", team);
