@@ -12,6 +12,7 @@ import jakarta.validation.constraints.Min;
 
 import io.drivequal.service.platform.BadRequestException;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.format.annotation.DateTimeFormat;
 import org.springframework.validation.annotation.Validated;
@@ -84,13 +85,17 @@ class AuditController {
 		}
 	}
 
-	/** Registers the interceptor that records actions, and the audit page's route. */
+	/**
+	 * Registers the interceptor that records actions, and the audit page's route. The
+	 * recorder is looked up lazily: web slice tests load this configurer without the
+	 * audit trail's components, and then nothing is recorded.
+	 */
 	@Configuration(proxyBeanMethods = false)
 	static class AuditWeb implements WebMvcConfigurer {
 
-		private final AuditRecorder recorder;
+		private final ObjectProvider<AuditRecorder> recorder;
 
-		AuditWeb(AuditRecorder recorder) {
+		AuditWeb(ObjectProvider<AuditRecorder> recorder) {
 			this.recorder = recorder;
 		}
 

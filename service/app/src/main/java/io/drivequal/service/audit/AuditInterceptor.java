@@ -11,6 +11,7 @@ import java.util.Set;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpHeaders;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
@@ -23,16 +24,17 @@ class AuditInterceptor implements HandlerInterceptor {
 
 	private static final Set<String> READS = Set.of("GET", "HEAD", "OPTIONS");
 
-	private final AuditRecorder recorder;
+	private final ObjectProvider<AuditRecorder> recorder;
 
-	AuditInterceptor(AuditRecorder recorder) {
+	AuditInterceptor(ObjectProvider<AuditRecorder> recorder) {
 		this.recorder = recorder;
 	}
 
 	@Override
 	public void afterCompletion(HttpServletRequest request, HttpServletResponse response, Object handler,
 			Exception ex) {
-		if (!(handler instanceof HandlerMethod method) || READS.contains(request.getMethod())) {
+		AuditRecorder recorder = this.recorder.getIfAvailable();
+		if (recorder == null || !(handler instanceof HandlerMethod method) || READS.contains(request.getMethod())) {
 			return;
 		}
 		String route = (String) request.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
@@ -42,7 +44,7 @@ class AuditInterceptor implements HandlerInterceptor {
 		Authentication caller = SecurityContextHolder.getContext().getAuthentication();
 		var attributes = RequestContextHolder.getRequestAttributes();
 		Map<String, Object> details = (attributes != null) ? AuditNotes.notes(attributes) : null;
-		this.recorder.record(request, (caller != null) ? caller.getName() : null, caller, action, status, route,
+		recorder.record(request, (caller != null) ? caller.getName() : null, caller, action, status, route,
 				target(request, response), details);
 	}
 
