@@ -133,6 +133,26 @@ class JobStore {
 		}
 	}
 
+	/**
+	 * QUEUED jobs in dispatch order: highest priority first, then the queue order (the
+	 * submission time, unless an admin moved the job), then the submission time. Jobs
+	 * from before priorities existed count as normal and go first among equals.
+	 * @param serial one drive's queue, or null for every drive's
+	 */
+	List<Job> queuedInOrder(String serial, int limit) {
+		BoolQuery.Builder filters = new BoolQuery.Builder().filter(term("state", JobState.QUEUED.name()));
+		if (serial != null) {
+			filters.filter(term("deviceSerial", serial));
+		}
+		return jobs(search((search) -> search.query((q) -> q.bool(filters.build()))
+			.size(limit)
+			.sort((sort) -> sort.field((field) -> field.field("priorityRank")
+				.order(SortOrder.Desc)
+				.missing(FieldValue.of(JobPriority.NORMAL.rank()))))
+			.sort((sort) -> sort.field((field) -> field.field("queueOrder").order(SortOrder.Asc).missing("_first")))
+			.sort((sort) -> sort.field((field) -> field.field("queuedAt").order(SortOrder.Asc)))));
+	}
+
 	/** Jobs whose document changed at or after {@code since}, oldest change first. */
 	List<Job> updatedSince(Instant since, int limit) {
 		return jobs(search((search) -> search

@@ -21,8 +21,9 @@ public record QualificationChanged(String jobId, JobState previousState, JobStat
 
 	static QualificationChanged of(Job job, JobState previousState, boolean verdictRecorded) {
 		return new QualificationChanged(job.jobId(), previousState, job.state(), verdictRecorded, job.verdict(),
-				job.submitter(), List.of(), job.deviceSerial(), job.driveModel(), job.firmware(), job.profile(),
-				job.failureReason(), job.message(), verdictRecorded ? job.updatedAt() : enteredAt(job));
+				job.submitter(), (job.submitterTeams() != null) ? job.submitterTeams() : List.of(), job.deviceSerial(),
+				job.driveModel(), job.firmware(), job.profile(), job.failureReason(), job.message(),
+				verdictRecorded ? job.updatedAt() : enteredAt(job));
 	}
 
 	/** When the job entered its current state, as its own timestamps tell. */

@@ -62,6 +62,8 @@ class AuthorizationMatrixIT {
 			Map.entry("POST /api/v1/qualifications", Caller.SUBMITTER),
 			Map.entry("GET /api/v1/qualifications/{id}", Caller.VIEWER),
 			Map.entry("POST /api/v1/qualifications/{id}/cancel", Caller.SUBMITTER),
+			Map.entry("POST /api/v1/qualifications/{id}/priority", Caller.SUBMITTER),
+			Map.entry("POST /api/v1/qualifications/{id}/queue-position", Caller.ADMIN),
 			Map.entry("GET /api/v1/qualifications/{id}/samples", Caller.VIEWER),
 			Map.entry("GET /api/v1/qualifications/{id}/samples/chart", Caller.VIEWER),
 			Map.entry("GET /api/v1/qualifications/{id}/samples/stream", Caller.VIEWER),
