@@ -10,8 +10,8 @@ package io.drivequal.service.apidocs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-import io.drivequal.harness.RealInfrastructure;
 import io.drivequal.service.it.ApiClient;
+import io.drivequal.service.it.WithRealInfrastructure;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.SerializationFeature;
@@ -19,11 +19,10 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@WithRealInfrastructure
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class OpenApiDocumentIT {
 
@@ -33,12 +32,6 @@ class OpenApiDocumentIT {
 
 	@LocalServerPort
 	private int port;
-
-	@DynamicPropertySource
-	static void infrastructure(DynamicPropertyRegistry registry) {
-		registry.add("spring.kafka.bootstrap-servers", () -> RealInfrastructure.shared().kafkaBootstrapServers());
-		registry.add("drivequal.elasticsearch.url", () -> RealInfrastructure.shared().elasticsearchUrl());
-	}
 
 	static Path committed() {
 		return Path.of(System.getProperty("drivequal.openapi.document", "../../docs/openapi.json"));

@@ -10,25 +10,21 @@ package io.drivequal.service.apidocs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
-import io.drivequal.harness.RealInfrastructure;
 import io.drivequal.service.it.ApiClient;
+import io.drivequal.service.it.WithRealInfrastructure;
 import io.drivequal.service.it.RunnerAgents;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
+@WithRealInfrastructure
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class PythonClientIT {
 
@@ -36,12 +32,6 @@ class PythonClientIT {
 
 	@LocalServerPort
 	private int port;
-
-	@DynamicPropertySource
-	static void infrastructure(DynamicPropertyRegistry registry) {
-		registry.add("spring.kafka.bootstrap-servers", () -> RealInfrastructure.shared().kafkaBootstrapServers());
-		registry.add("drivequal.elasticsearch.url", () -> RealInfrastructure.shared().elasticsearchUrl());
-	}
 
 	@Test
 	void theGeneratedClientSubmitsPollsToTheVerdictAndExportsSamplesOnTheRealStack() throws Exception {
@@ -56,22 +46,14 @@ class PythonClientIT {
 		try (RunnerAgents agents = new RunnerAgents()) {
 			agents.start(runnerId, List.of("sim:test-enterprise-eager@1"));
 			ApiClient api = new ApiClient("http://127.0.0.1:" + this.port);
-			String[] serial = new String[1];
-			await().atMost(Duration.ofSeconds(60)).until(() -> {
-				for (JsonNode drive : api.get("viewer", "/api/v1/drives").body()) {
-					if (runnerId.equals(drive.get("drive").get("runnerId").asString())) {
-						serial[0] = drive.get("drive").get("serial").asString();
-					}
-				}
-				return serial[0] != null;
-			});
+			String serial = api.awaitDriveSerial(runnerId);
 			Path log = OUT.resolve("pytest.log");
 			int status = run(
 					List.of(OUT.resolve("test-venv/bin/python").toString(), "-m", "pytest", "-v", "-s", "-p",
 							"no:cacheprovider", client.resolve("tests").toString()),
 					client, log,
 					List.of("DRIVEQUAL_URL=http://127.0.0.1:" + this.port, "DRIVEQUAL_SUBMITTER=alice:alice-pw",
-							"DRIVEQUAL_VIEWER=viewer:viewer-pw", "DRIVEQUAL_SERIAL=" + serial[0],
+							"DRIVEQUAL_VIEWER=viewer:viewer-pw", "DRIVEQUAL_SERIAL=" + serial,
 							"DRIVEQUAL_RUNNER=" + runnerId));
 			String output = Files.readString(log);
 			System.out.println(output);

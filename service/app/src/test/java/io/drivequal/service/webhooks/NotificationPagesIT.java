@@ -13,17 +13,16 @@ import java.nio.file.Path;
 
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Page;
-import io.drivequal.harness.RealInfrastructure;
 import io.drivequal.service.it.HeadlessChromium;
+import io.drivequal.service.it.WithRealInfrastructure;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@WithRealInfrastructure
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class NotificationPagesIT {
 
@@ -31,12 +30,6 @@ class NotificationPagesIT {
 
 	@LocalServerPort
 	private int port;
-
-	@DynamicPropertySource
-	static void infrastructure(DynamicPropertyRegistry registry) {
-		registry.add("spring.kafka.bootstrap-servers", () -> RealInfrastructure.shared().kafkaBootstrapServers());
-		registry.add("drivequal.elasticsearch.url", () -> RealInfrastructure.shared().elasticsearchUrl());
-	}
 
 	@Test
 	void aUserSubscribesSeesTheSecretOnceAndReadsTheDeliveryLogAndOnlyAdminsReadTheAuditPage() throws Exception {

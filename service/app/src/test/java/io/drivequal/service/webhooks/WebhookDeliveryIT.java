@@ -24,6 +24,7 @@ import java.util.stream.Collectors;
 
 import io.drivequal.harness.RealInfrastructure;
 import io.drivequal.service.it.ApiClient;
+import io.drivequal.service.it.WithRealInfrastructure;
 import io.drivequal.service.it.RunnerStandIn;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -34,12 +35,11 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+@WithRealInfrastructure
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @ExtendWith(OutputCaptureExtension.class)
 class WebhookDeliveryIT {
@@ -53,12 +53,6 @@ class WebhookDeliveryIT {
 
 	@LocalServerPort
 	private int port;
-
-	@DynamicPropertySource
-	static void infrastructure(DynamicPropertyRegistry registry) {
-		registry.add("spring.kafka.bootstrap-servers", () -> RealInfrastructure.shared().kafkaBootstrapServers());
-		registry.add("drivequal.elasticsearch.url", () -> RealInfrastructure.shared().elasticsearchUrl());
-	}
 
 	@Test
 	void aJobsStateChangesAndVerdictArriveAsSignedCloudEventsAndTheSecretIsShownOnce(CapturedOutput output)
@@ -85,7 +79,7 @@ class WebhookDeliveryIT {
 			ApiClient.Response submitted = api().post("bob", "/api/v1/qualifications", shortJob(serial));
 			assertThat(submitted.status()).as(String.valueOf(submitted.body())).isEqualTo(201);
 			String jobId = submitted.body().get("id").asString();
-			awaitStart(runner, jobId);
+			runner.awaitStart(jobId, Duration.ofSeconds(60));
 			runner.accepted(jobId, serial, 1);
 			runner.phaseStarted(jobId, 0, "randwrite");
 			runner.samples(jobId, serial, 0, "randwrite", 3);
@@ -347,16 +341,6 @@ class WebhookDeliveryIT {
 		String json = JSON.writerWithDefaultPrettyPrinter().writeValueAsString(figures);
 		Files.writeString(OUT.resolve(name + ".json"), json);
 		System.out.println("webhook figures, " + name + ": " + JSON.writeValueAsString(figures));
-	}
-
-	private JsonNode awaitStart(RunnerStandIn runner, String jobId) {
-		List<JsonNode> seen = new ArrayList<>();
-		await().atMost(Duration.ofSeconds(60)).until(() -> {
-			runner.heartbeat(List.of());
-			seen.addAll(runner.pollCommands(Duration.ofSeconds(1)));
-			return seen.stream().anyMatch((c) -> jobId.equals(c.get("jobId").asString()));
-		});
-		return seen.stream().filter((c) -> jobId.equals(c.get("jobId").asString())).findFirst().orElseThrow();
 	}
 
 	static String shortJob(String serial) {
