@@ -9,12 +9,11 @@ package io.drivequal.service.qualification;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 import io.drivequal.service.platform.ConflictException;
 import io.drivequal.service.platform.ForbiddenException;
@@ -48,18 +47,31 @@ class DriveQueues {
 		this.clock = clock;
 	}
 
-	/** 1-based positions (1 = next) of the QUEUED jobs among {@code jobs}, by job id. */
+	/** The dispatcher's order: priority, then queue order, then submission. */
+	static final Comparator<Job> DISPATCH_ORDER = Comparator.comparingInt(DriveQueues::rankOf)
+		.reversed()
+		.thenComparingLong(DriveQueues::orderOf)
+		.thenComparing(Job::queuedAt, Comparator.nullsFirst(Comparator.naturalOrder()));
+
+	/**
+	 * 1-based positions (1 = next) of the QUEUED jobs among {@code jobs}, by job id: one
+	 * more than the queued jobs of the same drive ahead of each. Counted against each job
+	 * as given (read by id, so current) rather than by its place in the search, which
+	 * shows a change only after Elasticsearch's refresh (about a second).
+	 */
 	Map<String, Integer> positions(Collection<Job> jobs) {
-		Set<String> serials = jobs.stream()
-			.filter((job) -> job.state() == JobState.QUEUED)
-			.map(Job::deviceSerial)
-			.collect(Collectors.toSet());
+		Map<String, List<Job>> queues = new HashMap<>();
 		Map<String, Integer> positions = new HashMap<>();
-		for (String serial : serials) {
-			List<Job> queue = this.store.queuedInOrder(serial, MAX_QUEUE);
-			for (int i = 0; i < queue.size(); i++) {
-				positions.put(queue.get(i).jobId(), i + 1);
+		for (Job job : jobs) {
+			if (job.state() != JobState.QUEUED) {
+				continue;
 			}
+			List<Job> queue = queues.computeIfAbsent(job.deviceSerial(),
+					(serial) -> this.store.queuedInOrder(serial, MAX_QUEUE));
+			long ahead = queue.stream()
+				.filter((other) -> !other.jobId().equals(job.jobId()) && DISPATCH_ORDER.compare(other, job) < 0)
+				.count();
+			positions.put(job.jobId(), (int) ahead + 1);
 		}
 		return positions;
 	}

@@ -58,13 +58,15 @@ class QueuePriorityIT {
 			assertThat(jobsOn(serial)).as("a refused submission leaves nothing behind").isEqualTo(before);
 
 			String urgent = submit("admin", serial, "urgent", null);
-			assertThat(position(urgent)).isEqualTo(1);
-			assertThat(position(normal)).isEqualTo(2);
-			JsonNode listed = api().get("viewer", "/api/v1/qualifications?state=QUEUED&serial=" + serial).body();
-			Map<String, Integer> listedPositions = new LinkedHashMap<>();
-			listed.get("items")
-				.forEach((item) -> listedPositions.put(item.get("id").asString(), item.get("queuePosition").asInt()));
-			assertThat(listedPositions).containsEntry(urgent, 1).containsEntry(normal, 2);
+			awaitPositions(List.of(urgent, normal));
+			await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+				JsonNode listed = api().get("viewer", "/api/v1/qualifications?state=QUEUED&serial=" + serial).body();
+				Map<String, Integer> listedPositions = new LinkedHashMap<>();
+				listed.get("items")
+					.forEach((item) -> listedPositions.put(item.get("id").asString(),
+							item.get("queuePosition").asInt()));
+				assertThat(listedPositions).containsEntry(urgent, 1).containsEntry(normal, 2);
+			});
 
 			List<String> runOrder = new ArrayList<>(List.of(holder));
 			finish(runner, holder, serial);
@@ -96,10 +98,10 @@ class QueuePriorityIT {
 			String a = submit("alice", serial, null, null);
 			String b = submit("alice", serial, null, null);
 			String c = submit("bob", serial, null, null);
-			assertThat(List.of(position(a), position(b), position(c))).containsExactly(1, 2, 3);
+			awaitPositions(List.of(a, b, c));
 
 			assertThat(priority("alice", b, "high").status()).isEqualTo(200);
-			assertThat(List.of(position(b), position(a), position(c))).containsExactly(1, 2, 3);
+			awaitPositions(List.of(b, a, c));
 			assertThat(priority("alice", c, "high").status()).as("another submitter's job").isEqualTo(403);
 			assertThat(priority("alice", a, "urgent").status()).as("above the submitter role").isEqualTo(403);
 			assertThat(
@@ -111,7 +113,7 @@ class QueuePriorityIT {
 					"{\"position\":1}");
 			assertThat(moved.status()).isEqualTo(200);
 			assertThat(moved.body().get("priority").asString()).isEqualTo("high");
-			assertThat(List.of(position(c), position(b), position(a))).containsExactly(1, 2, 3);
+			awaitPositions(List.of(c, b, a));
 			assertThat(priority("admin", holder, "urgent").status()).as("a dispatched job has left the queue")
 				.isEqualTo(409);
 
@@ -137,8 +139,20 @@ class QueuePriorityIT {
 		return api().post(user, "/api/v1/qualifications/" + jobId + "/priority", "{\"priority\":\"" + priority + "\"}");
 	}
 
-	private int position(String jobId) {
-		return api().get("viewer", "/api/v1/qualifications/" + jobId).body().get("queuePosition").asInt();
+	/**
+	 * The jobs hold positions 1, 2, ... in the given order; positions follow a change
+	 * within Elasticsearch's refresh interval.
+	 */
+	private void awaitPositions(List<String> jobIds) {
+		await().atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(250))
+			.untilAsserted(() -> assertThat(jobIds.stream().map(this::position).toList())
+				.containsExactlyElementsOf(java.util.stream.IntStream.rangeClosed(1, jobIds.size()).boxed().toList()));
+	}
+
+	private Integer position(String jobId) {
+		JsonNode position = api().get("viewer", "/api/v1/qualifications/" + jobId).body().get("queuePosition");
+		return (position != null) ? position.asInt() : null;
 	}
 
 	private long jobsOn(String serial) {
