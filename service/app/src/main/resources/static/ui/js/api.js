@@ -66,6 +66,7 @@ const DQ = (() => {
 	const api = {
 		get: (path) => json('GET', path),
 		post: (path, body) => json('POST', path, body),
+		del: (path) => json('DELETE', path),
 		raw: request,
 	};
 
@@ -175,6 +176,8 @@ const DQ = (() => {
 			el('a', { href: '/ui/' }, 'Jobs'),
 			el('a', { href: '/ui/submit' }, 'Submit'),
 			el('a', { href: '/ui/compare' }, 'Compare'),
+			el('a', { href: '/ui/webhooks' }, 'Notifications'),
+			el('a', { href: '/ui/audit' }, 'Audit'),
 			el('span', { class: 'spacer' }),
 			user ? el('span', { class: 'who' }, 'signed in as ' + user) : null,
 			user ? el('button', { onclick: signOut, id: 'sign-out' }, 'Sign out') : null].filter(Boolean));

@@ -1,5 +1,6 @@
 /*
- * /ui/: the jobs list with state, progress and ETA, filtered like GET /api/v1/qualifications;
+ * /ui/: the jobs list with state, priority, position in its drive's queue, progress and ETA,
+ * filtered like GET /api/v1/qualifications;
  * refreshes while a listed job is active; ticks jobs to open them side by side in the compare view.
  */
 'use strict';
@@ -49,6 +50,9 @@
 			el('td', {}, job.profile || 'explicit phases'),
 			el('td', {}, el('span', { class: 'badge ' + job.state }, job.state),
 				job.currentPhase && ACTIVE.includes(job.state) ? el('div', { class: 'muted small' }, job.currentPhase.name) : null),
+			el('td', { class: 'priority' }, job.priority || 'normal',
+				job.notBefore && job.state === 'QUEUED' ? el('div', { class: 'muted small' }, 'not before ' + time(job.notBefore)) : null),
+			el('td', { class: 'num queue-position' }, job.queuePosition != null ? '#' + job.queuePosition : '—'),
 			el('td', {}, progress(job)),
 			el('td', { class: 'num' }, ACTIVE.includes(job.state) && job.etaS != null ? duration(job.etaS) : '—'),
 			el('td', {}, job.verdict ? el('span', { class: 'badge ' + job.verdict }, job.verdict) : '—'),
@@ -92,7 +96,7 @@
 				el('a', { class: 'button', href: '/ui/submit', id: 'new-job' }, 'Submit a qualification')),
 			form,
 			el('table', { id: 'jobs-table' },
-				el('thead', {}, el('tr', {}, ['', 'job', 'drive', 'profile', 'state', 'progress', 'ETA', 'verdict', 'submitted', 'by'].map((h) => el('th', {}, h)))),
+				el('thead', {}, el('tr', {}, ['', 'job', 'drive', 'profile', 'state', 'priority', 'queue', 'progress', 'ETA', 'verdict', 'submitted', 'by'].map((h) => el('th', {}, h)))),
 				el('tbody')),
 			el('div', { class: 'toolbar' },
 				el('button', { class: 'secondary', id: 'prev', onclick: () => { page--; load().catch(DQ.fail); } }, '← newer'),

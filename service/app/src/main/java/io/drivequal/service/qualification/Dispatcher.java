@@ -1,7 +1,8 @@
 /*
  * Moves queued jobs to their runners. Safe with any number of replicas: a job is dispatched only by
  * the replica that (1) holds its drive's lease and (2) wins the compare-and-set QUEUED ->
- * DISPATCHED; only that replica sends the start command. Jobs for one drive go FIFO.
+ * DISPATCHED; only that replica sends the start command. Jobs for one drive go by priority, then
+ * in submission order (or the order an admin set), each not before its start window.
  */
 package io.drivequal.service.qualification;
 
@@ -65,8 +66,14 @@ class Dispatcher {
 
 	void dispatchQueued() {
 		Set<String> drivesSeen = new HashSet<>();
-		for (Job job : this.store.inStates(List.of(JobState.QUEUED), BATCH)) {
-			// Oldest first: only the head of each drive's queue may go.
+		Instant now = this.clock.instant();
+		for (Job job : this.store.queuedInOrder(null, BATCH)) {
+			// A job waiting for its start window holds nobody up: the next one may go.
+			if (job.notBefore() != null && job.notBefore().isAfter(now)) {
+				continue;
+			}
+			// In dispatch order (priority, then queue order): only the head of each
+			// drive's queue may go.
 			if (drivesSeen.add(job.deviceSerial())) {
 				tryDispatch(job);
 			}

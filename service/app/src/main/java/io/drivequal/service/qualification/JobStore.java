@@ -26,6 +26,7 @@ import co.elastic.clients.json.JsonData;
 import co.elastic.clients.util.ObjectBuilder;
 import io.drivequal.service.platform.Documents;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
 
 @Component
@@ -38,8 +39,11 @@ class JobStore {
 
 	private final ElasticsearchClient client;
 
-	JobStore(ElasticsearchClient client) {
+	private final ApplicationEventPublisher events;
+
+	JobStore(ElasticsearchClient client, ApplicationEventPublisher events) {
 		this.client = client;
+		this.events = events;
 	}
 
 	record Versioned(Job job, long seqNo, long primaryTerm) {
@@ -63,6 +67,7 @@ class JobStore {
 	boolean create(Job job) {
 		try {
 			this.client.create((create) -> create.index(INDEX).id(job.jobId()).document(job));
+			this.events.publishEvent(QualificationChanged.of(job, null, false));
 			return true;
 		}
 		catch (ElasticsearchException | IOException ex) {
@@ -106,6 +111,7 @@ class JobStore {
 					.ifSeqNo(read.seqNo())
 					.ifPrimaryTerm(read.primaryTerm())
 					.document(changed.get()));
+				announce(read.job(), changed.get());
 				return changed;
 			}
 			catch (ElasticsearchException | IOException ex) {
@@ -115,6 +121,45 @@ class JobStore {
 			}
 		}
 		throw new IllegalStateException("job " + jobId + " kept changing under " + MAX_ATTEMPTS + " attempts");
+	}
+
+	/** A new state or a new verdict is news for the listeners of QualificationChanged. */
+	private void announce(Job before, Job after) {
+		if (before.state() != after.state()) {
+			this.events.publishEvent(QualificationChanged.of(after, before.state(), false));
+		}
+		if (before.verdict() == null && after.verdict() != null) {
+			this.events.publishEvent(QualificationChanged.of(after, before.state(), true));
+		}
+	}
+
+	/**
+	 * QUEUED jobs in dispatch order: highest priority first, then the queue order (the
+	 * submission time, unless an admin moved the job), then the submission time. Jobs
+	 * from before priorities existed count as normal and go first among equals.
+	 * @param serial one drive's queue, or null for every drive's
+	 */
+	List<Job> queuedInOrder(String serial, int limit) {
+		BoolQuery.Builder filters = new BoolQuery.Builder().filter(term("state", JobState.QUEUED.name()));
+		if (serial != null) {
+			filters.filter(term("deviceSerial", serial));
+		}
+		return jobs(search((search) -> search.query((q) -> q.bool(filters.build()))
+			.size(limit)
+			.sort((sort) -> sort.field((field) -> field.field("priorityRank")
+				.order(SortOrder.Desc)
+				.missing(FieldValue.of(JobPriority.NORMAL.rank()))))
+			.sort((sort) -> sort.field((field) -> field.field("queueOrder").order(SortOrder.Asc).missing("_first")))
+			.sort((sort) -> sort.field((field) -> field.field("queuedAt").order(SortOrder.Asc)))));
+	}
+
+	/** Jobs whose document changed at or after {@code since}, oldest change first. */
+	List<Job> updatedSince(Instant since, int limit) {
+		return jobs(search((search) -> search
+			.query((q) -> q.range((range) -> range
+				.untyped((untyped) -> untyped.field("updatedAt").gte(JsonData.of(since.toString())))))
+			.size(limit)
+			.sort((sort) -> sort.field((field) -> field.field("updatedAt").order(SortOrder.Asc)))));
 	}
 
 	Page search(JobQuery query) {

@@ -4,14 +4,18 @@
 package io.drivequal.service.qualification;
 
 import java.net.URI;
-import java.security.Principal;
 import java.time.Instant;
 import java.util.List;
 
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
 
+import io.drivequal.service.audit.AuditNotes;
+import io.drivequal.service.audit.Audited;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.drivequal.service.platform.BadRequestException;
 
 import org.springframework.format.annotation.DateTimeFormat;
@@ -35,11 +39,27 @@ class QualificationController {
 
 	private final QualificationService qualifications;
 
+	private final DriveQueues queues;
+
 	private final Views views;
 
-	QualificationController(QualificationService qualifications, Views views) {
+	QualificationController(QualificationService qualifications, DriveQueues queues, Views views) {
 		this.qualifications = qualifications;
+		this.queues = queues;
 		this.views = views;
+	}
+
+	/**
+	 * @param priority normal or high; urgent needs the admin role
+	 */
+	record PriorityChange(@NotNull @Pattern(regexp = "normal|high|urgent",
+			message = "must be normal, high or urgent") String priority) {
+	}
+
+	/**
+	 * @param position 1 = next on the drive; past the end: last
+	 */
+	record QueueMove(@NotNull @Min(1) @Max(DriveQueues.MAX_QUEUE) Integer position) {
 	}
 
 	/** Elasticsearch's default index.max_result_window. */
@@ -53,10 +73,12 @@ class QualificationController {
 	 * Idempotency-Key.
 	 */
 	@PostMapping
+	@Audited("qualification.submit")
+	@ApiResponse(responseCode = "201", description = "the new job")
+	@ApiResponse(responseCode = "200", description = "the job an earlier request with this Idempotency-Key created")
 	ResponseEntity<QualificationView> submit(@Valid @RequestBody SubmitRequest request,
-			@RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey, Principal principal) {
-		QualificationService.Submitted submitted = this.qualifications.submit(request, principal.getName(),
-				idempotencyKey);
+			@RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey, Authentication caller) {
+		QualificationService.Submitted submitted = this.qualifications.submit(request, caller, idempotencyKey);
 		URI location = URI.create("/api/v1/qualifications/" + submitted.job().jobId());
 		return ResponseEntity.status(submitted.created() ? HttpStatus.CREATED : HttpStatus.OK)
 			.location(location)
@@ -80,7 +102,7 @@ class QualificationController {
 		}
 		JobStore.Page result = this.qualifications
 			.list(new JobStore.JobQuery(state, driveModel, serial, submitter, from, to, page, size));
-		return new PageView(result.total(), page, size, result.jobs().stream().map(this.views::summary).toList());
+		return new PageView(result.total(), page, size, this.views.page(result.jobs()));
 	}
 
 	@GetMapping("/{id}")
@@ -88,11 +110,32 @@ class QualificationController {
 		return this.views.full(this.qualifications.get(id), null);
 	}
 
+	/** A queued job's priority: the submitter (up to high) or an admin (any). */
+	@PostMapping("/{id}/priority")
+	@Audited("qualification.reprioritise")
+	QualificationView reprioritise(@PathVariable String id, @Valid @RequestBody PriorityChange change,
+			Authentication caller) {
+		AuditNotes.put("priority", change.priority());
+		Job job = this.queues.reprioritise(id, JobPriority.ofWireName(change.priority()).orElseThrow(), caller);
+		return this.views.full(job, null);
+	}
+
+	/** Admins only (the role rules): moves a queued job within its drive's queue. */
+	@PostMapping("/{id}/queue-position")
+	@Audited("qualification.reorder")
+	QualificationView move(@PathVariable String id, @Valid @RequestBody QueueMove move) {
+		AuditNotes.put("position", move.position());
+		return this.views.full(this.queues.move(id, move.position()), null);
+	}
+
 	/**
 	 * 200 when a queued job is cancelled at once; 202 when its runner has been told to
 	 * stop it.
 	 */
 	@PostMapping("/{id}/cancel")
+	@Audited("qualification.cancel")
+	@ApiResponse(responseCode = "200", description = "it was queued: CANCELLED now")
+	@ApiResponse(responseCode = "202", description = "it is running: its runner was told to stop it")
 	ResponseEntity<QualificationView> cancel(@PathVariable String id, Authentication caller) {
 		boolean isAdmin = caller.getAuthorities()
 			.stream()

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -26,10 +27,12 @@ import io.drivequal.service.platform.ForbiddenException;
 import io.drivequal.service.platform.NotFoundException;
 import io.drivequal.service.runners.Drive;
 import io.drivequal.service.runners.RunnerRegistry;
+import io.drivequal.service.security.Callers;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.node.ObjectNode;
 
+import org.springframework.security.core.Authentication;
 import org.springframework.stereotype.Service;
 
 @Service
@@ -49,6 +52,9 @@ class QualificationService {
 
 	private final Clock clock;
 
+	/** How far ahead a start window may be set. */
+	static final Duration MAX_START_DELAY = Duration.ofDays(90);
+
 	QualificationService(JobStore store, DriveLeases leases, Catalog catalog, RunnerRegistry registry,
 			CommandPublisher commands, Clock clock) {
 		this.store = store;
@@ -62,9 +68,17 @@ class QualificationService {
 	record Submitted(Job job, boolean created, List<String> warnings) {
 	}
 
-	Submitted submit(SubmitRequest request, String submitter, String idempotencyKey) {
+	Submitted submit(SubmitRequest request, Authentication caller, String idempotencyKey) {
+		String submitter = caller.getName();
 		if (idempotencyKey != null && (idempotencyKey.isBlank() || idempotencyKey.length() > 128)) {
 			throw new BadRequestException("Idempotency-Key", "must be 1 to 128 characters");
+		}
+		// Before anything else, so a refused submission leaves nothing behind.
+		JobPriority priority = (request.priority() != null) ? JobPriority.ofWireName(request.priority()).orElseThrow()
+				: JobPriority.NORMAL;
+		DriveQueues.checkAllowed(priority, caller);
+		if (request.notBefore() != null && request.notBefore().isAfter(this.clock.instant().plus(MAX_START_DELAY))) {
+			throw new BadRequestException("notBefore", "must be within " + MAX_START_DELAY.toDays() + " days");
 		}
 		String jobId = (idempotencyKey != null) ? idFor(submitter, idempotencyKey) : Job.newId();
 		if (idempotencyKey != null) {
@@ -110,6 +124,11 @@ class QualificationService {
 		draft.plan = plan;
 		draft.spec = request.spec();
 		draft.criteria = (request.criteria() != null) ? request.criteria() : List.of();
+		draft.priority = priority.wireName();
+		draft.priorityRank = priority.rank();
+		draft.queueOrder = DriveQueues.queueOrderOf(now);
+		draft.notBefore = request.notBefore();
+		draft.submitterTeams = List.copyOf(Callers.teams(caller));
 		Job job = draft.build();
 		checkAgainstContract(job);
 		if (!this.store.create(job)) {
@@ -130,15 +149,6 @@ class QualificationService {
 
 	List<Job> history(String serial) {
 		return this.store.search(new JobStore.JobQuery(null, null, serial, null, null, null, 0, 100)).jobs();
-	}
-
-	/** 1-based position among the drive's queued jobs; 1 means next. */
-	int queuePosition(Job job) {
-		List<Job> queued = this.store
-			.search(new JobStore.JobQuery(JobState.QUEUED, null, job.deviceSerial(), null, null, job.queuedAt(), 0,
-					1000))
-			.jobs();
-		return queued.size() + 1;
 	}
 
 	/**

@@ -4,6 +4,7 @@
  */
 package io.drivequal.service.qualification;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -12,11 +13,19 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.Size;
 
+/**
+ * @param priority normal (default) or high; urgent needs the admin role
+ * @param notBefore the job waits in its drive's queue until then, without holding others
+ * up
+ */
 record SubmitRequest(@NotNull @Valid DriveSelector drive, @NotNull @Valid TestPlan plan, @Valid DriveSpec spec,
-		@Size(max = 64) List<@Valid @NotNull Criterion> criteria) {
+		@Size(max = 64) List<@Valid @NotNull Criterion> criteria,
+		@Pattern(regexp = "normal|high|urgent", message = "must be normal, high or urgent") String priority,
+		Instant notBefore) {
 
 	/**
 	 * @param serial the drive's serial; it must be in a runner's inventory

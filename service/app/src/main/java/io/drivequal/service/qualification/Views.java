@@ -5,6 +5,7 @@
 package io.drivequal.service.qualification;
 
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
 
 import io.drivequal.service.catalog.PhaseSpec;
@@ -15,12 +16,12 @@ import org.springframework.stereotype.Component;
 @Component
 class Views {
 
-	private final QualificationService qualifications;
+	private final DriveQueues queues;
 
 	private final SampleQueries samples;
 
-	Views(QualificationService qualifications, SampleQueries samples) {
-		this.qualifications = qualifications;
+	Views(DriveQueues queues, SampleQueries samples) {
+		this.queues = queues;
 		this.samples = samples;
 	}
 
@@ -28,8 +29,19 @@ class Views {
 		OptionalInt latestT = (job.state() == JobState.RUNNING && job.currentPhaseIndex() != null)
 				? this.samples.latestT(job.jobId(), job.currentPhaseIndex()) : OptionalInt.empty();
 		Progress progress = Progress.of(job, latestT);
-		Integer queuePosition = (job.state() == JobState.QUEUED) ? this.qualifications.queuePosition(job) : null;
+		Integer queuePosition = this.queues.positions(List.of(job)).get(job.jobId());
 		return view(job, progress, queuePosition, warnings);
+	}
+
+	/**
+	 * For listings: no per-job queries; the queue positions of a page cost one search per
+	 * drive with queued jobs on it.
+	 */
+	List<QualificationView> page(List<Job> jobs) {
+		Map<String, Integer> positions = this.queues.positions(jobs);
+		return jobs.stream()
+			.map((job) -> view(job, Progress.of(job, OptionalInt.empty()), positions.get(job.jobId()), null))
+			.toList();
 	}
 
 	/** For listings: no per-job queries, so a page of 100 jobs costs one search. */
@@ -53,7 +65,8 @@ class Views {
 				job.plan(), job.spec(), job.criteria(), current, progress.percent(), progress.etaS(), queuePosition,
 				job.queuedAt(), job.dispatchedAt(), job.startedAt(), job.endedAt(), job.cancelRequestedAt() != null,
 				job.verdict(), job.failureReason(), job.message(), job.analysis(),
-				(warnings == null || warnings.isEmpty()) ? null : warnings);
+				(warnings == null || warnings.isEmpty()) ? null : warnings, JobPriority.of(job).wireName(),
+				job.notBefore());
 	}
 
 }

@@ -49,8 +49,16 @@ class SecurityConfiguration {
 			// user's credentials, which the rules below judge as for any other client.
 			.requestMatchers(HttpMethod.GET, "/", "/ui", "/ui/**", "/webjars/**", "/favicon.ico")
 			.permitAll()
+			// The audit trail tells who did what from where: admins only, reads included.
+			.requestMatchers("/api/v1/audit", "/api/v1/audit/**")
+			.hasRole(Role.ADMIN.name())
+			// Anyone signed in manages their own (and their teams') webhook
+			// subscriptions;
+			// the webhooks feature checks ownership.
+			.requestMatchers("/api/v1/webhooks", "/api/v1/webhooks/**")
+			.hasRole(Role.VIEWER.name())
 			.requestMatchers(HttpMethod.POST, "/api/v1/qualifications", "/api/v1/qualifications/*/cancel",
-					"/api/v1/imports")
+					"/api/v1/qualifications/*/priority", "/api/v1/imports")
 			.hasRole(Role.SUBMITTER.name())
 			.requestMatchers(HttpMethod.GET, "/api/v1/**")
 			.hasRole(Role.VIEWER.name())
@@ -71,8 +79,8 @@ class SecurityConfiguration {
 			http.httpBasic(Customizer.withDefaults());
 		}
 		else {
-			http.oauth2ResourceServer((server) -> server
-				.jwt((jwt) -> jwt.jwtAuthenticationConverter(new RolesClaimConverter(settings.rolesClaim()))));
+			http.oauth2ResourceServer((server) -> server.jwt((jwt) -> jwt
+				.jwtAuthenticationConverter(new RolesClaimConverter(settings.rolesClaim(), settings.teamsClaim()))));
 		}
 		return http.build();
 	}
@@ -109,10 +117,12 @@ class SecurityConfiguration {
 			if (user.password() == null || user.password().isBlank()) {
 				throw new IllegalStateException("local user " + user.name() + " has no password");
 			}
-			manager.createUser(User.withUsername(user.name())
-				.password(user.password())
-				.roles(user.roles().stream().map(Role::name).toArray(String[]::new))
-				.build());
+			List<GrantedAuthority> authorities = new java.util.ArrayList<>();
+			user.roles().forEach((role) -> authorities.add(new SimpleGrantedAuthority(role.authority())));
+			user.teams()
+				.forEach((team) -> authorities.add(new SimpleGrantedAuthority(Callers.TEAM_PREFIX + team.trim())));
+			manager
+				.createUser(User.withUsername(user.name()).password(user.password()).authorities(authorities).build());
 		}
 		return manager::loadUserByUsername;
 	}
@@ -140,28 +150,38 @@ class SecurityConfiguration {
 	}
 
 	/**
-	 * Maps the configured claim (a list or a space-separated string) to drivequal roles.
+	 * Maps the configured claims (each a list or a space-separated string) to drivequal
+	 * roles and teams.
 	 */
 	static final class RolesClaimConverter implements Converter<Jwt, AbstractAuthenticationToken> {
 
 		private final String claim;
 
-		RolesClaimConverter(String claim) {
+		private final String teamsClaim;
+
+		RolesClaimConverter(String claim, String teamsClaim) {
 			this.claim = claim;
+			this.teamsClaim = teamsClaim;
 		}
 
 		@Override
 		public AbstractAuthenticationToken convert(Jwt jwt) {
-			Object value = jwt.getClaims().get(this.claim);
+			List<GrantedAuthority> authorities = new java.util.ArrayList<>(names(jwt, this.claim).stream()
+				.map((name) -> name.toUpperCase(Locale.ROOT))
+				.filter((name) -> List.of("VIEWER", "SUBMITTER", "ADMIN").contains(name))
+				.map((name) -> (GrantedAuthority) new SimpleGrantedAuthority("ROLE_" + name))
+				.toList());
+			names(jwt, this.teamsClaim)
+				.forEach((team) -> authorities.add(new SimpleGrantedAuthority(Callers.TEAM_PREFIX + team)));
+			return new JwtAuthenticationToken(jwt, authorities, jwt.getSubject());
+		}
+
+		private static List<String> names(Jwt jwt, String claim) {
+			Object value = (claim != null) ? jwt.getClaims().get(claim) : null;
 			Collection<String> names = (value instanceof Collection<?> list)
 					? list.stream().map(String::valueOf).toList()
 					: (value instanceof String text) ? List.of(text.split("\\s+")) : List.of();
-			List<GrantedAuthority> authorities = names.stream()
-				.map((name) -> name.trim().toUpperCase(Locale.ROOT))
-				.filter((name) -> List.of("VIEWER", "SUBMITTER", "ADMIN").contains(name))
-				.map((name) -> (GrantedAuthority) new SimpleGrantedAuthority("ROLE_" + name))
-				.toList();
-			return new JwtAuthenticationToken(jwt, authorities, jwt.getSubject());
+			return names.stream().map(String::trim).filter((name) -> !name.isEmpty()).toList();
 		}
 
 	}

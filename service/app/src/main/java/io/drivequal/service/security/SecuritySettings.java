@@ -13,11 +13,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * @param mode jwt (production) or local (configured users over HTTP Basic)
  * @param rolesClaim the JWT claim holding the caller's roles (viewer, submitter, admin)
+ * @param teamsClaim the JWT claim holding the caller's teams (webhook subscriptions of a
+ * team, team members' jobs)
  * @param users the local users; passwords in Spring's {id}encoded form, e.g. {bcrypt}...
  */
 @ConfigurationProperties("drivequal.security")
 record SecuritySettings(@DefaultValue("jwt") Mode mode, @DefaultValue("roles") String rolesClaim,
-		@DefaultValue List<LocalUser> users) {
+		@DefaultValue("groups") String teamsClaim, @DefaultValue List<LocalUser> users) {
 
 	enum Mode {
 
@@ -25,7 +27,12 @@ record SecuritySettings(@DefaultValue("jwt") Mode mode, @DefaultValue("roles") S
 
 	}
 
-	record LocalUser(String name, String password, List<Role> roles) {
+	record LocalUser(String name, String password, List<Role> roles, List<String> teams) {
+
+		LocalUser {
+			teams = (teams != null) ? teams : List.of();
+		}
+
 	}
 
 }

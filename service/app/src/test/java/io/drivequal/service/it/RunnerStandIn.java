@@ -54,11 +54,15 @@ public final class RunnerStandIn implements AutoCloseable {
 		this.commands.subscribe(List.of("drivequal.runner-commands"));
 	}
 
+	/** The inventory of the last heartbeat, which the waits keep announcing. */
+	private volatile List<String> lastSerials = List.of();
+
 	public String runnerId() {
 		return this.runnerId;
 	}
 
 	public void heartbeat(List<String> serials) {
+		this.lastSerials = List.copyOf(serials);
 		ObjectNode heartbeat = object();
 		heartbeat.put("schemaVersion", 1);
 		heartbeat.put("runnerId", this.runnerId);
@@ -95,6 +99,27 @@ public final class RunnerStandIn implements AutoCloseable {
 		}
 		while (result.isEmpty() && System.nanoTime() < deadline);
 		return result;
+	}
+
+	/**
+	 * Heartbeats and reads commands until the start command of {@code jobId} arrives.
+	 * @return every start command that arrived meanwhile, that one last
+	 */
+	public List<JsonNode> awaitStart(String jobId, Duration atMost) {
+		List<JsonNode> starts = new ArrayList<>();
+		long deadline = System.nanoTime() + atMost.toNanos();
+		while (System.nanoTime() < deadline) {
+			heartbeat(this.lastSerials);
+			for (JsonNode command : pollCommands(Duration.ofSeconds(1))) {
+				if ("start".equals(command.get("type").asString())) {
+					starts.add(command);
+					if (jobId.equals(command.get("jobId").asString())) {
+						return starts;
+					}
+				}
+			}
+		}
+		throw new AssertionError("no start command for " + jobId + " within " + atMost + "; got " + starts);
 	}
 
 	public void accepted(String jobId, String serial, int phaseCount) {

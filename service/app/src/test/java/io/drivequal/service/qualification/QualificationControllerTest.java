@@ -23,6 +23,7 @@ import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.MockMvc;
 
 import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.argThat;
 import static org.mockito.ArgumentMatchers.anyBoolean;
 import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.ArgumentMatchers.eq;
@@ -54,6 +55,9 @@ class QualificationControllerTest {
 	private QualificationService service;
 
 	@MockitoBean
+	private DriveQueues queues;
+
+	@MockitoBean
 	private Views views;
 
 	private final Job queued = new Job.Draft().build().edit((draft) -> {
@@ -65,14 +69,16 @@ class QualificationControllerTest {
 	});
 
 	@BeforeEach
+	@SuppressWarnings("unchecked")
 	void views() {
 		given(this.views.full(any(), any())).willAnswer((call) -> view(call.getArgument(0)));
-		given(this.views.summary(any())).willAnswer((call) -> view(call.getArgument(0)));
+		given(this.views.page(any())).willAnswer(
+				(call) -> ((List<Job>) call.getArgument(0)).stream().map(QualificationControllerTest::view).toList());
 	}
 
 	@Test
 	void submitReturns201WithLocation() throws Exception {
-		given(this.service.submit(any(), eq("alice"), isNull()))
+		given(this.service.submit(any(), argThat((caller) -> caller.getName().equals("alice")), isNull()))
 			.willReturn(new QualificationService.Submitted(this.queued, true, List.of()));
 		this.mvc
 			.perform(post("/api/v1/qualifications").with(user("alice").roles("SUBMITTER"))
@@ -85,7 +91,7 @@ class QualificationControllerTest {
 
 	@Test
 	void repeatedIdempotencyKeyReturns200WithTheOriginalJob() throws Exception {
-		given(this.service.submit(any(), eq("alice"), eq("po-4711")))
+		given(this.service.submit(any(), argThat((caller) -> caller.getName().equals("alice")), eq("po-4711")))
 			.willReturn(new QualificationService.Submitted(this.queued, false, List.of()));
 		this.mvc
 			.perform(post("/api/v1/qualifications").with(user("alice").roles("SUBMITTER"))
@@ -106,7 +112,7 @@ class QualificationControllerTest {
 				.content(VALID))
 			.andExpect(status().isForbidden())
 			.andExpect(content().contentType("application/problem+json"));
-		verify(this.service, never()).submit(any(), anyString(), any());
+		verify(this.service, never()).submit(any(), any(), any());
 	}
 
 	@Test
@@ -142,8 +148,8 @@ class QualificationControllerTest {
 
 	@Test
 	void contractViolationFoundByTheServiceIsA400NamingThePhaseField() throws Exception {
-		given(this.service.submit(any(), anyString(), any())).willThrow(new BadRequestException(
-				"plan.phases[0].queueDepth", "/phases/0/queueDepth: must have a maximum value of 1024"));
+		given(this.service.submit(any(), any(), any())).willThrow(new BadRequestException("plan.phases[0].queueDepth",
+				"/phases/0/queueDepth: must have a maximum value of 1024"));
 		this.mvc
 			.perform(post("/api/v1/qualifications").with(user("alice").roles("SUBMITTER"))
 				.contentType(MediaType.APPLICATION_JSON)
@@ -230,7 +236,8 @@ class QualificationControllerTest {
 
 	private static QualificationView view(Job job) {
 		return new QualificationView(job.jobId(), job.state(), job.submitter(), job.profile(), null, job.plan(), null,
-				null, null, 0.0, 0L, null, job.queuedAt(), null, null, null, false, null, null, null, null, null);
+				null, null, 0.0, 0L, null, job.queuedAt(), null, null, null, false, null, null, null, null, null,
+				"normal", null);
 	}
 
 }

@@ -62,6 +62,8 @@ class AuthorizationMatrixIT {
 			Map.entry("POST /api/v1/qualifications", Caller.SUBMITTER),
 			Map.entry("GET /api/v1/qualifications/{id}", Caller.VIEWER),
 			Map.entry("POST /api/v1/qualifications/{id}/cancel", Caller.SUBMITTER),
+			Map.entry("POST /api/v1/qualifications/{id}/priority", Caller.SUBMITTER),
+			Map.entry("POST /api/v1/qualifications/{id}/queue-position", Caller.ADMIN),
 			Map.entry("GET /api/v1/qualifications/{id}/samples", Caller.VIEWER),
 			Map.entry("GET /api/v1/qualifications/{id}/samples/chart", Caller.VIEWER),
 			Map.entry("GET /api/v1/qualifications/{id}/samples/stream", Caller.VIEWER),
@@ -83,7 +85,17 @@ class AuthorizationMatrixIT {
 			Map.entry("GET /swagger-ui.html", Caller.VIEWER), Map.entry("GET /error", Caller.VIEWER),
 			Map.entry("GET /actuator", Caller.VIEWER), Map.entry("GET /actuator/health", Caller.ANONYMOUS),
 			Map.entry("GET /actuator/health/**", Caller.ANONYMOUS), Map.entry("GET /actuator/info", Caller.VIEWER),
-			Map.entry("GET /actuator/prometheus", Caller.VIEWER));
+			Map.entry("GET /actuator/prometheus", Caller.VIEWER),
+			// Webhook subscriptions: anyone signed in manages their own (ownership is
+			// checked by the feature: someone else's is a 404).
+			Map.entry("POST /api/v1/webhooks", Caller.VIEWER), Map.entry("GET /api/v1/webhooks", Caller.VIEWER),
+			Map.entry("GET /api/v1/webhooks/{id}", Caller.VIEWER),
+			Map.entry("DELETE /api/v1/webhooks/{id}", Caller.VIEWER),
+			Map.entry("POST /api/v1/webhooks/{id}/test", Caller.VIEWER),
+			Map.entry("GET /api/v1/webhooks/{id}/deliveries", Caller.VIEWER),
+			Map.entry("GET /ui/webhooks", Caller.ANONYMOUS),
+			// The audit trail: admins only, reads included.
+			Map.entry("GET /api/v1/audit", Caller.ADMIN), Map.entry("GET /ui/audit", Caller.ANONYMOUS));
 
 	@LocalServerPort
 	private int port;

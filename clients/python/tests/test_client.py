@@ -1,0 +1,127 @@
+"""The generated client against a running drivequal (the real stack: Kafka, Elasticsearch, the
+service and the C runner's agent with a simulated drive, started by PythonClientIT): submit a
+qualification, poll it to its verdict, and export its samples, with the client's typed models
+throughout; plus the refusals a caller meets (a viewer submitting, an unknown job).
+
+Environment: DRIVEQUAL_URL, DRIVEQUAL_SUBMITTER and DRIVEQUAL_VIEWER (user:password),
+DRIVEQUAL_SERIAL and DRIVEQUAL_RUNNER (a drive in a runner's inventory)."""
+
+import base64
+import csv
+import io
+import os
+import time
+import uuid
+
+import httpx
+import pytest
+
+from drivequal_client import Client
+from drivequal_client.api.export import export_samples_csv
+from drivequal_client.api.qualification import qualification_get, qualification_submit
+from drivequal_client.api.sample import sample_raw
+from drivequal_client.models import (
+    Criterion,
+    DriveSelector,
+    PhaseSpec,
+    QualificationView,
+    QualificationViewState,
+    SubmitRequest,
+    TestPlan as JobPlan,
+)
+
+FINAL = {
+    QualificationViewState.COMPLETED,
+    QualificationViewState.FAILED,
+    QualificationViewState.CANCELLED,
+    QualificationViewState.INTERRUPTED,
+}
+RUNTIME_S = 30
+
+
+def client(credentials: str, raise_on_unexpected_status: bool = True) -> Client:
+    token = base64.b64encode(credentials.encode()).decode()
+    return Client(
+        base_url=os.environ["DRIVEQUAL_URL"],
+        headers={"Authorization": f"Basic {token}"},
+        timeout=httpx.Timeout(30.0),
+        raise_on_unexpected_status=raise_on_unexpected_status,
+    )
+
+
+@pytest.fixture(scope="module")
+def submitter() -> Client:
+    return client(os.environ["DRIVEQUAL_SUBMITTER"])
+
+
+@pytest.fixture(scope="module")
+def viewer() -> Client:
+    return client(os.environ["DRIVEQUAL_VIEWER"])
+
+
+def request() -> SubmitRequest:
+    return SubmitRequest(
+        drive=DriveSelector(serial=os.environ["DRIVEQUAL_SERIAL"], runner_id=os.environ["DRIVEQUAL_RUNNER"]),
+        plan=JobPlan(
+            phases=[
+                PhaseSpec(
+                    name="randwrite-4k-qd32",
+                    kind="workload",
+                    rw="randwrite",
+                    block_size_bytes=4096,
+                    queue_depth=32,
+                    range_percent=100.0,
+                    runtime_s=RUNTIME_S,
+                )
+            ]
+        ),
+        criteria=[Criterion(metric="consistencyRatio", comparator="atLeast", limit=0.5)],
+    )
+
+
+def test_submit_poll_to_the_verdict_and_export_the_samples(submitter: Client, viewer: Client) -> None:
+    key = f"python-client-{uuid.uuid4()}"
+    job = qualification_submit.sync(client=submitter, body=request(), idempotency_key=key)
+    assert isinstance(job, QualificationView)
+    assert job.state in {QualificationViewState.QUEUED, QualificationViewState.DISPATCHED}
+    again = qualification_submit.sync_detailed(client=submitter, body=request(), idempotency_key=key)
+    assert again.status_code == 200 and again.parsed.id == job.id, "a repeated Idempotency-Key answers the same job"
+
+    deadline = time.monotonic() + 600
+    seen = []
+    while True:
+        view = qualification_get.sync(job.id, client=viewer)
+        if not seen or seen[-1] != view.state:
+            seen.append(view.state)
+        if view.verdict:
+            break
+        assert view.state not in FINAL - {QualificationViewState.COMPLETED}, f"job ended {view.state}: {view.message}"
+        assert time.monotonic() < deadline, f"no verdict within 600 s; states seen {seen}"
+        time.sleep(1)
+    print(f"job {job.id}: states {[str(s) for s in seen]}, verdict {view.verdict}")
+    assert view.state == QualificationViewState.COMPLETED
+    assert view.verdict in {"PASS", "FAIL", "INCONCLUSIVE"}
+    assert view.progress_percent == 100.0
+
+    response = export_samples_csv.sync_detailed(job.id, client=viewer)
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/csv")
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert len(rows) == RUNTIME_S, "one row per second of the phase"
+    assert [int(row["t"]) for row in rows] == list(range(1, RUNTIME_S + 1))
+    assert all(float(row["writeIops"]) > 0 for row in rows)
+
+    page = sample_raw.sync(job.id, client=viewer, limit=10000)
+    assert [sample.t for sample in page.items] == [int(row["t"]) for row in rows]
+    assert all(sample.write_iops == int(float(row["writeIops"])) for sample, row in zip(page.items, rows))
+    print(f"exported {len(rows)} samples as CSV; the typed sample page agrees")
+
+
+def test_a_viewer_may_not_submit() -> None:
+    viewer = client(os.environ["DRIVEQUAL_VIEWER"], raise_on_unexpected_status=False)
+    assert qualification_submit.sync_detailed(client=viewer, body=request()).status_code == 403
+
+
+def test_an_unknown_job_is_404() -> None:
+    viewer = client(os.environ["DRIVEQUAL_VIEWER"], raise_on_unexpected_status=False)
+    assert qualification_get.sync_detailed("q-nobody", client=viewer).status_code == 404

@@ -1,0 +1,112 @@
+/*
+ * Turns job changes into queued deliveries: one per subscription that wants the change, stored
+ * before anything is sent. Fed by the QualificationChanged events of this replica's writes and, as
+ * a backstop, by a periodic catch-up over the jobs changed within the replay window, whose
+ * deliveries already queued are recognised by their id and not queued twice.
+ */
+package io.drivequal.service.webhooks;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.drivequal.service.qualification.QualificationChanged;
+import io.drivequal.service.qualification.QualificationChanges;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.context.annotation.Profile;
+import org.springframework.context.event.EventListener;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+
+@Component
+@Profile("!setup")
+class NotificationFanout {
+
+	private static final Logger log = LoggerFactory.getLogger(NotificationFanout.class);
+
+	/** Jobs looked at per catch-up round. */
+	private static final int REPLAY_BATCH = 2000;
+
+	private final SubscriptionStore subscriptions;
+
+	private final DeliveryStore deliveries;
+
+	private final QualificationChanges changes;
+
+	private final WebhookSettings settings;
+
+	private final Clock clock;
+
+	NotificationFanout(SubscriptionStore subscriptions, DeliveryStore deliveries, QualificationChanges changes,
+			WebhookSettings settings, Clock clock) {
+		this.subscriptions = subscriptions;
+		this.deliveries = deliveries;
+		this.changes = changes;
+		this.settings = settings;
+		this.clock = clock;
+	}
+
+	/**
+	 * In the writer's thread, right after the job's write: must not fail it, so a failure
+	 * here only waits for the catch-up.
+	 */
+	@EventListener
+	void onChange(QualificationChanged change) {
+		try {
+			queue(List.of(change), this.subscriptions.all());
+		}
+		catch (RuntimeException ex) {
+			log.warn("could not queue the notifications of {} {} now ({}); the catch-up will", change.jobId(),
+					EventKind.eventId(change), ex.toString());
+		}
+	}
+
+	@Scheduled(fixedDelayString = "${drivequal.webhooks.replay-interval:30s}",
+			initialDelayString = "${drivequal.webhooks.replay-interval:30s}")
+	void catchUp() {
+		try {
+			List<Subscription> all = this.subscriptions.all();
+			if (all.isEmpty()) {
+				return;
+			}
+			Instant since = this.clock.instant().minus(this.settings.replayWindow());
+			queue(this.changes.since(since, REPLAY_BATCH), all);
+		}
+		catch (RuntimeException ex) {
+			log.warn("webhook catch-up round failed: {}", ex.toString());
+		}
+	}
+
+	/**
+	 * @return how many deliveries were offered for queueing (already queued included)
+	 */
+	int queue(List<QualificationChanged> changed, List<Subscription> all) {
+		if (all.isEmpty()) {
+			return 0;
+		}
+		Instant now = this.clock.instant();
+		List<Delivery> queued = new ArrayList<>();
+		for (QualificationChanged change : changed) {
+			EventKind kind = EventKind.of(change);
+			String payload = null;
+			for (Subscription subscription : all) {
+				if (!subscription.wants(kind, change)) {
+					continue;
+				}
+				if (payload == null) {
+					payload = CloudEventPayloads.of(change);
+				}
+				queued.add(Delivery.queued(EventKind.eventId(change), kind.cloudEventType(), change.jobId(),
+						subscription.subscriptionId(), payload, now));
+			}
+		}
+		if (!queued.isEmpty()) {
+			this.deliveries.enqueue(queued);
+		}
+		return queued.size();
+	}
+
+}

@@ -1,0 +1,62 @@
+/*
+ * A webhook subscription as stored in drivequal-webhook-subscriptions (id = subscriptionId): whose
+ * it is (a user, or a team when team is set), where deliveries go, which events, which jobs, and
+ * the sealed signing secret. Which events of which jobs reach it is decided here.
+ */
+package io.drivequal.service.webhooks;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+
+import io.drivequal.service.qualification.QualificationChanged;
+import io.drivequal.service.security.Callers;
+import io.drivequal.service.security.Role;
+
+import org.springframework.security.core.Authentication;
+
+/**
+ * @param host the URL's host, kept apart for search and the audit trail
+ * @param events event kinds: {@link EventKind#wireName()}s
+ * @param scope "own": the owner's jobs (a team subscription: jobs of the team's members);
+ * "all": every job (anyone who can read jobs may)
+ * @param owner the user who created it
+ * @param team the team it belongs to; then any member manages it
+ * @param secret the signing secret, sealed by {@link SecretBox}
+ */
+record Subscription(String subscriptionId, String url, String host, List<String> events, String scope, String owner,
+		String team, String description, Instant createdAt, String secret) {
+
+	static final String SCOPE_OWN = "own";
+
+	static final String SCOPE_ALL = "all";
+
+	/** Would {@code change} of kind {@code kind} go to this subscription? */
+	boolean wants(EventKind kind, QualificationChanged change) {
+		if (!this.events.contains(kind.wireName())) {
+			return false;
+		}
+		if (this.createdAt != null && change.time() != null && change.time().isBefore(this.createdAt)) {
+			// Older than the subscription: only the catch-up would offer it, and it was
+			// never promised.
+			return false;
+		}
+		if (SCOPE_ALL.equals(this.scope)) {
+			return true;
+		}
+		if (this.team != null) {
+			return change.submitterTeams() != null && change.submitterTeams().contains(this.team);
+		}
+		return this.owner.equals(change.submitter());
+	}
+
+	/** The owner, any member of its team, and admins may see and change it. */
+	boolean isManageableBy(Authentication caller) {
+		if (Callers.has(caller, Role.ADMIN) || this.owner.equals(caller.getName())) {
+			return true;
+		}
+		Set<String> teams = Callers.teams(caller);
+		return this.team != null && teams.contains(this.team);
+	}
+
+}

@@ -1,0 +1,94 @@
+/*
+ * The Notifications and Audit pages in a real browser (Debian's chromium through Playwright)
+ * against the real stack: a user subscribes a receiver through the form, sees the secret once,
+ * sends a test event and reads it as DELIVERED in the delivery log; a URL outside the allowed
+ * destinations is answered on the form with the field it concerns; an admin reads the audit trail
+ * where that subscription appears, and a viewer is told the page is for admins. Screenshots land
+ * in target/web-report.
+ */
+package io.drivequal.service.webhooks;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.Page;
+import io.drivequal.service.it.HeadlessChromium;
+import io.drivequal.service.it.WithRealInfrastructure;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+@WithRealInfrastructure
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class NotificationPagesIT {
+
+	private static final Path OUT = Path.of("target", "web-report");
+
+	@LocalServerPort
+	private int port;
+
+	@Test
+	void aUserSubscribesSeesTheSecretOnceAndReadsTheDeliveryLogAndOnlyAdminsReadTheAuditPage() throws Exception {
+		Files.createDirectories(OUT);
+		try (HeadlessChromium chromium = new HeadlessChromium();
+				WebhookReceiver receiver = WebhookReceiver.answering(204)) {
+			try (BrowserContext context = chromium.browser().newContext()) {
+				Page page = signedIn(context, "alice", "/ui/webhooks", "#webhook-form");
+				page.fill("#webhook-url", "http://169.254.169.254/latest/meta-data/");
+				page.click("#webhook-submit");
+				page.waitForFunction("() => document.querySelector('#webhook-error').textContent.length > 0");
+				assertThat(page.textContent("#webhook-error")).startsWith("400").contains("url: the URL names host");
+
+				page.fill("#webhook-url", receiver.url("/from-the-page"));
+				page.fill("#webhook-description", "page test");
+				page.click("#webhook-submit");
+				page.waitForSelector("#webhook-secret");
+				String secret = page.textContent("#webhook-secret");
+				assertThat(secret).startsWith("whsec_");
+				page.waitForSelector("#webhooks-table tbody tr[data-subscription]");
+				String row = "#webhooks-table tr[data-subscription]:has-text('from-the-page')";
+				page.click(row + " >> text=Send a test event");
+				// The page shows the log once the event is queued and refreshes it while
+				// the delivery is pending.
+				page.waitForSelector("table.deliveries tr[data-status=DELIVERED]",
+						new Page.WaitForSelectorOptions().setTimeout(60_000));
+				page.screenshot(
+						new Page.ScreenshotOptions().setPath(OUT.resolve("webhooks-page.png")).setFullPage(true));
+				page.reload();
+				page.waitForSelector("#webhooks-table");
+				assertThat(page.content()).as("the secret is shown once, not after a reload").doesNotContain(secret);
+				assertThat(receiver.received()).hasSize(1);
+				assertThat(WebhookReceiver.signatureValid(secret, receiver.received().get(0))).isTrue();
+			}
+			try (BrowserContext context = chromium.browser().newContext()) {
+				Page page = signedIn(context, "admin", "/ui/audit", "#audit-table");
+				page.fill("#audit-action", "webhook.create");
+				page.fill("#audit-actor", "alice");
+				page.click("#audit-filters button[type=submit]");
+				page.waitForSelector("#audit-table tbody tr[data-entry]");
+				assertThat(page.textContent("#audit-table tbody")).contains("webhook.create").contains("127.0.0.1");
+				page.screenshot(new Page.ScreenshotOptions().setPath(OUT.resolve("audit-page.png")).setFullPage(true));
+			}
+			try (BrowserContext context = chromium.browser().newContext()) {
+				Page page = signedIn(context, "viewer", "/ui/audit", "#audit-table");
+				page.waitForSelector("#audit-forbidden");
+				assertThat(page.textContent("#audit-forbidden")).contains("Only admins");
+			}
+		}
+	}
+
+	private Page signedIn(BrowserContext context, String user, String path, String ready) {
+		Page page = context.newPage();
+		page.navigate("http://127.0.0.1:" + this.port + path);
+		page.fill("#signin-user", user);
+		page.fill("#signin-password", user + "-pw");
+		page.click("#signin-submit");
+		page.waitForSelector(ready);
+		return page;
+	}
+
+}
