@@ -270,7 +270,7 @@ class QualificationService {
 		List<String> warnings = new ArrayList<>();
 		boolean destructive = plan.stream()
 			.anyMatch((phase) -> !phase.kind().equals("smart") && !phase.kind().equals("idle")
-					&& !(phase.isWorkload() && !phase.writes()));
+					&& !phase.kind().equals("verify") && !(phase.isWorkload() && !phase.writes()));
 		if (destructive && !drive.allowlisted()) {
 			warnings.add("runner " + drive.runnerId() + " does not allowlist drive " + drive.serial()
 					+ ": it will refuse the destructive phases");
