@@ -64,6 +64,32 @@ if(CASE STREQUAL "replay-bad-line")
 	run_runner(ARGS replay -b 127.0.0.1:1 "${DATA_DIR}/does-not-exist.jsonl")
 	expect_status(1)
 	expect_contains(err "No such file")
+elseif(CASE STREQUAL "replay-mixed")
+	# A runner's saved output mixes samples, job events and heartbeats: each is validated with
+	# its own codec (the schemas' examples), and one bad line of any kind stops them all.
+	set(mixed "")
+	foreach(example sample/valid/randwrite-second job-event/valid/accepted
+			job-event/valid/smart-snapshot-ocp runner-heartbeat/valid/two-drives
+			job-event/valid/completed sample/valid/mixed-second)
+		file(READ "${SCHEMAS_DIR}/examples/${example}.json" line)
+		string(STRIP "${line}" line)
+		string(APPEND mixed "${line}\n")
+	endforeach()
+	file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/replay-mixed.jsonl" "${mixed}")
+	run_runner(ARGS replay --brokers 127.0.0.1:1 --timeout 2
+		"${CMAKE_CURRENT_BINARY_DIR}/replay-mixed.jsonl")
+	expect_status(1)
+	expect_contains(err "replay-mixed.jsonl: 2 samples, 3 job events, 1 heartbeats")
+	expect_contains(out "{\"produced\":6,\"delivered\":0,\"failed\":6}")
+
+	file(READ "${SCHEMAS_DIR}/examples/job-event/invalid/missing-seq.json" line)
+	string(STRIP "${line}" line)
+	file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/replay-mixed-bad.jsonl" "${mixed}${line}\n")
+	run_runner(ARGS replay --brokers 127.0.0.1:1 "${CMAKE_CURRENT_BINARY_DIR}/replay-mixed-bad.jsonl")
+	expect_status(1)
+	expect_contains(err "replay-mixed-bad.jsonl:7: job event: seq")
+	expect_contains(err "nothing produced")
+	expect_lacks(out "produced")
 elseif(CASE STREQUAL "replay-unreachable-broker")
 	# Valid samples, no broker: nothing is acknowledged, so all count as failed and exit is 1.
 	run_runner(ARGS replay --brokers 127.0.0.1:1 --timeout 2 "${DATA_DIR}/samples-good.jsonl")

@@ -1,10 +1,10 @@
 /*
  * `drivequal-runner replay`: feed a saved run into Kafka. The JSON lines `run --output-format json`
- * prints (samples and job events, the very messages the agent would have published) go to the
- * samples and job-events topics, keyed by jobId as the agent keys them, so a run made where no
- * broker was reachable (a test guest, an isolated lab host) reaches the service afterwards. Every
- * line is validated before anything is produced, so a bad file never half-lands; the Java
- * integration tests publish their samples this way.
+ * and `devices --output-format json` print (samples, job events, runner heartbeats: the very messages
+ * the agent would have published) go to their topics, keyed as the agent keys them, so a run made
+ * where no broker was reachable (a test guest without network, an isolated lab host) reaches the
+ * service afterwards. Every line is validated before anything is produced, so a bad file never
+ * half-lands; the Java integration tests publish their samples this way.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -18,27 +18,38 @@
 #include "agent/kafka_producer.h"
 #include "cli.h"
 #include "contract/msg_job_event.h"
+#include "contract/msg_runner_heartbeat.h"
 #include "contract/msg_sample.h"
+#include "contract/strutil.h"
 #include "contract/topics.h"
 
 #define REPLAY_DEFAULT_TIMEOUT_S 60
 #define REPLAY_MAX_REPORTED_ERRORS 20
 #define REPLAY_MAX_PROPERTIES 64
 
+/* The message types replay carries, each to its own topic. */
+enum replay_kind { REPLAY_SAMPLE, REPLAY_JOB_EVENT, REPLAY_HEARTBEAT, REPLAY_KIND_COUNT };
+
+/* How a bad line names its type; a sample is the default and needs no name. */
+static const char *const g_line_prefixes[REPLAY_KIND_COUNT] = { "", "job event: ", "heartbeat: " };
+
+static const char *const g_kind_names[REPLAY_KIND_COUNT] = { "samples", "job events",
+							     "heartbeats" };
+
 struct replay_opts {
 	const char *brokers;
-	const char *topic; /* samples */
-	const char *events_topic;
+	const char *topics[REPLAY_KIND_COUNT];
 	const char *path;
 	int timeout_s; /* waiting for delivery reports; 0 = forever */
 	const char *properties[REPLAY_MAX_PROPERTIES];
 	size_t property_count;
 };
 
-/* One validated message: its topic, its key and its canonical encoding. */
+/* One validated message: its kind, its key (jobId; runnerId for heartbeats), its canonical
+ * encoding. */
 struct replay_record {
-	const char *topic;
-	char job_id[DQ_ID_MAX_LEN + 1];
+	enum replay_kind kind;
+	char key[DQ_ID_MAX_LEN + 1];
 	char *json;
 	size_t len;
 };
@@ -50,25 +61,29 @@ struct replay_ctx {
 	size_t record_count;
 	size_t record_capacity;
 	size_t bad_lines;
+	size_t kind_counts[REPLAY_KIND_COUNT];
 };
 
 static void print_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: drivequal-runner replay --brokers HOST:PORT [options] FILE|-\n\n"
-		"Feeds a saved run into Kafka. Validates every line of FILE (JSON lines of samples and\n"
-		"job events, as `run --output-format json` prints them; - for stdin), then produces\n"
-		"each to its topic with key jobId and the canonical encoding as value, waits for\n"
-		"delivery and prints {\"produced\":N,\"delivered\":N,\"failed\":N}.\n\n"
+		"Validates every line of FILE (- for stdin): samples, job events and runner heartbeats\n"
+		"in any mix, as `run` and `devices` print them with --output-format json. Then produces\n"
+		"each, in file order, to its topic with the canonical encoding as value (key: jobId;\n"
+		"runnerId for heartbeats), waits for delivery and prints\n"
+		"{\"produced\":N,\"delivered\":N,\"failed\":N}.\n\n"
 		"options:\n"
 		"  -b, --brokers HOST:PORT  Kafka bootstrap servers (required)\n"
 		"  -t, --topic TOPIC        samples topic (default %s)\n"
-		"  -e, --events-topic TOPIC job-events topic (default %s)\n"
+		"  -e, --events-topic TOPIC      job events topic (default %s)\n"
+		"      --heartbeats-topic TOPIC  runner heartbeats topic (default %s)\n"
 		"  -X key=value             a librdkafka property (TLS, SASL, ...); repeatable\n"
 		"      --timeout SECONDS    how long to wait for delivery (default %d; 0 = forever)\n"
 		"  -h, --help               this help\n\n"
 		"Exit status: 0 all delivered, 1 invalid input or undelivered messages, 2 usage error.\n",
-		DQ_TOPIC_SAMPLES, DQ_TOPIC_JOB_EVENTS, REPLAY_DEFAULT_TIMEOUT_S);
+		DQ_TOPIC_SAMPLES, DQ_TOPIC_JOB_EVENTS, DQ_TOPIC_RUNNER_HEARTBEATS,
+		REPLAY_DEFAULT_TIMEOUT_S);
 }
 
 static int parse_args(int argc, char **argv, struct replay_opts *opts)
@@ -77,16 +92,18 @@ static int parse_args(int argc, char **argv, struct replay_opts *opts)
 		{ "brokers", required_argument, NULL, 'b' },
 		{ "topic", required_argument, NULL, 't' },
 		{ "events-topic", required_argument, NULL, 'e' },
+		{ "heartbeats-topic", required_argument, NULL, 'H' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *end;
 	long value;
-	int opt;
+	int opt, kind;
 
-	opts->topic = DQ_TOPIC_SAMPLES;
-	opts->events_topic = DQ_TOPIC_JOB_EVENTS;
+	opts->topics[REPLAY_SAMPLE] = DQ_TOPIC_SAMPLES;
+	opts->topics[REPLAY_JOB_EVENT] = DQ_TOPIC_JOB_EVENTS;
+	opts->topics[REPLAY_HEARTBEAT] = DQ_TOPIC_RUNNER_HEARTBEATS;
 	opts->timeout_s = REPLAY_DEFAULT_TIMEOUT_S;
 	while ((opt = getopt_long(argc, argv, "b:t:e:X:h", long_options, NULL)) != -1) {
 		switch (opt) {
@@ -94,10 +111,13 @@ static int parse_args(int argc, char **argv, struct replay_opts *opts)
 			opts->brokers = optarg;
 			break;
 		case 't':
-			opts->topic = optarg;
+			opts->topics[REPLAY_SAMPLE] = optarg;
 			break;
 		case 'e':
-			opts->events_topic = optarg;
+			opts->topics[REPLAY_JOB_EVENT] = optarg;
+			break;
+		case 'H':
+			opts->topics[REPLAY_HEARTBEAT] = optarg;
 			break;
 		case 'X':
 			if (dq_cli_add_property("replay", opts->properties, &opts->property_count,
@@ -127,9 +147,12 @@ static int parse_args(int argc, char **argv, struct replay_opts *opts)
 		fprintf(stderr, "drivequal-runner replay: --brokers is required\n");
 		return -EINVAL;
 	}
-	if (opts->topic[0] == '\0' || opts->events_topic[0] == '\0') {
-		fprintf(stderr, "drivequal-runner replay: a topic must not be empty\n");
-		return -EINVAL;
+	for (kind = 0; kind < REPLAY_KIND_COUNT; kind++) {
+		if (opts->topics[kind][0] == '\0') {
+			fprintf(stderr, "drivequal-runner replay: the %s topic must not be empty\n",
+				g_kind_names[kind]);
+			return -EINVAL;
+		}
 	}
 	if (argc - optind != 1) {
 		fprintf(stderr, "drivequal-runner replay: need exactly one FILE (or -)\n");
@@ -151,7 +174,7 @@ static bool is_blank(const char *line, size_t len)
 	return true;
 }
 
-static int record_add(struct replay_ctx *ctx, const char *topic, const char *job_id, char *json,
+static int record_add(struct replay_ctx *ctx, enum replay_kind kind, const char *key, char *json,
 		      size_t len)
 {
 	struct replay_record *grown;
@@ -166,84 +189,103 @@ static int record_add(struct replay_ctx *ctx, const char *topic, const char *job
 		ctx->records = grown;
 		ctx->record_capacity = capacity;
 	}
-	ctx->records[ctx->record_count].topic = topic;
-	memcpy(ctx->records[ctx->record_count].job_id, job_id,
-	       sizeof(ctx->records[ctx->record_count].job_id));
+	ctx->records[ctx->record_count].kind = kind;
+	dq_strlcpy(ctx->records[ctx->record_count].key, key, sizeof(ctx->records[0].key));
 	ctx->records[ctx->record_count].json = json;
 	ctx->records[ctx->record_count].len = len;
 	ctx->record_count++;
 	return 0;
 }
 
-/* A job event has a "type"; a sample has none. Anything else is left to the sample decoder. */
-static bool line_is_event(const char *line, size_t len)
+/*
+ * Which message a line is, by the members only that type has: a job event's "type", a heartbeat's
+ * "devices". Anything else (unparsable lines too) is decoded as a sample, whose decoder then
+ * names what is wrong with it.
+ */
+static enum replay_kind replay_classify(const char *line, size_t len)
 {
 	struct json_tokener *tok = json_tokener_new();
 	struct json_object *root = NULL;
-	bool event;
+	enum replay_kind kind = REPLAY_SAMPLE;
 
 	if (tok == NULL || len > INT32_MAX) {
 		json_tokener_free(tok);
-		return false;
+		return kind;
 	}
 	root = json_tokener_parse_ex(tok, line, (int)len);
-	event = json_object_is_type(root, json_type_object) &&
-		json_object_object_get_ex(root, "type", NULL);
+	if (json_object_is_type(root, json_type_object)) {
+		if (json_object_object_get_ex(root, "type", NULL)) {
+			kind = REPLAY_JOB_EVENT;
+		} else if (json_object_object_get_ex(root, "devices", NULL)) {
+			kind = REPLAY_HEARTBEAT;
+		}
+	}
 	json_object_put(root);
 	json_tokener_free(tok);
-	return event;
+	return kind;
 }
 
-static int encode_sample(const char *line, size_t len, char *job_id, char **json, size_t *json_len,
-			 char *err, size_t err_len)
+/* Decode with the kind's codec and re-encode canonically; *key is the message's Kafka key. */
+static int replay_transcode(enum replay_kind kind, const char *line, size_t len, char *key,
+			    size_t key_len, char **json, size_t *json_len, char *err,
+			    size_t err_len)
 {
-	struct dq_sample sample;
-	int rc = dq_sample_decode(line, len, &sample, err, err_len);
-
-	if (rc == 0) {
-		memcpy(job_id, sample.job_id, sizeof(sample.job_id));
-		rc = dq_sample_encode(&sample, json, json_len, err, err_len);
-	}
-	return rc;
-}
-
-static int encode_event(const char *line, size_t len, char *job_id, char **json, size_t *json_len,
-			char *err, size_t err_len)
-{
+	struct dq_runner_heartbeat heartbeat;
 	struct dq_job_event event;
-	int rc = dq_job_event_decode(line, len, &event, err, err_len);
+	struct dq_sample sample;
+	int rc;
 
-	if (rc == 0) {
-		memcpy(job_id, event.job_id, sizeof(event.job_id));
-		rc = dq_job_event_encode(&event, json, json_len, err, err_len);
+	switch (kind) {
+	case REPLAY_JOB_EVENT:
+		rc = dq_job_event_decode(line, len, &event, err, err_len);
+		if (rc == 0) {
+			rc = dq_job_event_encode(&event, json, json_len, err, err_len);
+			dq_strlcpy(key, event.job_id, key_len);
+		}
+		dq_job_event_fini(&event);
+		return rc;
+	case REPLAY_HEARTBEAT:
+		rc = dq_runner_heartbeat_decode(line, len, &heartbeat, err, err_len);
+		if (rc == 0) {
+			rc = dq_runner_heartbeat_encode(&heartbeat, json, json_len, err, err_len);
+			dq_strlcpy(key, heartbeat.runner_id, key_len);
+		}
+		dq_runner_heartbeat_fini(&heartbeat);
+		return rc;
+	default:
+		rc = dq_sample_decode(line, len, &sample, err, err_len);
+		if (rc == 0) {
+			rc = dq_sample_encode(&sample, json, json_len, err, err_len);
+			dq_strlcpy(key, sample.job_id, key_len);
+		}
+		return rc;
 	}
-	dq_job_event_fini(&event);
-	return rc;
 }
 
 /* Validate and encode one line; a bad line is reported as FILE:LINE: reason and counted. */
 static int replay_line(struct replay_ctx *ctx, const char *line, size_t len, size_t line_no)
 {
-	bool event = line_is_event(line, len);
-	char job_id[DQ_ID_MAX_LEN + 1], err[1024], *json = NULL;
+	enum replay_kind kind = replay_classify(line, len);
+	char err[1024], key[DQ_ID_MAX_LEN + 1] = "", *json = NULL;
 	size_t json_len = 0;
 	int rc;
 
-	rc = event ? encode_event(line, len, job_id, &json, &json_len, err, sizeof(err)) :
-		     encode_sample(line, len, job_id, &json, &json_len, err, sizeof(err));
+	rc = replay_transcode(kind, line, len, key, sizeof(key), &json, &json_len, err,
+			      sizeof(err));
 	if (rc == -EINVAL) {
 		if (ctx->bad_lines < REPLAY_MAX_REPORTED_ERRORS) {
 			fprintf(stderr, "%s:%zu: %s%s\n", ctx->display_name, line_no,
-				event ? "job event: " : "", err);
+				g_line_prefixes[kind], err);
 		}
 		ctx->bad_lines++;
 		return 0;
 	}
 	if (rc == 0) {
-		rc = record_add(ctx, event ? ctx->opts.events_topic : ctx->opts.topic, job_id, json,
-				json_len);
+		rc = record_add(ctx, kind, key, json, json_len);
 	}
-	if (rc != 0) {
+	if (rc == 0) {
+		ctx->kind_counts[kind]++;
+	} else {
 		free(json);
 	}
 	return rc;
@@ -309,8 +351,8 @@ static int replay_produce(struct replay_ctx *ctx)
 	for (i = 0; i < ctx->record_count; i++) {
 		const struct replay_record *r = &ctx->records[i];
 
-		rc = dq_kafka_producer_produce(producer, r->topic, r->job_id, strlen(r->job_id),
-					       r->json, r->len);
+		rc = dq_kafka_producer_produce(producer, ctx->opts.topics[r->kind], r->key,
+					       strlen(r->key), r->json, r->len);
 		if (rc != 0) {
 			fprintf(stderr, "drivequal-runner replay: stopped at message %zu: %s\n",
 				i + 1, strerror(-rc));
@@ -361,12 +403,15 @@ int dq_cmd_replay_main(int argc, char **argv)
 		goto cleanup;
 	}
 	if (ctx.record_count == 0) {
-		fprintf(stderr, "drivequal-runner replay: no samples or events in %s\n",
-			ctx.display_name);
+		fprintf(stderr, "drivequal-runner replay: no messages in %s\n", ctx.display_name);
 		printf("{\"produced\":0,\"delivered\":0,\"failed\":0}\n");
 		status = DQ_EXIT_OK;
 		goto cleanup;
 	}
+	fprintf(stderr,
+		"drivequal-runner replay: %s: %zu samples, %zu job events, %zu heartbeats\n",
+		ctx.display_name, ctx.kind_counts[REPLAY_SAMPLE], ctx.kind_counts[REPLAY_JOB_EVENT],
+		ctx.kind_counts[REPLAY_HEARTBEAT]);
 	status = replay_produce(&ctx);
 cleanup:
 	for (i = 0; i < ctx.record_count; i++) {

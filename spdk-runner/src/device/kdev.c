@@ -161,29 +161,74 @@ static void identify_nvme(int fd, const char *sys, struct dq_device_target *targ
 	}
 }
 
-/* Format and sanitize act on the whole controller's media: only offered with one namespace. */
-static bool nvme_single_namespace(const char *sysname)
+/*
+ * A namespace as sysfs lists it under its controller: nvme0n1, or nvme0c0n1 (the controller's
+ * path to the namespace when the kernel's native NVMe multipath is on, as in Debian's kernels).
+ */
+static bool is_namespace_entry(const char *name)
 {
-	char controller[64], path[128];
-	unsigned ctrl, ns;
+	unsigned a, b, c;
+	char tail;
+
+	return sscanf(name, "nvme%un%u%c", &a, &b, &tail) == 2 ||
+	       sscanf(name, "nvme%uc%un%u%c", &a, &b, &c, &tail) == 3;
+}
+
+static bool is_controller_entry(const char *name)
+{
+	unsigned a;
+	char tail;
+
+	return sscanf(name, "nvme%u%c", &a, &tail) == 1;
+}
+
+/* How many entries of dir match; the last match's name goes to found (may be NULL). */
+static int count_entries(const char *dir_path, bool (*match)(const char *name), char *found,
+			 size_t found_len)
+{
 	struct dirent *entry;
 	int count = 0;
-	DIR *dir;
+	DIR *dir = opendir(dir_path);
 
-	if (sscanf(sysname, "nvme%un%u", &ctrl, &ns) != 2) {
-		return false;
-	}
-	snprintf(controller, sizeof(controller), "nvme%u", ctrl);
-	snprintf(path, sizeof(path), "/sys/class/nvme/%s", controller);
-	dir = opendir(path);
 	if (dir == NULL) {
-		return false;
+		return -1;
 	}
 	while ((entry = readdir(dir)) != NULL) {
-		count += name_is(entry->d_name, "nvme");
+		if (match(entry->d_name)) {
+			count++;
+			if (found != NULL) {
+				dq_strlcpy(found, entry->d_name, found_len);
+			}
+		}
 	}
 	closedir(dir);
-	return count == 1;
+	return count;
+}
+
+/*
+ * Format and sanitize act on the whole controller's media: only offered when the controller has
+ * one namespace. A namespace's sysfs "device" is its controller, or, for a multipath head, its
+ * subsystem, which must then hold a single controller.
+ */
+static bool nvme_single_namespace(const char *sys)
+{
+	char link[PATH_MAX], device[PATH_MAX], controller[PATH_MAX], name[NAME_MAX + 1];
+	const char *base;
+
+	snprintf(link, sizeof(link), "%s/device", sys);
+	if (realpath(link, device) == NULL) {
+		return false;
+	}
+	base = strrchr(device, '/') != NULL ? strrchr(device, '/') + 1 : device;
+	if (strncmp(base, "nvme-subsys", strlen("nvme-subsys")) == 0) {
+		if (count_entries(device, is_controller_entry, name, sizeof(name)) != 1) {
+			return false;
+		}
+		snprintf(controller, sizeof(controller), "%.3800s/%s", device, name);
+	} else {
+		dq_strlcpy(controller, device, sizeof(controller));
+	}
+	return count_entries(controller, is_namespace_entry, NULL, 0) == 1;
 }
 
 static void identify_other(const char *sys, struct dq_device_target *target)
@@ -254,7 +299,7 @@ static int identify_block(int fd, const struct stat *st, struct dq_device_target
 	if (name_is(kdev->sysname, "nvme")) {
 		kdev->kind = DQ_KDEV_NVME;
 		identify_nvme(fd, sys, target, kdev);
-		if (kdev->identified && nvme_single_namespace(kdev->sysname)) {
+		if (kdev->identified && nvme_single_namespace(sys)) {
 			target->purge_methods |= dq_nvme_purge_methods(&kdev->controller);
 		}
 	} else {

@@ -25,8 +25,25 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 		return "workload".equals(this.kind);
 	}
 
-	public boolean writes() {
-		return this.rw != null && !"read".equals(this.rw) && !"randread".equals(this.rw);
+	/**
+	 * Whether running the phase destroys data on the drive, so the runner performs it
+	 * only where its interlocks allow: a purge, a precondition and a deallocation always;
+	 * a workload unless it only reads (read, randread, or a read/write mix of 100%
+	 * reads); idling and a SMART snapshot never. The runner applies the same rule, and
+	 * both sides are pinned by schemas/examples/phase-rules/destructive.json.
+	 */
+	public boolean destroysData() {
+		if ("purge".equals(this.kind) || "precondition".equals(this.kind) || "deallocate".equals(this.kind)) {
+			return true;
+		}
+		if (!isWorkload()) {
+			return false;
+		}
+		if ("read".equals(this.rw) || "randread".equals(this.rw)) {
+			return false;
+		}
+		boolean mix = "rw".equals(this.rw) || "randrw".equals(this.rw);
+		return !(mix && this.readPercent != null && this.readPercent == 100);
 	}
 
 	public PhaseSpec withIndex(int newIndex) {

@@ -22,7 +22,7 @@ public class BulkWriter {
 
 	private final ElasticsearchClient client;
 
-	public BulkWriter(ElasticsearchClient client) {
+	BulkWriter(ElasticsearchClient client) {
 		this.client = client;
 	}
 

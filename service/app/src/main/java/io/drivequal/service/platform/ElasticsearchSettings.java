@@ -25,7 +25,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * templates
  */
 @ConfigurationProperties("drivequal.elasticsearch")
-public record ElasticsearchSettings(@DefaultValue("http://127.0.0.1:9200") URI url, String apiKey, String apiKeyFile,
+record ElasticsearchSettings(@DefaultValue("http://127.0.0.1:9200") URI url, String apiKey, String apiKeyFile,
 		String username, String password, String passwordFile, String caFile,
 		@DefaultValue("120s") Duration startupTimeout) {
 

@@ -6,7 +6,7 @@
  */
 package io.drivequal.service.platform;
 
-public class InvalidConnectionSettingsException extends IllegalStateException {
+class InvalidConnectionSettingsException extends IllegalStateException {
 
 	InvalidConnectionSettingsException(String message) {
 		super(message);

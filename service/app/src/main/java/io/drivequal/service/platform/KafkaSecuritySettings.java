@@ -16,7 +16,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param sslCaFile PEM file of the CA(s) that signed the brokers' certificates (SSL
  * protocols only); empty: the JVM's default trust store
  */
-public record KafkaSecuritySettings(@DefaultValue("PLAINTEXT") String securityProtocol,
+record KafkaSecuritySettings(@DefaultValue("PLAINTEXT") String securityProtocol,
 		@DefaultValue("SCRAM-SHA-512") String saslMechanism, String saslUsername, String saslPassword,
 		String saslPasswordFile, String sslCaFile) {
 

@@ -4,7 +4,7 @@
  */
 package io.drivequal.service.platform;
 
-public class TransientIndexingException extends RuntimeException {
+class TransientIndexingException extends RuntimeException {
 
 	public TransientIndexingException(String message) {
 		super(message);

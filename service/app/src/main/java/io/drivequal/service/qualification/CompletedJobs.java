@@ -14,6 +14,7 @@ import java.util.Optional;
 
 import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
 import io.drivequal.service.catalog.PhaseSpec;
+import io.drivequal.service.ingest.PhaseResults;
 import io.drivequal.service.platform.BulkWriter;
 import io.drivequal.service.platform.PoisonAwareBatch;
 

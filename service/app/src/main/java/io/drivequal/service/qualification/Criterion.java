@@ -3,6 +3,10 @@
  */
 package io.drivequal.service.qualification;
 
+import java.util.List;
+
+import io.drivequal.analysis.Metric;
+import io.drivequal.service.platform.BadRequestException;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
@@ -14,5 +18,22 @@ import jakarta.validation.constraints.Pattern;
  */
 public record Criterion(@NotBlank String metric, @NotNull @Pattern(regexp = "atLeast|atMost") String comparator,
 		@NotNull Double limit, String phase) {
+
+	/**
+	 * Refuses a criterion whose metric the analysis does not compute, naming it as
+	 * {@code field[i].metric}.
+	 * @param criteria may be null (no criteria)
+	 */
+	public static void requireKnownMetrics(List<Criterion> criteria, String field) {
+		if (criteria == null) {
+			return;
+		}
+		for (int i = 0; i < criteria.size(); i++) {
+			if (Metric.fromWireName(criteria.get(i).metric()).isEmpty()) {
+				throw new BadRequestException(field + "[" + i + "].metric",
+						"unknown metric " + criteria.get(i).metric() + "; known: " + Metric.wireNames());
+			}
+		}
+	}
 
 }

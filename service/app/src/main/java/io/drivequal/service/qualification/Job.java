@@ -7,6 +7,7 @@ package io.drivequal.service.qualification;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.function.Consumer;
 
 import io.drivequal.service.catalog.PhaseSpec;
@@ -17,6 +18,11 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 		Instant startedAt, Instant endedAt, Instant updatedAt, Integer currentPhaseIndex, Long expectedDurationS,
 		String verdict, String failureReason, String message, Instant cancelRequestedAt, String cancelRequestedBy,
 		List<PhaseSpec> plan, DriveSpec spec, List<Criterion> criteria, Map<String, Object> analysis) {
+
+	/** A fresh job id, for a job submitted without an Idempotency-Key or imported. */
+	static String newId() {
+		return "q-" + UUID.randomUUID().toString().replace("-", "").substring(0, 24);
+	}
 
 	Job edit(Consumer<Draft> change) {
 		Draft draft = new Draft(this);

@@ -17,6 +17,7 @@ import java.util.Optional;
 import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
 import io.drivequal.schemas.Contracts;
 import io.drivequal.schemas.MessageType;
+import io.drivequal.service.ingest.PhaseResults;
 import io.drivequal.service.platform.BulkWriter;
 import io.drivequal.service.platform.InvalidMessageException;
 import io.drivequal.service.platform.MessageDecoder;

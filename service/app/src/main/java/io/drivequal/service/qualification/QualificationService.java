@@ -14,9 +14,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 
-import io.drivequal.analysis.Metric;
 import io.drivequal.schemas.Validation;
 import io.drivequal.service.catalog.Catalog;
 import io.drivequal.service.catalog.Durations;
@@ -68,8 +66,7 @@ class QualificationService {
 		if (idempotencyKey != null && (idempotencyKey.isBlank() || idempotencyKey.length() > 128)) {
 			throw new BadRequestException("Idempotency-Key", "must be 1 to 128 characters");
 		}
-		String jobId = (idempotencyKey != null) ? idFor(submitter, idempotencyKey)
-				: "q-" + UUID.randomUUID().toString().replace("-", "").substring(0, 24);
+		String jobId = (idempotencyKey != null) ? idFor(submitter, idempotencyKey) : Job.newId();
 		if (idempotencyKey != null) {
 			Optional<Job> existing = this.store.find(jobId);
 			if (existing.isPresent()) {
@@ -90,7 +87,7 @@ class QualificationService {
 		}
 		String profileName = request.plan().profile();
 		List<PhaseSpec> plan = resolvePlan(request.plan(), drive);
-		validateCriteria(request.criteria());
+		Criterion.requireKnownMetrics(request.criteria(), "criteria");
 		Instant now = this.clock.instant();
 		Job.Draft draft = new Job.Draft();
 		draft.jobId = jobId;
@@ -224,18 +221,6 @@ class QualificationService {
 		return resolved;
 	}
 
-	private static void validateCriteria(List<Criterion> criteria) {
-		if (criteria == null) {
-			return;
-		}
-		for (int i = 0; i < criteria.size(); i++) {
-			if (Metric.fromWireName(criteria.get(i).metric()).isEmpty()) {
-				throw new BadRequestException("criteria[" + i + "].metric",
-						"unknown metric " + criteria.get(i).metric() + "; known: " + Metric.wireNames());
-			}
-		}
-	}
-
 	/**
 	 * The contract is the final word on a plan: the start command must be one a runner
 	 * accepts.
@@ -266,11 +251,12 @@ class QualificationService {
 		return field.toString();
 	}
 
-	private static List<String> warnings(Drive drive, List<PhaseSpec> plan) {
+	/**
+	 * Refusals the runner will give, said at submission rather than found at dispatch.
+	 */
+	static List<String> warnings(Drive drive, List<PhaseSpec> plan) {
 		List<String> warnings = new ArrayList<>();
-		boolean destructive = plan.stream()
-			.anyMatch((phase) -> !phase.kind().equals("smart") && !phase.kind().equals("idle")
-					&& !phase.kind().equals("verify") && !(phase.isWorkload() && !phase.writes()));
+		boolean destructive = plan.stream().anyMatch(PhaseSpec::destroysData);
 		if (destructive && !drive.allowlisted()) {
 			warnings.add("runner " + drive.runnerId() + " does not allowlist drive " + drive.serial()
 					+ ": it will refuse the destructive phases");

@@ -1,6 +1,6 @@
 /*
  * A qualification as GET /api/v1/qualifications/{id} shows it: state, progress and ETA while it
- * runs, the verdict when done.
+ * runs, the verdict when done. Public because the drives and imports APIs answer with it too.
  */
 package io.drivequal.service.qualification;
 
@@ -12,17 +12,17 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.drivequal.service.catalog.PhaseSpec;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
-record QualificationView(String id, JobState state, String submitter, String profile, DriveView drive,
+public record QualificationView(String id, JobState state, String submitter, String profile, DriveView drive,
 		List<PhaseSpec> plan, DriveSpec spec, List<Criterion> criteria, CurrentPhase currentPhase,
 		Double progressPercent, Long etaS, Integer queuePosition, Instant queuedAt, Instant dispatchedAt,
 		Instant startedAt, Instant endedAt, boolean cancelRequested, String verdict, String failureReason,
 		String message, Map<String, Object> analysis, List<String> warnings) {
 
-	record DriveView(String serial, String model, String firmware, String runnerId, String transportAddress,
+	public record DriveView(String serial, String model, String firmware, String runnerId, String transportAddress,
 			String engine, Long capacityBytes, Integer lbaSizeBytes) {
 	}
 
-	record CurrentPhase(int index, String name, String kind) {
+	public record CurrentPhase(int index, String name, String kind) {
 	}
 
 }

@@ -7,11 +7,9 @@ package io.drivequal.service.catalog;
 import java.util.List;
 
 import io.drivequal.schemas.Contracts;
-import io.drivequal.schemas.MessageType;
 import io.drivequal.schemas.Validation;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -33,18 +31,11 @@ class CatalogTest {
 	@Test
 	void everyProfileIsAValidStartCommand() {
 		for (Profile profile : this.catalog.all()) {
-			ObjectNode command = this.contracts.mapper().createObjectNode();
-			command.put("schemaVersion", 1);
-			command.put("type", "start");
-			command.put("commandId", "start-q-1");
-			command.put("jobId", "q-1");
-			command.put("runnerId", "r1");
-			command.put("issuedAt", "2026-11-22T21:00:00.000Z");
-			command.putObject("device").put("serial", "S6CKNE0T801234");
-			ArrayNode phases = command.putArray("phases");
-			profile.phases()
-				.forEach((phase) -> phases.add(this.contracts.mapper().valueToTree(phase.resolvedFor(CAPACITY))));
-			Validation validation = this.contracts.validate(MessageType.JOB_COMMAND, command);
+			Validation validation = StartCommands.validate(this.contracts,
+					profile.phases()
+						.stream()
+						.map((phase) -> (JsonNode) this.contracts.mapper().valueToTree(phase.resolvedFor(CAPACITY)))
+						.toList());
 			assertThat(validation.errors()).as(profile.name()).isEmpty();
 			assertThat(profile.phases().stream().map(PhaseSpec::name)).as(profile.name())
 				.contains(profile.primaryPhase());

@@ -16,6 +16,7 @@ import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import io.drivequal.harness.RealInfrastructure;
 import io.drivequal.service.it.ConsumerGroups;
 import io.drivequal.service.it.FaultFigures;
+import io.drivequal.service.it.WithRealInfrastructure;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -24,12 +25,11 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.kafka.core.KafkaTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+@WithRealInfrastructure
 @SpringBootTest
 class ElasticsearchOutageIT {
 
@@ -38,12 +38,6 @@ class ElasticsearchOutageIT {
 
 	@Autowired
 	private KafkaTemplate<String, byte[]> kafka;
-
-	@DynamicPropertySource
-	static void infrastructure(DynamicPropertyRegistry registry) {
-		registry.add("spring.kafka.bootstrap-servers", () -> RealInfrastructure.shared().kafkaBootstrapServers());
-		registry.add("drivequal.elasticsearch.url", () -> RealInfrastructure.shared().elasticsearchUrl());
-	}
 
 	@Test
 	void samplesProducedWhileElasticsearchIsDownAreAllIndexedOnceItIsBack() throws Exception {

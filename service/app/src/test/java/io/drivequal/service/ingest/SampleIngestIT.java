@@ -20,6 +20,8 @@ import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch.core.GetResponse;
 import io.drivequal.harness.RealInfrastructure;
 import io.drivequal.service.it.ConsumerGroups;
+import io.drivequal.service.it.RunnerReplay;
+import io.drivequal.service.it.WithRealInfrastructure;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -38,11 +40,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.kafka.core.KafkaTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@WithRealInfrastructure
 @SpringBootTest
 class SampleIngestIT {
 
@@ -72,12 +73,6 @@ class SampleIngestIT {
 		admin.close();
 	}
 
-	@DynamicPropertySource
-	static void infrastructureProperties(DynamicPropertyRegistry registry) {
-		registry.add("spring.kafka.bootstrap-servers", () -> RealInfrastructure.shared().kafkaBootstrapServers());
-		registry.add("drivequal.elasticsearch.url", () -> RealInfrastructure.shared().elasticsearchUrl());
-	}
-
 	@Test
 	void samplesFromTheCRunnerAreIndexedOnceEvenWhenProducedTwice(@TempDir Path dir) throws Exception {
 		String jobId = "it-" + UUID.randomUUID().toString().substring(0, 8);
@@ -85,8 +80,8 @@ class SampleIngestIT {
 		Path file = dir.resolve("samples.jsonl");
 		Files.write(file, sampleLines(jobId, seconds), StandardCharsets.UTF_8);
 
-		assertThat(replay(file)).contains("\"delivered\":" + seconds);
-		assertThat(replay(file)).contains("\"delivered\":" + seconds);
+		assertThat(RunnerReplay.replay(file)).contains("\"delivered\":" + seconds);
+		assertThat(RunnerReplay.replay(file)).contains("\"delivered\":" + seconds);
 
 		awaitConsumedAndCommitted();
 		assertThat(countSamples(jobId)).isEqualTo(seconds);
@@ -131,19 +126,6 @@ class SampleIngestIT {
 					+ ",\"latencyNs\":{\"p50\":72191,\"p99\":158719,\"p999\":342015,\"max\":1201151}}}");
 		}
 		return lines;
-	}
-
-	private static String replay(Path file) throws IOException, InterruptedException {
-		Path runner = Path.of(System.getProperty("drivequal.runner.binary", "drivequal-runner"));
-		assertThat(runner).as("the C runner must be built before the service's integration tests").isExecutable();
-		Process process = new ProcessBuilder(runner.toString(), "replay", "--brokers",
-				infrastructure.kafkaBootstrapServers(), file.toString())
-			.redirectError(ProcessBuilder.Redirect.INHERIT)
-			.start();
-		String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-		assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
-		assertThat(process.exitValue()).as("runner replay exit code; stdout: " + out).isZero();
-		return out;
 	}
 
 	/** Everything produced so far was consumed, indexed and committed. */

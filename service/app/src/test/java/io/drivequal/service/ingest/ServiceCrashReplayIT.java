@@ -64,7 +64,7 @@ class ServiceCrashReplayIT {
 		List<Map<String, Object>> kills = new ArrayList<>();
 		try {
 			awaitHealthy(api);
-			String serial = awaitDrive(api, runnerId);
+			String serial = api.awaitDriveSerial(runnerId);
 			ApiClient.Response submitted = api.post("alice", "/api/v1/qualifications", """
 					{"drive":{"serial":"%s","runnerId":"%s"},
 					 "plan":{"phases":[{"name":"randwrite-4k-qd32","kind":"workload","rw":"randwrite",
@@ -153,19 +153,6 @@ class ServiceCrashReplayIT {
 		await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(250)).ignoreExceptions().until(() -> {
 			return api.request(null, "GET", "/actuator/health", null).status() == 200;
 		});
-	}
-
-	private static String awaitDrive(ApiClient api, String runnerId) {
-		List<String> serials = new ArrayList<>();
-		await().atMost(Duration.ofSeconds(60)).until(() -> {
-			for (JsonNode drive : api.get("viewer", "/api/v1/drives").body()) {
-				if (runnerId.equals(drive.get("drive").get("runnerId").asString())) {
-					serials.add(drive.get("drive").get("serial").asString());
-				}
-			}
-			return !serials.isEmpty();
-		});
-		return serials.get(0);
 	}
 
 	private static String state(ApiClient api, String jobId) {

@@ -11,10 +11,15 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Comparator;
+import java.util.List;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+
+import static org.awaitility.Awaitility.await;
 
 public final class ApiClient {
 
@@ -31,8 +36,45 @@ public final class ApiClient {
 		this.baseUrl = baseUrl;
 	}
 
+	/**
+	 * The drives a runner reports (GET /api/v1/drives, fed by its heartbeats), once there
+	 * are at least {@code count}, in transport-address order.
+	 */
+	public List<JsonNode> awaitDrives(String runnerId, int count) {
+		List<JsonNode> found = new ArrayList<>();
+		await().atMost(Duration.ofSeconds(60)).until(() -> {
+			found.clear();
+			for (JsonNode drive : get("viewer", "/api/v1/drives").body()) {
+				if (runnerId.equals(drive.get("drive").get("runnerId").asString())) {
+					found.add(drive);
+				}
+			}
+			return found.size() >= count;
+		});
+		found.sort(Comparator.comparing((JsonNode drive) -> drive.get("drive").get("transportAddress").asString()));
+		return found;
+	}
+
+	/** The serial of the first drive a runner reports. */
+	public String awaitDriveSerial(String runnerId) {
+		return awaitDrives(runnerId, 1).get(0).get("drive").get("serial").asString();
+	}
+
 	public Response get(String user, String path) {
 		return send(user, HttpRequest.newBuilder(URI.create(this.baseUrl + path)).GET());
+	}
+
+	/**
+	 * The drives {@code GET /api/v1/drives} lists on one runner, as the viewer sees them.
+	 */
+	public java.util.List<JsonNode> drivesOf(String runnerId) {
+		java.util.List<JsonNode> found = new java.util.ArrayList<>();
+		for (JsonNode drive : get("viewer", "/api/v1/drives").body()) {
+			if (runnerId.equals(drive.get("drive").get("runnerId").asString())) {
+				found.add(drive);
+			}
+		}
+		return found;
 	}
 
 	public Response post(String user, String path, String json) {

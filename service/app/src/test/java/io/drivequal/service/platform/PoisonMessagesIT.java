@@ -24,6 +24,7 @@ import io.drivequal.service.it.ApiClient;
 import io.drivequal.service.it.FaultFigures;
 import io.drivequal.service.it.RunnerAgents;
 import io.drivequal.service.it.RunnerStandIn;
+import io.drivequal.service.it.WithRealInfrastructure;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -39,18 +40,16 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+@WithRealInfrastructure
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class PoisonMessagesIT {
 
@@ -69,12 +68,6 @@ class PoisonMessagesIT {
 
 	@Autowired
 	private ElasticsearchClient elasticsearch;
-
-	@DynamicPropertySource
-	static void infrastructure(DynamicPropertyRegistry registry) {
-		registry.add("spring.kafka.bootstrap-servers", () -> RealInfrastructure.shared().kafkaBootstrapServers());
-		registry.add("drivequal.elasticsearch.url", () -> RealInfrastructure.shared().elasticsearchUrl());
-	}
 
 	@BeforeAll
 	static void producer() {
@@ -162,7 +155,7 @@ class PoisonMessagesIT {
 		String brokers = RealInfrastructure.shared().kafkaBootstrapServers();
 		Process agent = RunnerAgents.start(runnerId, brokers, List.of("null:1g"));
 		try {
-			String serial = awaitDrive(runnerId);
+			String serial = api().awaitDriveSerial(runnerId);
 			String badJob = runnerId + "-bad";
 			send("drivequal.runner-commands", runnerId, "\u0000garbage".getBytes(StandardCharsets.UTF_8));
 			send("drivequal.runner-commands", runnerId,
@@ -201,19 +194,6 @@ class PoisonMessagesIT {
 			agent.destroy();
 			agent.waitFor(30, TimeUnit.SECONDS);
 		}
-	}
-
-	private String awaitDrive(String runnerId) {
-		List<String> serials = new ArrayList<>();
-		await().atMost(Duration.ofSeconds(60)).until(() -> {
-			for (JsonNode drive : api().get("viewer", "/api/v1/drives").body()) {
-				if (runnerId.equals(drive.get("drive").get("runnerId").asString())) {
-					serials.add(drive.get("drive").get("serial").asString());
-				}
-			}
-			return !serials.isEmpty();
-		});
-		return serials.get(0);
 	}
 
 	private static void send(String topic, String key, byte[] value) throws Exception {

@@ -20,6 +20,7 @@ import io.drivequal.harness.RealInfrastructure;
 import io.drivequal.service.it.ApiClient;
 import io.drivequal.service.it.FaultFigures;
 import io.drivequal.service.it.RunnerStandIn;
+import io.drivequal.service.it.WithRealInfrastructure;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -27,13 +28,12 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 @Tag("fault-suite")
+@WithRealInfrastructure
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class ApiFuzzIT {
 
@@ -41,12 +41,6 @@ class ApiFuzzIT {
 
 	@LocalServerPort
 	private int port;
-
-	@DynamicPropertySource
-	static void infrastructure(DynamicPropertyRegistry registry) {
-		registry.add("spring.kafka.bootstrap-servers", () -> RealInfrastructure.shared().kafkaBootstrapServers());
-		registry.add("drivequal.elasticsearch.url", () -> RealInfrastructure.shared().elasticsearchUrl());
-	}
 
 	@Test
 	void generatedRequestsNeverGetA5xxNorAResponseThatBreaksTheDocumentedSchema() throws Exception {

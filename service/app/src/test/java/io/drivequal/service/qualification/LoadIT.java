@@ -28,6 +28,7 @@ import io.drivequal.schemas.MessageType;
 import io.drivequal.service.it.ApiClient;
 import io.drivequal.service.it.ConsumerGroups;
 import io.drivequal.service.it.FaultFigures;
+import io.drivequal.service.it.WithRealInfrastructure;
 import io.drivequal.service.platform.Timestamps;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -43,13 +44,12 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 @Tag("fault-suite")
+@WithRealInfrastructure
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class LoadIT {
 
@@ -64,12 +64,6 @@ class LoadIT {
 
 	@LocalServerPort
 	private int port;
-
-	@DynamicPropertySource
-	static void infrastructure(DynamicPropertyRegistry registry) {
-		registry.add("spring.kafka.bootstrap-servers", () -> RealInfrastructure.shared().kafkaBootstrapServers());
-		registry.add("drivequal.elasticsearch.url", () -> RealInfrastructure.shared().elasticsearchUrl());
-	}
 
 	@Test
 	void twoHundredClientsAndFiftyRunnersAtOnce() throws Exception {

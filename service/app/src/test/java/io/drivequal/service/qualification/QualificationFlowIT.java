@@ -17,6 +17,7 @@ import io.drivequal.harness.RealInfrastructure;
 import io.drivequal.service.DrivequalApplication;
 import io.drivequal.service.it.ApiClient;
 import io.drivequal.service.it.RunnerStandIn;
+import io.drivequal.service.it.WithRealInfrastructure;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -24,23 +25,16 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+@WithRealInfrastructure
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class QualificationFlowIT {
 
 	@LocalServerPort
 	private int port;
-
-	@DynamicPropertySource
-	static void infrastructure(DynamicPropertyRegistry registry) {
-		registry.add("spring.kafka.bootstrap-servers", () -> RealInfrastructure.shared().kafkaBootstrapServers());
-		registry.add("drivequal.elasticsearch.url", () -> RealInfrastructure.shared().elasticsearchUrl());
-	}
 
 	private ApiClient api() {
 		return new ApiClient("http://127.0.0.1:" + this.port);

@@ -7,7 +7,6 @@
 package io.drivequal.service.qualification;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -19,6 +18,7 @@ import io.drivequal.service.it.ApiClient;
 import io.drivequal.service.it.FaultFigures;
 import io.drivequal.service.it.RunnerAgents;
 import io.drivequal.service.it.StoredSamples;
+import io.drivequal.service.it.WithRealInfrastructure;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -26,13 +26,12 @@ import tools.jackson.databind.JsonNode;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.InstanceOfAssertFactories.MAP;
 import static org.awaitility.Awaitility.await;
 
+@WithRealInfrastructure
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class RunnerAgentIT {
 
@@ -44,12 +43,6 @@ class RunnerAgentIT {
 
 	private final RunnerAgents agents = new RunnerAgents();
 
-	@DynamicPropertySource
-	static void infrastructure(DynamicPropertyRegistry registry) {
-		registry.add("spring.kafka.bootstrap-servers", () -> RealInfrastructure.shared().kafkaBootstrapServers());
-		registry.add("drivequal.elasticsearch.url", () -> RealInfrastructure.shared().elasticsearchUrl());
-	}
-
 	@AfterEach
 	void stopAgents() throws InterruptedException {
 		this.agents.close();
@@ -59,7 +52,7 @@ class RunnerAgentIT {
 	void moreSpareAreaShowsInTheAnalysisOfTwoConsistencyRunsOnSimulatedDrives() throws Exception {
 		String runnerId = "agent-" + shortId();
 		this.agents.start(runnerId, List.of("sim:test-enterprise-eager@1", "sim:test-enterprise-eager@2"));
-		List<JsonNode> drives = awaitDrives(runnerId, 2);
+		List<JsonNode> drives = api().awaitDrives(runnerId, 2);
 		String criteria = """
 				[{"metric":"steadyStateReached","comparator":"atLeast","limit":1},
 				 {"metric":"consistencyRatio","comparator":"atLeast","limit":0.5},
@@ -108,7 +101,7 @@ class RunnerAgentIT {
 	void aBrokerRestartMidJobLosesNoSample() throws Exception {
 		String runnerId = "agent-" + shortId();
 		this.agents.start(runnerId, List.of("null:1g"));
-		String serial = awaitDrives(runnerId, 1).get(0).get("drive").get("serial").asString();
+		String serial = api().awaitDriveSerial(runnerId);
 		ApiClient.Response submitted = api().post("alice", "/api/v1/qualifications", """
 				{"drive":{"serial":"%s","runnerId":"%s"},
 				 "plan":{"phases":[{"name":"randwrite","kind":"workload","rw":"randwrite","blockSizeBytes":4096,
@@ -159,8 +152,8 @@ class RunnerAgentIT {
 		String criteria = """
 				[{"metric":"purgeVerified","comparator":"atLeast","limit":1},
 				 {"metric":"verifyMismatches","comparator":"atMost","limit":0}]""";
-		String good = submitPlan(awaitDrives(honest, 1).get(0).get("drive").get("serial").asString(), plan, criteria);
-		String bad = submitPlan(awaitDrives(silent, 1).get(0).get("drive").get("serial").asString(), plan, criteria);
+		String good = submitPlan(api().awaitDriveSerial(honest), plan, criteria);
+		String bad = submitPlan(api().awaitDriveSerial(silent), plan, criteria);
 
 		JsonNode goodJob = awaitVerdict(good);
 		JsonNode badJob = awaitVerdict(bad);
@@ -205,24 +198,6 @@ class RunnerAgentIT {
 				""".formatted(serial, plan, criteria));
 		assertThat(submitted.status()).as(String.valueOf(submitted.body())).isEqualTo(201);
 		return submitted.body().get("id").asString();
-	}
-
-	private List<JsonNode> awaitDrives(String runnerId, int count) {
-		List<JsonNode> found = new ArrayList<>();
-		await().atMost(Duration.ofSeconds(60)).until(() -> {
-			found.clear();
-			for (JsonNode drive : api().get("viewer", "/api/v1/drives").body()) {
-				if (runnerId.equals(drive.get("drive").get("runnerId").asString())) {
-					found.add(drive);
-				}
-			}
-			return found.size() == count;
-		});
-		found.sort((a, b) -> a.get("drive")
-			.get("transportAddress")
-			.asString()
-			.compareTo(b.get("drive").get("transportAddress").asString()));
-		return found;
 	}
 
 	private String submit(String serial, String profile, String criteria) {

@@ -9,7 +9,6 @@ package io.drivequal.service.qualification;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -19,6 +18,7 @@ import io.drivequal.harness.RealInfrastructure;
 import io.drivequal.service.it.ApiClient;
 import io.drivequal.service.it.FaultFigures;
 import io.drivequal.service.it.RunnerAgents;
+import io.drivequal.service.it.WithRealInfrastructure;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -26,13 +26,12 @@ import tools.jackson.databind.JsonNode;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 @Tag("fault-suite")
+@WithRealInfrastructure
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class RunnerKillIT {
 
@@ -42,12 +41,6 @@ class RunnerKillIT {
 	@Autowired
 	private ElasticsearchClient elasticsearch;
 
-	@DynamicPropertySource
-	static void infrastructure(DynamicPropertyRegistry registry) {
-		registry.add("spring.kafka.bootstrap-servers", () -> RealInfrastructure.shared().kafkaBootstrapServers());
-		registry.add("drivequal.elasticsearch.url", () -> RealInfrastructure.shared().elasticsearchUrl());
-	}
-
 	@Test
 	void aKilledRunnersJobIsInterruptedWithin30sTheDriveIsFreedAndAResubmissionRuns() throws Exception {
 		String runnerId = "kill-" + UUID.randomUUID().toString().substring(0, 8);
@@ -55,7 +48,7 @@ class RunnerKillIT {
 		Process agent = RunnerAgents.start(runnerId, brokers, List.of("null:1g"));
 		Process second = null;
 		try {
-			String serial = awaitDrive(runnerId);
+			String serial = api().awaitDriveSerial(runnerId);
 			String jobId = submit(serial, runnerId, 600);
 			await().atMost(Duration.ofSeconds(60)).until(() -> "RUNNING".equals(job(jobId).get("state").asString()));
 			await().atMost(Duration.ofSeconds(60)).until(() -> samples(jobId) >= 10);
@@ -113,19 +106,6 @@ class RunnerKillIT {
 				""".formatted(serial, runnerId, runtimeS));
 		assertThat(submitted.status()).as(String.valueOf(submitted.body())).isEqualTo(201);
 		return submitted.body().get("id").asString();
-	}
-
-	private String awaitDrive(String runnerId) {
-		List<String> serials = new ArrayList<>();
-		await().atMost(Duration.ofSeconds(60)).until(() -> {
-			for (JsonNode drive : api().get("viewer", "/api/v1/drives").body()) {
-				if (runnerId.equals(drive.get("drive").get("runnerId").asString())) {
-					serials.add(drive.get("drive").get("serial").asString());
-				}
-			}
-			return !serials.isEmpty();
-		});
-		return serials.get(0);
 	}
 
 	/** Samples of the job the API returns (all phases, one page of up to 10000). */

@@ -7,6 +7,12 @@
 package io.drivequal.service.ingest.bench;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
@@ -17,7 +23,40 @@ final class BenchSamples {
 	private static final String[] PHASES = { "randwrite-4k-qd32", "randread-4k-qd32", "mixed-70-30-4k-qd32",
 			"seqwrite-128k-qd32" };
 
+	/** The service's monthly samples index of a time: drivequal-samples-yyyy.MM. */
+	static final DateTimeFormatter MONTH = DateTimeFormatter.ofPattern("yyyy.MM").withZone(ZoneOffset.UTC);
+
+	/**
+	 * Throughput samples carry times in one fixed past month, so every throughput run
+	 * writes into the same fresh index, apart from the current month's freshness index.
+	 */
+	static final long THROUGHPUT_BASE_MS = LocalDate.now(ZoneOffset.UTC)
+		.withDayOfMonth(1)
+		.minusMonths(6)
+		.plusDays(10)
+		.atStartOfDay()
+		.toInstant(ZoneOffset.UTC)
+		.toEpochMilli();
+
+	static final String THROUGHPUT_INDEX = "drivequal-samples-"
+			+ MONTH.format(Instant.ofEpochMilli(THROUGHPUT_BASE_MS));
+
 	private BenchSamples() {
+	}
+
+	/**
+	 * Samples of a throughput run over {@code jobs} jobs in the order runners produce
+	 * them: second by second.
+	 */
+	static List<Sample> throughput(String run, int count, int jobs) {
+		List<Sample> samples = new ArrayList<>(count);
+		int perJob = (count + jobs - 1) / jobs;
+		for (int t = 1; t <= perJob && samples.size() < count; t++) {
+			for (int job = 0; job < jobs && samples.size() < count; job++) {
+				samples.add(sample(run, job, t, THROUGHPUT_BASE_MS + t * 1000L));
+			}
+		}
+		return samples;
 	}
 
 	/**

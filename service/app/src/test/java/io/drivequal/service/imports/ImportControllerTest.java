@@ -2,7 +2,7 @@
  * POST /api/v1/imports at the HTTP edge: roles, the JSON part's validation, and unusable fio
  * results answered as a 400 that says why.
  */
-package io.drivequal.service.qualification;
+package io.drivequal.service.imports;
 
 import io.drivequal.analysis.fio.FioImportException;
 import io.drivequal.service.security.ApiSecurity;
@@ -34,9 +34,6 @@ class ImportControllerTest {
 
 	@MockitoBean
 	private FioImports imports;
-
-	@MockitoBean
-	private Views views;
 
 	private final MockMultipartFile request = new MockMultipartFile("request", "", MediaType.APPLICATION_JSON_VALUE,
 			"{\"drive\":{\"serial\":\"VENDOR-1\"}}".getBytes());

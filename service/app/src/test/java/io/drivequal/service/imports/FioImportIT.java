@@ -2,7 +2,7 @@
  * A vendor's real fio 3.33 results imported over HTTP become a qualification with its samples in
  * Elasticsearch, an analysis and a verdict; logs without per-second averaging are refused.
  */
-package io.drivequal.service.qualification;
+package io.drivequal.service.imports;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -11,21 +11,20 @@ import java.util.List;
 import java.util.Map;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import io.drivequal.harness.RealInfrastructure;
 import io.drivequal.service.it.ApiClient;
 import io.drivequal.service.it.StoredSamples;
+import io.drivequal.service.it.WithRealInfrastructure;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+@WithRealInfrastructure
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class FioImportIT {
 
@@ -42,12 +41,6 @@ class FioImportIT {
 
 	@Autowired
 	private ElasticsearchClient elasticsearch;
-
-	@DynamicPropertySource
-	static void infrastructure(DynamicPropertyRegistry registry) {
-		registry.add("spring.kafka.bootstrap-servers", () -> RealInfrastructure.shared().kafkaBootstrapServers());
-		registry.add("drivequal.elasticsearch.url", () -> RealInfrastructure.shared().elasticsearchUrl());
-	}
 
 	@Test
 	void realFioLogsBecomeAnAnalysedQualification() throws IOException {

@@ -2,7 +2,7 @@
  * A job's samples at the HTTP edge: raw pages with the cursor to the next one, chart buckets, the
  * SSE stream's media type, and 400/401/404.
  */
-package io.drivequal.service.qualification;
+package io.drivequal.service.report;
 
 import java.util.List;
 
@@ -10,6 +10,7 @@ import io.drivequal.service.ingest.ChartBucket;
 import io.drivequal.service.ingest.SamplePoint;
 import io.drivequal.service.ingest.SampleQueries;
 import io.drivequal.service.platform.NotFoundException;
+import io.drivequal.service.qualification.JobReports;
 import io.drivequal.service.security.ApiSecurity;
 import org.junit.jupiter.api.Test;
 
@@ -34,7 +35,7 @@ class SampleControllerTest {
 	private MockMvc mvc;
 
 	@MockitoBean
-	private QualificationService qualifications;
+	private JobReports jobs;
 
 	@MockitoBean
 	private SampleQueries samples;
@@ -88,7 +89,7 @@ class SampleControllerTest {
 			.andExpect(jsonPath("$.errors[0].field").value("limit"));
 		this.mvc.perform(get("/api/v1/qualifications/q-1/samples/chart").with(user("ops").roles("VIEWER")))
 			.andExpect(status().isBadRequest());
-		given(this.qualifications.get("q-none")).willThrow(new NotFoundException("no qualification q-none"));
+		given(this.jobs.get("q-none")).willThrow(new NotFoundException("no qualification q-none"));
 		this.mvc.perform(get("/api/v1/qualifications/q-none/samples").with(user("ops").roles("VIEWER")))
 			.andExpect(status().isNotFound());
 		this.mvc.perform(get("/api/v1/qualifications/q-1/samples")).andExpect(status().isUnauthorized());

@@ -2,10 +2,12 @@
  * The JSON part of POST /api/v1/imports: whose drive the vendor's fio results are from, and what to
  * judge them against.
  */
-package io.drivequal.service.qualification;
+package io.drivequal.service.imports;
 
 import java.util.List;
 
+import io.drivequal.service.qualification.Criterion;
+import io.drivequal.service.qualification.DriveSpec;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;

@@ -1,7 +1,7 @@
 /*
  * /api/v1/drives: the inventory from runner heartbeats, with each drive's qualification history.
  */
-package io.drivequal.service.qualification;
+package io.drivequal.service.drives;
 
 import java.util.List;
 import java.util.Map;
@@ -9,6 +9,8 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import io.drivequal.service.platform.NotFoundException;
+import io.drivequal.service.qualification.DriveHistory;
+import io.drivequal.service.qualification.QualificationView;
 import io.drivequal.service.runners.Drive;
 import io.drivequal.service.runners.Runner;
 import io.drivequal.service.runners.RunnerRegistry;
@@ -24,14 +26,11 @@ class DriveController {
 
 	private final RunnerRegistry registry;
 
-	private final QualificationService qualifications;
+	private final DriveHistory history;
 
-	private final Views views;
-
-	DriveController(RunnerRegistry registry, QualificationService qualifications, Views views) {
+	DriveController(RunnerRegistry registry, DriveHistory history) {
 		this.registry = registry;
-		this.qualifications = qualifications;
-		this.views = views;
+		this.history = history;
 	}
 
 	record DriveView(Drive drive, boolean runnerAlive) {
@@ -59,8 +58,7 @@ class DriveController {
 	DriveDetail drive(@PathVariable String serial) {
 		Drive drive = this.registry.drive(serial)
 			.orElseThrow(() -> new NotFoundException("no runner has reported drive " + serial));
-		return new DriveDetail(drive, this.registry.isAlive(drive.runnerId()),
-				this.qualifications.history(serial).stream().map(this.views::summary).toList());
+		return new DriveDetail(drive, this.registry.isAlive(drive.runnerId()), this.history.of(serial));
 	}
 
 }

@@ -3,7 +3,7 @@
  * samples and its latency histograms a phase result — in the same indices as a runner's — and the
  * job is COMPLETED at once, so the same analysis and verdict apply.
  */
-package io.drivequal.service.qualification;
+package io.drivequal.service.imports;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -15,10 +15,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 
 import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
-import io.drivequal.analysis.Metric;
 import io.drivequal.analysis.PhaseLatencyHistogram;
 import io.drivequal.analysis.fio.FioDirection;
 import io.drivequal.analysis.fio.FioDirectionSecond;
@@ -31,10 +29,14 @@ import io.drivequal.analysis.fio.FioSecond;
 import io.drivequal.service.catalog.Catalog;
 import io.drivequal.service.catalog.PhaseSpec;
 import io.drivequal.service.ingest.DriveLabels;
+import io.drivequal.service.ingest.PhaseResults;
 import io.drivequal.service.ingest.SampleIndexer;
 import io.drivequal.service.ingest.SamplePoint;
 import io.drivequal.service.platform.BadRequestException;
 import io.drivequal.service.platform.BulkWriter;
+import io.drivequal.service.qualification.Criterion;
+import io.drivequal.service.qualification.ImportedJobs;
+import io.drivequal.service.qualification.QualificationView;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,7 +49,7 @@ class FioImports {
 
 	static final String IMPORT_RUNNER = "fio-import";
 
-	private final JobStore store;
+	private final ImportedJobs jobs;
 
 	private final SampleIndexer samples;
 
@@ -57,30 +59,24 @@ class FioImports {
 
 	private final Clock clock;
 
-	FioImports(JobStore store, SampleIndexer samples, BulkWriter writer, Catalog catalog, Clock clock) {
-		this.store = store;
+	FioImports(ImportedJobs jobs, SampleIndexer samples, BulkWriter writer, Catalog catalog, Clock clock) {
+		this.jobs = jobs;
 		this.samples = samples;
 		this.writer = writer;
 		this.catalog = catalog;
 		this.clock = clock;
 	}
 
-	Job importFio(ImportRequest request, String fioJson, List<FioLogFile> logs, String submitter) {
+	QualificationView importFio(ImportRequest request, String fioJson, List<FioLogFile> logs, String submitter) {
 		if (request.profile() != null && this.catalog.find(request.profile()).isEmpty()) {
 			throw new BadRequestException("request.profile", "no profile named " + request.profile());
 		}
-		List<Criterion> criteria = (request.criteria() != null) ? request.criteria() : List.of();
-		for (int i = 0; i < criteria.size(); i++) {
-			if (Metric.fromWireName(criteria.get(i).metric()).isEmpty()) {
-				throw new BadRequestException("request.criteria[" + i + "].metric",
-						"unknown metric " + criteria.get(i).metric() + "; known: " + Metric.wireNames());
-			}
-		}
+		Criterion.requireKnownMetrics(request.criteria(), "request.criteria");
 		FioImportResult imported = FioImport.read(fioJson, logs);
 		if (imported.jobs().isEmpty()) {
 			throw new BadRequestException("fio", "the fio output holds no job");
 		}
-		String jobId = "q-" + UUID.randomUUID().toString().replace("-", "").substring(0, 24);
+		String jobId = this.jobs.newJobId();
 		Instant now = this.clock.instant();
 		List<PhaseSpec> plan = new ArrayList<>();
 		Set<String> names = new HashSet<>();
@@ -102,27 +98,12 @@ class FioImports {
 		}
 		List<String> notes = new ArrayList<>(imported.notes());
 		imported.jobs().forEach((job) -> notes.addAll(job.notes()));
-		Job.Draft draft = new Job.Draft();
-		draft.jobId = jobId;
-		draft.state = JobState.COMPLETED;
-		draft.submitter = submitter;
-		draft.profile = request.profile();
-		draft.deviceSerial = request.drive().serial();
-		draft.driveModel = request.drive().model();
-		draft.firmware = request.drive().firmware();
-		draft.capacityBytes = request.drive().capacityBytes();
-		draft.runnerId = IMPORT_RUNNER;
-		draft.queuedAt = start;
-		draft.startedAt = start;
-		draft.endedAt = now;
-		draft.updatedAt = now;
-		draft.plan = plan;
-		draft.spec = request.spec();
-		draft.criteria = criteria;
-		draft.message = "imported from fio " + imported.fioVersion()
+		String message = "imported from fio " + imported.fioVersion()
 				+ (notes.isEmpty() ? "" : "; " + String.join("; ", notes));
-		Job job = draft.build();
-		this.store.create(job);
+		List<Criterion> criteria = (request.criteria() != null) ? request.criteria() : List.of();
+		QualificationView job = this.jobs.recordCompleted(new ImportedJobs.ImportedJob(jobId, submitter,
+				request.profile(), request.drive().serial(), request.drive().model(), request.drive().firmware(),
+				request.drive().capacityBytes(), IMPORT_RUNNER, start, now, plan, request.spec(), criteria, message));
 		log.info("job {} imported from fio {} ({} phases) by {}", jobId, imported.fioVersion(), plan.size(), submitter);
 		return job;
 	}

@@ -2,16 +2,16 @@
  * The phase-result document (index drivequal-phase-results, id jobId/phaseIndex) in one place, for
  * runner jobs (from phase-completed events) and fio imports alike.
  */
-package io.drivequal.service.qualification;
+package io.drivequal.service.ingest;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
 
-final class PhaseResults {
+public final class PhaseResults {
 
-	static final String INDEX = "drivequal-phase-results";
+	public static final String INDEX = "drivequal-phase-results";
 
 	private PhaseResults() {
 	}
@@ -23,8 +23,8 @@ final class PhaseResults {
 	 * @param measured what only runner phases carry (effectiveQueueDepth,
 	 * purgeVerification, verify); empty for imports
 	 */
-	static BulkOperation document(String timestamp, String jobId, String runnerId, String deviceSerial, int phaseIndex,
-			String phaseName, String kind, long durationNs, long samples, Map<String, Object> read,
+	public static BulkOperation document(String timestamp, String jobId, String runnerId, String deviceSerial,
+			int phaseIndex, String phaseName, String kind, long durationNs, long samples, Map<String, Object> read,
 			Map<String, Object> write, Long deallocatedBytes, Map<String, Object> measured) {
 		Map<String, Object> document = new LinkedHashMap<>();
 		document.put("@timestamp", timestamp);

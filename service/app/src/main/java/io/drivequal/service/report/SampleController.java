@@ -2,7 +2,7 @@
  * A job's per-second samples: raw pages, chart buckets, and a Server-Sent-Events stream of new
  * samples while the job runs. The stream polls Elasticsearch, so any replica can serve any job.
  */
-package io.drivequal.service.qualification;
+package io.drivequal.service.report;
 
 import java.io.IOException;
 import java.util.List;
@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import io.drivequal.service.ingest.ChartBucket;
 import io.drivequal.service.ingest.SamplePoint;
 import io.drivequal.service.ingest.SampleQueries;
+import io.drivequal.service.qualification.JobReports;
 import jakarta.annotation.PreDestroy;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -41,14 +42,14 @@ class SampleController {
 
 	private static final int STREAM_BATCH = 1000;
 
-	private final QualificationService qualifications;
+	private final JobReports jobs;
 
 	private final SampleQueries samples;
 
 	private final ScheduledExecutorService pollers = Executors.newScheduledThreadPool(2);
 
-	SampleController(QualificationService qualifications, SampleQueries samples) {
-		this.qualifications = qualifications;
+	SampleController(JobReports jobs, SampleQueries samples) {
+		this.jobs = jobs;
 		this.samples = samples;
 	}
 
@@ -64,7 +65,7 @@ class SampleController {
 			@RequestParam(defaultValue = "-1") @Min(-1) @Max(255) int afterPhase,
 			@RequestParam(defaultValue = "0") @Min(0) int afterT,
 			@RequestParam(defaultValue = "1000") @Min(1) @Max(10000) int limit) {
-		this.qualifications.get(id);
+		this.jobs.get(id);
 		List<SamplePoint> page = this.samples.after(id, phase, afterPhase, afterT, limit);
 		SamplePoint last = page.isEmpty() ? null : page.get(page.size() - 1);
 		boolean more = page.size() == limit;
@@ -75,7 +76,7 @@ class SampleController {
 	@GetMapping("/chart")
 	List<ChartBucket> chart(@PathVariable String id, @RequestParam @Min(0) @Max(255) int phase,
 			@RequestParam(defaultValue = "2000") @Min(10) @Max(20000) int maxPoints) {
-		this.qualifications.get(id);
+		this.jobs.get(id);
 		return this.samples.chart(id, phase, maxPoints);
 	}
 
@@ -85,7 +86,7 @@ class SampleController {
 	 */
 	@GetMapping(path = "/stream", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
 	SseEmitter stream(@PathVariable String id) {
-		this.qualifications.get(id);
+		this.jobs.get(id);
 		SseEmitter emitter = new SseEmitter(STREAM_TIMEOUT_MS);
 		AtomicReference<SamplePoint> last = new AtomicReference<>();
 		AtomicReference<ScheduledFuture<?>> task = new AtomicReference<>();
@@ -98,8 +99,8 @@ class SampleController {
 					emitter.send(SseEmitter.event().name("sample").data(point, MediaType.APPLICATION_JSON));
 					last.set(point);
 				}
-				if (fresh.isEmpty() && this.qualifications.get(id).state().isFinal()) {
-					emitter.send(SseEmitter.event().name("end").data(this.qualifications.get(id).state().name()));
+				if (fresh.isEmpty() && this.jobs.get(id).state().isFinal()) {
+					emitter.send(SseEmitter.event().name("end").data(this.jobs.get(id).state().name()));
 					emitter.complete();
 					stop(task);
 				}

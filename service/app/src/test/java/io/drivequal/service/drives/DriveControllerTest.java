@@ -2,12 +2,15 @@
  * GET /api/v1/drives and /drives/{serial} at the HTTP edge: inventory with liveness, one drive
  * with its history, and the refusals.
  */
-package io.drivequal.service.qualification;
+package io.drivequal.service.drives;
 
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
+import io.drivequal.service.qualification.DriveHistory;
+import io.drivequal.service.qualification.JobState;
+import io.drivequal.service.qualification.QualificationView;
 import io.drivequal.service.runners.Drive;
 import io.drivequal.service.runners.Runner;
 import io.drivequal.service.runners.RunnerRegistry;
@@ -20,7 +23,6 @@ import org.springframework.context.annotation.Import;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.MockMvc;
 
-import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.BDDMockito.given;
 import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.user;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
@@ -39,10 +41,7 @@ class DriveControllerTest {
 	private RunnerRegistry registry;
 
 	@MockitoBean
-	private QualificationService qualifications;
-
-	@MockitoBean
-	private Views views;
+	private DriveHistory history;
 
 	private final Drive drive = new Drive("SIM-1", "DQSIM Enterprise 256GB", "SIM0100", 256_000_000_000L, 4096, "sim",
 			"sim:enterprise-eager", "local", true, "idle", null, Instant.parse("2026-11-22T21:00:00Z"));
@@ -64,14 +63,9 @@ class DriveControllerTest {
 	@Test
 	void oneDriveComesWithItsQualificationHistory() throws Exception {
 		given(this.registry.drive("SIM-1")).willReturn(Optional.of(this.drive));
-		Job done = new Job.Draft().build().edit((draft) -> {
-			draft.jobId = "q-1";
-			draft.state = JobState.COMPLETED;
-		});
-		given(this.qualifications.history("SIM-1")).willReturn(List.of(done));
-		given(this.views.summary(any()))
-			.willReturn(new QualificationView("q-1", JobState.COMPLETED, null, null, null, null, null, null, null,
-					100.0, 0L, null, null, null, null, null, false, "PASS", null, null, null, null));
+		given(this.history.of("SIM-1"))
+			.willReturn(List.of(new QualificationView("q-1", JobState.COMPLETED, null, null, null, null, null, null,
+					null, 100.0, 0L, null, null, null, null, null, false, "PASS", null, null, null, null)));
 		this.mvc.perform(get("/api/v1/drives/SIM-1").with(user("ops").roles("VIEWER")))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.drive.model").value("DQSIM Enterprise 256GB"))

@@ -2,7 +2,7 @@
  * POST /api/v1/imports: a vendor's fio results (JSON output plus per-second logs) as a
  * qualification, analysed and judged like one drivequal ran.
  */
-package io.drivequal.service.qualification;
+package io.drivequal.service.imports;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,6 +15,7 @@ import java.util.List;
 import io.drivequal.analysis.fio.FioImportException;
 import io.drivequal.analysis.fio.FioLogFile;
 import io.drivequal.service.platform.BadRequestException;
+import io.drivequal.service.qualification.QualificationView;
 import jakarta.validation.Valid;
 
 import org.springframework.http.HttpStatus;
@@ -33,11 +34,8 @@ class ImportController {
 
 	private final FioImports imports;
 
-	private final Views views;
-
-	ImportController(FioImports imports, Views views) {
+	ImportController(FioImports imports) {
 		this.imports = imports;
-		this.views = views;
 	}
 
 	/**
@@ -57,9 +55,8 @@ class ImportController {
 			}
 			logFiles.add(new FioLogFile(log.getOriginalFilename(), text(log)));
 		}
-		Job job = this.imports.importFio(request, text(fio), logFiles, principal.getName());
-		return ResponseEntity.created(URI.create("/api/v1/qualifications/" + job.jobId()))
-			.body(this.views.summary(job));
+		QualificationView job = this.imports.importFio(request, text(fio), logFiles, principal.getName());
+		return ResponseEntity.created(URI.create("/api/v1/qualifications/" + job.id())).body(job);
 	}
 
 	@ExceptionHandler(FioImportException.class)

@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# The guest tier's launcher: the runner's device paths against a real NVMe controller, QEMU's
+# emulated one. Boots one guest (TCG; the host's root filesystem shared read-only, a results folder
+# read-write, no network) with an NVMe drive on a sparse file, runs the built runner inside it
+# through inguest.sh and reads the results back. In CI (CI=true) it always runs: a missing tool is
+# a failure. Elsewhere, without root or without the tools of .ci/install-guest-tools, it skips
+# (exit 77) saying why.
+#
+#   guest.sh check                      are the tools there? 0 yes, 77 skip (why), 1 CI lacks them
+#   guest.sh cases [CASE...]            one boot running the cases (all by default); exit 0 when all
+#                                       pass or skip, 1 otherwise; results in $WORK/out
+#   guest.sh exec DIR -- CMD [ARG...]   one boot running CMD (an absolute path) with DIR as the
+#                                       read-write folder (DIR/guest.env describes the drive)
+#
+# Environment: RUNNER and CHECK (built binaries, absolute), WORK (scratch directory, for cases),
+# DRIVEQUAL_GUEST_TOOLS (default ~/.cache/drivequal/guest), DRIVEQUAL_SPDK_RUNNER (a runner built
+# against an SPDK install, which a build tree finds by its RUNPATH: adds an IOMMU to the guest
+# and runs the spdk-pcie case), GUEST_RANDWRITE_S (the randwrite phase, default 20),
+# GUEST_TIMEOUT_S (a hung guest is killed after this, default 1800).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+tools=${DRIVEQUAL_GUEST_TOOLS:-$HOME/.cache/drivequal/guest}
+SKIP_CODE=77
+
+# The emulated drive: what QEMU is told, and so what the cases expect the runner to read back.
+NVME_SERIAL=DRIVEQUAL-QEMU-0001
+NVME_BYTES=$((64 * 1024 * 1024))
+NVME_LBA_BYTES=4096
+
+say() { echo "guest: $*"; }
+
+# Why the tier cannot run here, or nothing when it can.
+missing_reason() {
+	[ "$(id -u)" -eq 0 ] || { echo "needs root (the guest's cases format and partition its drive; CI runs as root)"; return; }
+	[ -f "$tools/guest-tools.env" ] || { echo "no $tools/guest-tools.env: run .ci/install-guest-tools"; return; }
+	# shellcheck source=/dev/null
+	source "$tools/guest-tools.env"
+	[ -x "$GUEST_QEMU" ] || { echo "$GUEST_QEMU is missing: run .ci/install-guest-tools"; return; }
+	local version
+	version=$(dpkg-query -W -f='${Version}' qemu-system-x86 2>/dev/null || true)
+	[ "$version" = "$GUEST_QEMU_VERSION" ] ||
+		{ echo "qemu-system-x86 is '$version', not $GUEST_QEMU_VERSION: run .ci/install-guest-tools"; return; }
+	[ -f "$GUEST_KERNEL" ] || { echo "the guest kernel $GUEST_KERNEL is missing: run .ci/install-guest-tools"; return; }
+	[ -x "$GUEST_VNG_BIN/vng" ] || { echo "virtme-ng is missing: run .ci/install-guest-tools"; return; }
+	local tool
+	for tool in busybox jq mkfs.ext4 sfdisk wipefs modprobe sha256sum; do
+		command -v "$tool" >/dev/null || { echo "$tool is not installed: run .ci/install-guest-tools"; return; }
+	done
+}
+
+# 0 ready; otherwise skips (77) or, in CI, fails (1), saying why.
+check_or_leave() {
+	local reason
+	reason=$(missing_reason)
+	[ -z "$reason" ] && return 0
+	if [ "${CI:-}" = "true" ]; then
+		say "FAIL: CI must run the guest tier, but $reason"
+		exit 1
+	fi
+	echo "************************************************************************"
+	say "SKIP: $reason"
+	echo "************************************************************************"
+	exit "$SKIP_CODE"
+}
+
+# boot DIR IMAGE WITH_IOMMU CMD...: one guest; its console goes to DIR/console.log and stdout.
+boot() {
+	local dir=$1 image=$2 iommu=$3
+	shift 3
+	# shellcheck source=/dev/null
+	source "$tools/guest-tools.env"
+	rm -f "$image"
+	truncate -s "$NVME_BYTES" "$image"
+	local qemu_opts="-drive file=$image,if=none,id=dqnvme,format=raw,discard=unmap"
+	qemu_opts+=" -device nvme,serial=$NVME_SERIAL,drive=dqnvme,ocp=on"
+	qemu_opts+=",logical_block_size=$NVME_LBA_BYTES,physical_block_size=$NVME_LBA_BYTES"
+	local extra=() described=""
+	if [ "$iommu" = yes ]; then
+		qemu_opts="-device intel-iommu $qemu_opts"
+		extra=(--append "intel_iommu=on")
+		described=", behind an emulated IOMMU"
+	fi
+	say "booting $GUEST_KERNEL_VERSION on QEMU $GUEST_QEMU_VERSION (TCG), virtme-ng $GUEST_VNG_VERSION;" \
+		"NVMe $NVME_SERIAL, $NVME_BYTES bytes, $NVME_LBA_BYTES-byte LBAs$described"
+	# virtme-ng runs the guest's command where it is started from: a directory the guest sees.
+	(cd "$dir" && PATH="$GUEST_VNG_BIN:$PATH" timeout --kill-after=30 "${GUEST_TIMEOUT_S:-1800}" \
+		vng --run "$GUEST_KERNEL" --qemu "$GUEST_QEMU" --disable-kvm --disable-microvm \
+		-m 2G -p 2 "${extra[@]}" --rwdir="$dir" --qemu-opts="$qemu_opts" -- "$@" </dev/null 2>&1) |
+		tee "$dir/console.log"
+	return "${PIPESTATUS[0]}"
+}
+
+# The guest's settings, read by inguest.sh and the cases.
+write_env() {
+	local dir=$1
+	{
+		printf 'OUT=%q\n' "$dir"
+		printf 'RUNNER=%q\n' "${RUNNER:-}"
+		printf 'CHECK=%q\n' "${CHECK:-}"
+		printf 'NVME_SERIAL=%q\nNVME_BYTES=%q\nNVME_LBA_BYTES=%q\n' "$NVME_SERIAL" "$NVME_BYTES" "$NVME_LBA_BYTES"
+		printf 'GUEST_RANDWRITE_S=%q\n' "${GUEST_RANDWRITE_S:-20}"
+		printf 'SPDK_RUNNER=%q\n' "${DRIVEQUAL_SPDK_RUNNER:-}"
+	} >"$dir/guest.env"
+}
+
+cmd_cases() {
+	: "${RUNNER:?RUNNER=path of drivequal-runner}"
+	: "${CHECK:?CHECK=path of check_output}"
+	: "${WORK:?WORK=scratch directory}"
+	check_or_leave
+	local out="$WORK/out" wanted=("$@") iommu=no started status all=() name
+	rm -rf "$WORK"
+	mkdir -p "$out"
+	for name in "$here"/cases/[0-9][0-9]-*.sh; do
+		name=$(basename "$name" .sh)
+		all+=("${name#[0-9][0-9]-}")
+	done
+	[ ${#wanted[@]} -gt 0 ] || wanted=("${all[@]}")
+	for name in "${wanted[@]}"; do
+		[[ " ${all[*]} " == *" $name "* ]] || { say "no case '$name' (cases: ${all[*]})"; exit 2; }
+	done
+	if [[ " ${wanted[*]} " == *" spdk-pcie "* ]] && [ -n "${DRIVEQUAL_SPDK_RUNNER:-}" ]; then
+		iommu=yes
+	fi
+	write_env "$out"
+	printf '%s\n' "${wanted[@]}" >"$out/cases.txt"
+	started=$(date +%s.%N)
+	set +e
+	boot "$out" "$WORK/nvme.img" "$iommu" "$here/inguest.sh" "$out"
+	status=$?
+	set -e
+	rm -f "$WORK/nvme.img"
+	report "$out" "$started" "$status" "${wanted[@]}"
+}
+
+# Prints one line per case from results.jsonl and the totals; exit 0 only when every wanted case
+# reported pass or skip.
+report() {
+	local out=$1 started=$2 status=$3 name line passed=0 failed=0 skipped=0 total_s cases_s
+	shift 3
+	total_s=$(awk -v now="$(date +%s.%N)" -v then="$started" 'BEGIN { printf "%.0f", now - then }')
+	echo
+	say "results (each case's log: $out/CASE.log; all figures: $out/results.jsonl)"
+	for name in "$@"; do
+		line=$(jq -c --arg c "$name" 'select(.case == $c)' "$out/results.jsonl" 2>/dev/null | tail -1 || true)
+		if [ -z "$line" ]; then
+			say "  $name: FAIL (no result: the guest stopped before it; exit $status)"
+			failed=$((failed + 1))
+			continue
+		fi
+		echo "$line" | jq -r '"guest:   \(.case): \(.status | ascii_upcase) in \(.seconds) s: \(.message)\n" +
+			(.figures | to_entries | map("guest:       \(.key) = \(.value)") | join("\n"))'
+		case $(echo "$line" | jq -r .status) in
+		pass) passed=$((passed + 1)) ;;
+		skip) skipped=$((skipped + 1)) ;;
+		*) failed=$((failed + 1)) ;;
+		esac
+	done
+	cases_s=$(jq -s 'map(.seconds) | add // 0 | round' "$out/results.jsonl" 2>/dev/null || echo 0)
+	say "whole tier $total_s s (cases $cases_s s; boot, setup and shutdown the rest)"
+	say "$passed passed, $failed failed, $skipped skipped"
+	[ "$failed" -eq 0 ]
+}
+
+cmd_exec() {
+	local dir=$1
+	shift
+	[ "${1:-}" = "--" ] && shift
+	[ $# -gt 0 ] || { say "exec needs a command"; exit 2; }
+	check_or_leave
+	mkdir -p "$dir"
+	dir=$(cd "$dir" && pwd)
+	write_env "$dir"
+	local image status
+	image=$(mktemp "$(dirname "$dir")/nvme-XXXXXX.img")
+	set +e
+	boot "$dir" "$image" no "$@"
+	status=$?
+	set -e
+	rm -f "$image"
+	return "$status"
+}
+
+case "${1:-}" in
+check)
+	check_or_leave
+	say "ready: $(source "$tools/guest-tools.env" && echo "QEMU $GUEST_QEMU_VERSION, $GUEST_KERNEL_VERSION, virtme-ng $GUEST_VNG_VERSION")"
+	;;
+cases) shift && cmd_cases "$@" ;;
+exec) shift && cmd_exec "$@" ;;
+*)
+	sed -n '/^#   guest.sh/p' "$0" | sed 's/^#   /usage: /'
+	exit 2
+	;;
+esac
