@@ -1,8 +1,9 @@
 /*
  * The real-IO tests' judge: decodes a run's JSON lines with the codecs (every line must be a valid
  * sample or job event) and checks the runner's promises (t consecutive from 1, samples adding up
- * to the phase totals, bytes = ios * bs, exact precondition bytes, the final event), and checks
- * written data on disk (fresh random blocks, or zeros).
+ * to the phase totals, bytes = ios * bs, exact precondition bytes, the final event, Little's law
+ * between the latencies and the effective queue depth, what a purge proof or a verify found), and
+ * checks written data on disk (fresh random blocks with valid headers, or zeros).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 
 #include "contract/msg_job_event.h"
 #include "contract/msg_sample.h"
+#include "io/block_header.h"
 
 #define MAX_PHASES 64
 
@@ -32,6 +34,10 @@ struct expectations {
 	int64_t runtime_s[MAX_PHASES]; /* -1: not checked */
 	int64_t write_bytes[MAX_PHASES];
 	int64_t block_size[MAX_PHASES];
+	double little_max_error[MAX_PHASES]; /* < 0: not checked */
+	double min_queue_depth[MAX_PHASES]; /* < 0: not checked */
+	const char *purge_status[MAX_PHASES];
+	int64_t mismatches[MAX_PHASES]; /* verify phases: -1 not checked */
 };
 
 struct stream {
@@ -112,6 +118,99 @@ static void take_event(struct stream *s, size_t line, struct dq_job_event *event
 	}
 }
 
+/*
+ * Little's law over a closed-loop phase: mean latency x IOPS (the exact means the phase reports,
+ * weighted by each direction's IOs) against the effective queue depth integrated independently.
+ */
+static void check_little(struct stream *s, uint32_t index, const struct expectations *x)
+{
+	const struct phase_seen *p = &s->phases[index];
+	const struct dq_direction_totals *dir[2] = { &p->totals.read, &p->totals.write };
+	double latency_ns_sum = 0, littles_l, effective, ratio;
+	uint64_t ios = 0;
+	int op;
+
+	if (x->little_max_error[index] < 0 && x->min_queue_depth[index] < 0) {
+		return;
+	}
+	if (!p->totals.has_effective_queue_depth_milli || p->totals.duration_ns == 0) {
+		fail(s, 0, "phase %u: no effectiveQueueDepthMilli", index);
+		return;
+	}
+	for (op = 0; op < 2; op++) {
+		if (dir[op]->ios > 0 && !dir[op]->has_mean_latency_ns) {
+			fail(s, 0, "phase %u: no meanLatencyNs", index);
+			return;
+		}
+		latency_ns_sum += (double)dir[op]->mean_latency_ns * (double)dir[op]->ios;
+		ios += dir[op]->ios;
+	}
+	effective = p->totals.effective_queue_depth_milli / 1000.0;
+	littles_l = latency_ns_sum / (double)p->totals.duration_ns; /* = mean latency x IOPS */
+	ratio = effective > 0 ? littles_l / effective : 0;
+	printf("phase %u: Little's law: mean latency %.0f ns x IOPS %.0f = %.4f; effective queue "
+	       "depth %.3f; ratio %.5f\n",
+	       index, ios > 0 ? latency_ns_sum / (double)ios : 0,
+	       (double)ios * 1e9 / (double)p->totals.duration_ns, littles_l, effective, ratio);
+	if (x->little_max_error[index] >= 0 && fabs(ratio - 1) > x->little_max_error[index]) {
+		fail(s, 0,
+		     "phase %u: mean latency x IOPS / effective queue depth = %.5f, beyond 1 +- %g",
+		     index, ratio, x->little_max_error[index]);
+	}
+	if (x->min_queue_depth[index] >= 0 && effective < x->min_queue_depth[index]) {
+		fail(s, 0, "phase %u: effective queue depth %.3f < %.3f", index, effective,
+		     x->min_queue_depth[index]);
+	}
+}
+
+/* What a purge's proof or a verify phase reported. */
+static void check_readback(struct stream *s, uint32_t index, const struct expectations *x)
+{
+	const struct dq_job_event_phase_completed *t = &s->phases[index].totals;
+	const char *status;
+	size_t i;
+
+	if (t->has_purge_verification) {
+		const struct dq_purge_verification *v = &t->purge_verification;
+
+		status = dq_purge_verify_status_to_str(v->status);
+		printf("phase %u: purge verification %s, coverage %s: %" PRIu64
+		       " canary blocks, %" PRIu64 " blocks / %" PRIu64 " LBAs / %" PRIu64
+		       " bytes read back, %" PRIu64 " found%s%s\n",
+		       index, status, dq_readback_coverage_to_str(v->coverage), v->canary_blocks,
+		       v->blocks_read, v->lbas_read, v->bytes_read, v->blocks_found,
+		       v->has_reason ? ": " : "", v->has_reason ? v->reason : "");
+		for (i = 0; i < v->found_reported; i++) {
+			printf("  pre-purge data still at LBA %" PRIu64 "\n",
+			       v->first_found_lbas[i]);
+		}
+		if (x->purge_status[index] != NULL && strcmp(status, x->purge_status[index]) != 0) {
+			fail(s, 0, "phase %u: purge verification %s, expected %s", index, status,
+			     x->purge_status[index]);
+		}
+	} else if (x->purge_status[index] != NULL) {
+		fail(s, 0, "phase %u: no purgeVerification", index);
+	}
+	if (t->has_verify) {
+		const struct dq_verify_result *v = &t->verify;
+
+		printf("phase %u: verify: %" PRIu64 " blocks checked, %" PRIu64
+		       " unwritten, %" PRIu64 " bytes read, %" PRIu64 " mismatches\n",
+		       index, v->blocks_checked, v->unwritten_blocks, v->bytes_read, v->mismatches);
+		for (i = 0; i < v->reported; i++) {
+			printf("  mismatch at LBA %" PRIu64 ": expected %s; found %s\n",
+			       v->first_mismatches[i].lba, v->first_mismatches[i].expected,
+			       v->first_mismatches[i].found);
+		}
+		if (x->mismatches[index] >= 0 && v->mismatches != (uint64_t)x->mismatches[index]) {
+			fail(s, 0, "phase %u: %" PRIu64 " mismatches, expected %" PRId64, index,
+			     v->mismatches, x->mismatches[index]);
+		}
+	} else if (x->mismatches[index] >= 0) {
+		fail(s, 0, "phase %u: no verify result", index);
+	}
+}
+
 static void check_phase(struct stream *s, uint32_t index, const struct expectations *x)
 {
 	const struct phase_seen *p = &s->phases[index];
@@ -122,7 +221,9 @@ static void check_phase(struct stream *s, uint32_t index, const struct expectati
 		if (p->samples > 0) {
 			printf("note: phase %u has samples but no phase-completed\n", index);
 		}
-		if (x->runtime_s[index] >= 0 || x->write_bytes[index] >= 0) {
+		if (x->runtime_s[index] >= 0 || x->write_bytes[index] >= 0 ||
+		    x->little_max_error[index] >= 0 || x->min_queue_depth[index] >= 0 ||
+		    x->purge_status[index] != NULL || x->mismatches[index] >= 0) {
 			fail(s, 0, "phase %u never completed", index);
 		}
 		return;
@@ -154,6 +255,8 @@ static void check_phase(struct stream *s, uint32_t index, const struct expectati
 		fail(s, 0, "phase %u: %u samples, expected runtime %" PRId64, index, p->samples,
 		     x->runtime_s[index]);
 	}
+	check_little(s, index, x);
+	check_readback(s, index, x);
 	if (x->write_bytes[index] >= 0 && dir[1]->bytes != (uint64_t)x->write_bytes[index]) {
 		fail(s, 0, "phase %u: wrote %" PRIu64 " bytes, expected %" PRId64, index,
 		     dir[1]->bytes, x->write_bytes[index]);
@@ -234,11 +337,14 @@ static uint64_t block_hash(const unsigned char *block, size_t len)
 }
 
 /* Written data on disk: "random" = every block distinct, none zero, ~8 bits of entropy per byte
- * (so it does not compress); "zeros" = every byte zero. */
+ * (so it does not compress); "headers" = random, and every block starts with a valid drivequal
+ * header (CRC32C intact); "zeros" = every byte zero. */
 static int check_blocks(const char *path, size_t block_size, const char *pattern, uint64_t length)
 {
 	unsigned char *block = malloc(block_size);
-	uint64_t counts[256] = { 0 }, *hashes, total = 0, zero_blocks = 0, nonzero = 0, dups = 0;
+	uint64_t counts[256] = { 0 }, *hashes, total = 0, zero_blocks = 0, nonzero = 0, dups = 0,
+		 headed = 0, placed = 0;
+	struct dq_block_header header;
 	size_t n = 0, capacity = (size_t)(length / block_size), i;
 	double entropy = 0;
 	FILE *file = fopen(path, "rb");
@@ -258,6 +364,10 @@ static int check_blocks(const char *path, size_t block_size, const char *pattern
 		}
 		zero_blocks += all_zero;
 		nonzero += !all_zero;
+		if (dq_block_inspect(block, block_size, &header, NULL) == DQ_BLOCK_VALID) {
+			headed++;
+			placed += header.lba * header.lba_bytes == (uint64_t)n * block_size;
+		}
 		hashes[n++] = block_hash(block, block_size);
 	}
 	total = (uint64_t)n * block_size;
@@ -276,10 +386,13 @@ static int check_blocks(const char *path, size_t block_size, const char *pattern
 	for (i = 1; i < n; i++) {
 		dups += hashes[i] == hashes[i - 1];
 	}
-	printf("%s: %zu blocks of %zu: %" PRIu64 " zero, %" PRIu64 " duplicate, %.5f bits/byte\n",
-	       path, n, block_size, zero_blocks, dups, entropy);
+	printf("%s: %zu blocks of %zu: %" PRIu64 " zero, %" PRIu64 " duplicate, %" PRIu64
+	       " with a valid header (%" PRIu64 " at their own offset), %.5f bits/byte\n",
+	       path, n, block_size, zero_blocks, dups, headed, placed, entropy);
 	if (strcmp(pattern, "zeros") == 0) {
 		status = nonzero == 0 ? 0 : 1;
+	} else if (strcmp(pattern, "headers") == 0) {
+		status = zero_blocks == 0 && dups == 0 && entropy > 7.99 && headed == n ? 0 : 1;
 	} else {
 		status = zero_blocks == 0 && dups == 0 && entropy > 7.99 ? 0 : 1;
 	}
@@ -300,7 +413,10 @@ static int usage(void)
 	fprintf(stderr,
 		"usage: check_output stream FILE [--final TYPE] [--refused REASON]\n"
 		"                    [--runtime PHASE S] [--write-bytes PHASE N] [--bs PHASE N]\n"
-		"       check_output blocks FILE BLOCK_SIZE LENGTH random|zeros\n");
+		"                    [--little PHASE MAX_ERROR] [--min-qd PHASE QD]\n"
+		"                    [--purge PHASE verified|failed|unverifiable]\n"
+		"                    [--mismatches PHASE N]\n"
+		"       check_output blocks FILE BLOCK_SIZE LENGTH random|zeros|headers\n");
 	return 2;
 }
 
@@ -317,7 +433,8 @@ int main(int argc, char **argv)
 		return usage();
 	}
 	for (i = 0; i < MAX_PHASES; i++) {
-		x.runtime_s[i] = x.write_bytes[i] = x.block_size[i] = -1;
+		x.runtime_s[i] = x.write_bytes[i] = x.block_size[i] = x.mismatches[i] = -1;
+		x.little_max_error[i] = x.min_queue_depth[i] = -1;
 	}
 	for (i = 3; i < argc; i++) {
 		if (strcmp(argv[i], "--final") == 0 && i + 1 < argc) {
@@ -325,6 +442,22 @@ int main(int argc, char **argv)
 		} else if (strcmp(argv[i], "--refused") == 0 && i + 1 < argc) {
 			x.refused_reason = argv[++i];
 			x.final_type = "refused";
+		} else if (i + 2 < argc && atoi(argv[i + 1]) >= 0 &&
+			   atoi(argv[i + 1]) < MAX_PHASES &&
+			   (strcmp(argv[i], "--little") == 0 || strcmp(argv[i], "--min-qd") == 0)) {
+			double *field = strcmp(argv[i], "--little") == 0 ? x.little_max_error :
+									   x.min_queue_depth;
+
+			field[atoi(argv[i + 1])] = strtod(argv[i + 2], NULL);
+			i += 2;
+		} else if (i + 2 < argc && strcmp(argv[i], "--purge") == 0 &&
+			   atoi(argv[i + 1]) >= 0 && atoi(argv[i + 1]) < MAX_PHASES) {
+			x.purge_status[atoi(argv[i + 1])] = argv[i + 2];
+			i += 2;
+		} else if (i + 2 < argc && strcmp(argv[i], "--mismatches") == 0 &&
+			   atoi(argv[i + 1]) >= 0 && atoi(argv[i + 1]) < MAX_PHASES) {
+			x.mismatches[atoi(argv[i + 1])] = strtoll(argv[i + 2], NULL, 0);
+			i += 2;
 		} else if (i + 2 < argc && atoi(argv[i + 1]) >= 0 &&
 			   atoi(argv[i + 1]) < MAX_PHASES &&
 			   (strcmp(argv[i], "--runtime") == 0 ||

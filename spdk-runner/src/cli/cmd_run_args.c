@@ -38,6 +38,7 @@ enum run_option {
 	OPT_NAME,
 	OPT_SEED,
 	OPT_SMART,
+	OPT_VERIFY,
 	OPT_JOB,
 	OPT_HELP,
 	OPT_ENGINE_OPTION, /* the engine's own options follow */
@@ -66,6 +67,8 @@ static void print_usage(FILE *out, const struct dq_io_engine_ops *ops)
 					    "  --precondition PASSES      first write the range sequentially (128k, QD32)\n"
 					    "  --purge METHOD             first erase: auto, deallocate, format-user-data, ...\n"
 					    "  --smart                    SMART snapshots before and after the workload\n"
+					    "  --verify                   then read the range back: every block written\n"
+					    "                             must carry its header, LBA and CRC32C\n"
 					    "  --serial SERIAL            refuse unless the device reports this serial\n"
 					    "  --allowlist FILE           devices destructive phases may touch (JSON)\n"
 					    "  --job-id ID, --runner-id ID, --name PHASE-NAME, --seed N\n"
@@ -309,6 +312,9 @@ static int parse_option(struct dq_run_args *a, const struct dq_io_engine_ops *op
 	case OPT_SMART:
 		a->smart = true;
 		return 0;
+	case OPT_VERIFY:
+		a->verify = true;
+		return 0;
 	case OPT_JOB:
 		a->job_path = value;
 		return 0;
@@ -352,6 +358,7 @@ static int parse_args(int argc, char **argv, struct dq_run_args *a,
 		{ "name", required_argument, NULL, OPT_NAME },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "smart", no_argument, NULL, OPT_SMART },
+		{ "verify", no_argument, NULL, OPT_VERIFY },
 		{ "job", required_argument, NULL, OPT_JOB },
 		{ "help", no_argument, NULL, OPT_HELP },
 	};

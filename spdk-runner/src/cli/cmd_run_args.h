@@ -32,6 +32,7 @@ struct dq_run_args {
 	uint32_t precondition_passes;
 	enum dq_purge_method purge;
 	bool smart;
+	bool verify; /* append a verify phase over the workload's range */
 	enum dq_output_format format;
 	uint64_t seed;
 	struct dq_job_spec spec;

@@ -198,6 +198,51 @@ static void print_smart(struct dq_output *output, const struct dq_job_event_smar
 	fputc('\n', output->out);
 }
 
+/* The effective queue depth beside Little's law, and what a purge proof or a verify found. */
+static void print_readback(struct dq_output *output,
+			   const struct dq_job_event_phase_completed *done)
+{
+	const struct dq_purge_verification *p = &done->purge_verification;
+	const struct dq_verify_result *v = &done->verify;
+	double latency_sum = (double)done->read.mean_latency_ns * (double)done->read.ios +
+			     (double)done->write.mean_latency_ns * (double)done->write.ios;
+	size_t i;
+
+	if (done->has_effective_queue_depth_milli && done->duration_ns > 0) {
+		fprintf(output->out,
+			"    effective queue depth %.3f (mean latency x IOPS %.3f: Little's law)\n",
+			done->effective_queue_depth_milli / 1000.0,
+			latency_sum / (double)done->duration_ns);
+	}
+	if (done->has_purge_verification) {
+		fprintf(output->out,
+			"    purge verification %s (%s): %" PRIu64 " canary blocks, %" PRIu64
+			" blocks (%" PRIu64 " LBAs) read back, %" PRIu64
+			" still hold pre-purge data%s%s\n",
+			p->status == DQ_PURGE_VERIFY_FAILED ?
+				"FAILED" :
+				dq_purge_verify_status_to_str(p->status),
+			dq_readback_coverage_to_str(p->coverage), p->canary_blocks, p->blocks_read,
+			p->lbas_read, p->blocks_found, p->has_reason ? ": " : "",
+			p->has_reason ? p->reason : "");
+		for (i = 0; i < p->found_reported; i++) {
+			fprintf(output->out, "      pre-purge data at LBA %" PRIu64 "\n",
+				p->first_found_lbas[i]);
+		}
+	}
+	if (done->has_verify) {
+		fprintf(output->out,
+			"    verify: %" PRIu64 " blocks checked, %" PRIu64
+			" not written by this job, %" PRIu64 " mismatches\n",
+			v->blocks_checked, v->unwritten_blocks, v->mismatches);
+		for (i = 0; i < v->reported; i++) {
+			fprintf(output->out, "      LBA %" PRIu64 ": expected %s, found %s\n",
+				v->first_mismatches[i].lba, v->first_mismatches[i].expected,
+				v->first_mismatches[i].found);
+		}
+	}
+}
+
 static int text_event(void *arg, const struct dq_job_event *event)
 {
 	struct dq_output *output = arg;
@@ -250,6 +295,7 @@ static int text_event(void *arg, const struct dq_job_event *event)
 		fputc('\n', output->out);
 		print_direction(output, "read", &done->read, done->duration_ns);
 		print_direction(output, "write", &done->write, done->duration_ns);
+		print_readback(output, done);
 		break;
 	case DQ_JOB_EVENT_SMART_SNAPSHOT:
 		print_smart(output, &event->smart_snapshot);

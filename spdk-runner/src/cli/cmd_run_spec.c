@@ -101,6 +101,14 @@ static int build_phases(struct dq_run_args *a)
 		p->size_bytes = 0;
 	}
 	n++;
+	if (a->verify) {
+		p = &a->phases[n];
+		*p = (struct dq_phase_spec){ .index = (uint32_t)n, .name = "verify" };
+		p->kind = DQ_PHASE_KIND_VERIFY;
+		p->has_range_percent = true;
+		p->range_percent = a->range_percent;
+		n++;
+	}
 	a->spec.phases = a->phases;
 	a->spec.phase_count = n;
 	return 0;
@@ -177,7 +185,7 @@ out:
 /* fio's default size is one pass over the range: ask the device its capacity (read-only). */
 static void resolve_size(struct dq_run_args *a, const struct dq_io_engine_ops *ops)
 {
-	struct dq_phase_spec *workload = &a->phases[a->spec.phase_count - 1];
+	struct dq_phase_spec *workload = &a->phases[a->spec.phase_count - 1 - (a->verify ? 1 : 0)];
 	struct dq_io_engine_open_args args = { .target = a->filename,
 					       .options = a->engine_options,
 					       .queue_depth = 1,

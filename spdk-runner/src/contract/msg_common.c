@@ -11,7 +11,7 @@
 
 static const char *const engine_names[] = { NULL, "spdk", "uring", "sim", "null" };
 static const char *const phase_kind_names[] = { NULL,	      "purge", "precondition", "workload",
-						"deallocate", "idle",  "smart" };
+						"deallocate", "idle",  "smart",	       "verify" };
 static const char *const rw_names[] = { NULL,	    "read",	 "write", "rw",
 					"randread", "randwrite", "randrw" };
 static const char *const data_pattern_names[] = { NULL, "random", "zeros" };
@@ -190,7 +190,9 @@ static void histogram_encode(struct dq_jbuild *b, struct json_object *obj,
 	}
 }
 
-static const char *const totals_keys[] = { "ios", "bytes", "errors", "latencyHistogram", NULL };
+static const char *const totals_keys[] = {
+	"ios", "bytes", "errors", "meanLatencyNs", "latencyHistogram", NULL
+};
 
 int dq_direction_totals_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
 			       struct json_object *obj, struct dq_direction_totals *totals)
@@ -203,6 +205,8 @@ int dq_direction_totals_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
 	dq_json_u64(ctx, path, obj, "bytes", true, 0, INT64_MAX, &totals->bytes, NULL);
 	dq_json_u64(ctx, path, obj, "errors", false, 0, INT64_MAX, &totals->errors,
 		    &totals->has_errors);
+	dq_json_u64(ctx, path, obj, "meanLatencyNs", false, 0, INT64_MAX, &totals->mean_latency_ns,
+		    &totals->has_mean_latency_ns);
 	dq_json_object(ctx, path, obj, "latencyHistogram", false, &histogram);
 	if (ctx->rc == 0 && histogram != NULL) {
 		totals->has_latency_histogram = true;
@@ -219,6 +223,9 @@ void dq_direction_totals_encode(struct dq_jbuild *b, struct json_object *obj,
 	dq_jb_u64(b, obj, "bytes", totals->bytes);
 	if (totals->has_errors) {
 		dq_jb_u64(b, obj, "errors", totals->errors);
+	}
+	if (totals->has_mean_latency_ns) {
+		dq_jb_u64(b, obj, "meanLatencyNs", totals->mean_latency_ns);
 	}
 	if (totals->has_latency_histogram) {
 		histogram_encode(b, dq_jb_object(b, obj, "latencyHistogram"),

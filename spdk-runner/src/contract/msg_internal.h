@@ -41,4 +41,13 @@ int dq_smart_snapshot_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
 void dq_smart_snapshot_encode(struct dq_jbuild *b, struct json_object *obj,
 			      const struct dq_smart_snapshot *smart);
 
+int dq_verify_result_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
+			    struct json_object *obj, struct dq_verify_result *verify);
+void dq_verify_result_encode(struct dq_jbuild *b, struct json_object *obj,
+			     const struct dq_verify_result *verify);
+int dq_purge_verification_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
+				 struct json_object *obj, struct dq_purge_verification *purge);
+void dq_purge_verification_encode(struct dq_jbuild *b, struct json_object *obj,
+				  const struct dq_purge_verification *purge);
+
 #endif /* DRIVEQUAL_MSG_INTERNAL_H */

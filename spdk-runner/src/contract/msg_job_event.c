@@ -47,10 +47,11 @@ static const char *const *const event_keys[] = {
 	[DQ_JOB_EVENT_PHASE_STARTED] = (const char *const[]){ ENVELOPE_KEYS, "phaseIndex",
 							      "phaseName", "kind", "clock",
 							      "startTimeMs", NULL },
-	[DQ_JOB_EVENT_PHASE_COMPLETED] = (const char *const[]){ ENVELOPE_KEYS, "phaseIndex",
-								"phaseName", "kind", "durationNs",
-								"samples", "read", "write",
-								"deallocatedBytes", NULL },
+	[DQ_JOB_EVENT_PHASE_COMPLETED] =
+		(const char *const[]){ ENVELOPE_KEYS, "phaseIndex", "phaseName", "kind",
+				       "durationNs", "samples", "read", "write", "deallocatedBytes",
+				       "effectiveQueueDepthMilli", "purgeVerification", "verify",
+				       NULL },
 	[DQ_JOB_EVENT_SMART_SNAPSHOT] =
 		(const char *const[]){ ENVELOPE_KEYS, "phaseIndex", "when", "smart", NULL },
 	[DQ_JOB_EVENT_COMPLETED] = (const char *const[]){ ENVELOPE_KEYS, "durationNs", NULL },
@@ -83,6 +84,43 @@ static void totals_decode(struct dq_jctx *ctx, struct json_object *root, const c
 	dq_json_object(ctx, NULL, root, key, true, &obj);
 	if (ctx->rc == 0) {
 		dq_direction_totals_decode(ctx, DQ_JPATH_KEY(NULL, key), obj, totals);
+	}
+}
+
+/* The phase-completed members after deallocatedBytes: effective queue depth and read-backs. */
+static void readback_decode(struct dq_jctx *ctx, struct json_object *root,
+			    struct dq_job_event_phase_completed *done)
+{
+	struct json_object *obj;
+
+	dq_json_u64(ctx, NULL, root, "effectiveQueueDepthMilli", false, 0,
+		    DQ_EFFECTIVE_QUEUE_DEPTH_MILLI_MAX, &done->effective_queue_depth_milli,
+		    &done->has_effective_queue_depth_milli);
+	dq_json_object(ctx, NULL, root, "purgeVerification", false, &obj);
+	if (ctx->rc == 0 && obj != NULL) {
+		done->has_purge_verification = true;
+		dq_purge_verification_decode(ctx, DQ_JPATH_KEY(NULL, "purgeVerification"), obj,
+					     &done->purge_verification);
+	}
+	dq_json_object(ctx, NULL, root, "verify", false, &obj);
+	if (ctx->rc == 0 && obj != NULL) {
+		done->has_verify = true;
+		dq_verify_result_decode(ctx, DQ_JPATH_KEY(NULL, "verify"), obj, &done->verify);
+	}
+}
+
+static void readback_encode(struct dq_jbuild *b, struct json_object *root,
+			    const struct dq_job_event_phase_completed *done)
+{
+	if (done->has_effective_queue_depth_milli) {
+		dq_jb_u64(b, root, "effectiveQueueDepthMilli", done->effective_queue_depth_milli);
+	}
+	if (done->has_purge_verification) {
+		dq_purge_verification_encode(b, dq_jb_object(b, root, "purgeVerification"),
+					     &done->purge_verification);
+	}
+	if (done->has_verify) {
+		dq_verify_result_encode(b, dq_jb_object(b, root, "verify"), &done->verify);
 	}
 }
 
@@ -137,6 +175,7 @@ static void body_decode(struct dq_jctx *ctx, struct json_object *root, struct dq
 		dq_json_u64(ctx, NULL, root, "deallocatedBytes", false, 0, INT64_MAX,
 			    &e->phase_completed.deallocated_bytes,
 			    &e->phase_completed.has_deallocated_bytes);
+		readback_decode(ctx, root, &e->phase_completed);
 		break;
 	case DQ_JOB_EVENT_SMART_SNAPSHOT:
 		dq_json_u32(ctx, NULL, root, "phaseIndex", true, 0, DQ_PHASE_INDEX_MAX,
@@ -254,6 +293,7 @@ static void body_encode(struct dq_jbuild *b, struct json_object *root, const str
 			dq_jb_u64(b, root, "deallocatedBytes",
 				  e->phase_completed.deallocated_bytes);
 		}
+		readback_encode(b, root, &e->phase_completed);
 		break;
 	case DQ_JOB_EVENT_SMART_SNAPSHOT:
 		dq_jb_u64(b, root, "phaseIndex", e->smart_snapshot.phase_index);

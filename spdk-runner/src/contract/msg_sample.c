@@ -10,9 +10,18 @@
 #include "contract/msg_sample.h"
 #include "msg_internal.h"
 
-static const char *const sample_keys[] = { "schemaVersion", "jobId",	 "runnerId", "deviceSerial",
-					   "phaseIndex",    "phaseName", "t",	     "timeMs",
-					   "read",	    "write",	 NULL };
+static const char *const sample_keys[] = { "schemaVersion",
+					   "jobId",
+					   "runnerId",
+					   "deviceSerial",
+					   "phaseIndex",
+					   "phaseName",
+					   "t",
+					   "timeMs",
+					   "read",
+					   "write",
+					   "effectiveQueueDepthMilli",
+					   NULL };
 static const char *const direction_keys[] = { "ios", "bytes", "latencyNs", NULL };
 
 static int direction_decode(struct dq_jctx *ctx, struct json_object *root, const char *key,
@@ -71,6 +80,9 @@ int dq_sample_decode(const char *json, size_t len, struct dq_sample *s, char *er
 	dq_json_u64(&ctx, NULL, root, "timeMs", true, 0, INT64_MAX, &s->time_ms, NULL);
 	direction_decode(&ctx, root, "read", &s->read);
 	direction_decode(&ctx, root, "write", &s->write);
+	dq_json_u64(&ctx, NULL, root, "effectiveQueueDepthMilli", false, 0,
+		    DQ_EFFECTIVE_QUEUE_DEPTH_MILLI_MAX, &s->effective_queue_depth_milli,
+		    &s->has_effective_queue_depth_milli);
 	json_object_put(root);
 	return ctx.rc;
 }
@@ -103,6 +115,9 @@ int dq_sample_encode(const struct dq_sample *s, char **json, size_t *len, char *
 	dq_jb_u64(&b, root, "timeMs", s->time_ms);
 	direction_encode(&b, dq_jb_object(&b, root, "read"), &s->read);
 	direction_encode(&b, dq_jb_object(&b, root, "write"), &s->write);
+	if (s->has_effective_queue_depth_milli) {
+		dq_jb_u64(&b, root, "effectiveQueueDepthMilli", s->effective_queue_depth_milli);
+	}
 	rc = dq_jb_finish(&b, root, json, len);
 	if (rc != 0) {
 		return rc;

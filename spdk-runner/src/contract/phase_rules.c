@@ -97,6 +97,9 @@ static int check_kind(const struct dq_phase_spec *p, struct dq_phase_violation *
 	}, idle[] = {
 		{ "idleS", p->has_idle_s },
 		{ NULL, false },
+	}, verify[] = {
+		{ "rangePercent", p->has_range_percent },
+		{ NULL, false },
 	}, purge[] = {
 		{ "purgeMethod", p->purge_method != DQ_PURGE_METHOD_NONE },
 		{ NULL, false },
@@ -119,6 +122,9 @@ static int check_kind(const struct dq_phase_spec *p, struct dq_phase_violation *
 		break;
 	case DQ_PHASE_KIND_PURGE:
 		r = purge;
+		break;
+	case DQ_PHASE_KIND_VERIFY:
+		r = verify;
 		break;
 	default:
 		r = none;

@@ -144,6 +144,13 @@ void dq_histogram_sample_percentiles(const struct dq_histogram *h,
 	out->max = h->max_ns;
 }
 
+uint64_t dq_histogram_mean_ns(const struct dq_histogram *h)
+{
+	__extension__ unsigned __int128 sum = ((unsigned __int128)h->sum_hi << 64) | h->sum_lo;
+
+	return h->total_count == 0 ? 0 : (uint64_t)(sum / h->total_count);
+}
+
 int dq_histogram_export(const struct dq_histogram *h, struct dq_latency_histogram *out)
 {
 	size_t n = 0;

@@ -3,11 +3,14 @@
  * phase clock (monotonic, or the engine's virtual clock) and the tested range.
  */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "contract/clock.h"
 #include "io/phase.h"
+#include "verify.h"
 
 /* Deallocate in pieces so a cancel is seen between them. */
 #define DEALLOCATE_CHUNK_BYTES (1ULL << 30)
@@ -64,11 +67,37 @@ static void phase_fail(struct dq_phase_stats *stats, enum dq_fail_reason reason,
 	}
 }
 
+#if DQ_TEST_FAULTS
+/*
+ * Test builds only (CMake DRIVEQUAL_TEST_FAULTS=ON, which release and image builds never set):
+ * DRIVEQUAL_TEST_FAULT=skip-erase makes every purge report success without erasing, the silently
+ * failing drive the purge proof must catch.
+ */
+static bool fault_skip_erase(void)
+{
+	const char *fault = getenv("DRIVEQUAL_TEST_FAULT");
+
+	if (fault == NULL || strcmp(fault, "skip-erase") != 0) {
+		return false;
+	}
+	fprintf(stderr, "drivequal-runner: TEST FAULT ACTIVE (DRIVEQUAL_TEST_FAULT=skip-erase): "
+			"this purge erases nothing\n");
+	return true;
+}
+#else
+static bool fault_skip_erase(void)
+{
+	return false;
+}
+#endif
+
+/* Canaries across the device, the erase, then the proof that none of them reads back. */
 int dq_purge_phase_run(const struct dq_phase_env *env, const struct dq_phase_spec *spec,
 		       struct dq_phase_stats *stats)
 {
 	struct dq_io_engine *engine = env->engine;
 	enum dq_purge_method method = spec->purge_method;
+	struct dq_purge_proof *proof = malloc(sizeof(*proof));
 	char err[512] = "";
 	int rc;
 
@@ -76,15 +105,41 @@ int dq_purge_phase_run(const struct dq_phase_env *env, const struct dq_phase_spe
 		method = dq_device_target_strongest_purge(&engine->target);
 	}
 	stats->start_ns = dq_phase_env_now(env);
-	rc = engine->ops->purge(engine->data, method, err, sizeof(err));
-	stats->duration_ns = dq_phase_env_now(env) - stats->start_ns;
+	rc = proof != NULL ? dq_purge_proof_prepare(env, spec->index, proof, err, sizeof(err)) :
+			     -ENOMEM;
+	if (rc != 0) {
+		stats->cancelled = rc == -ECANCELED;
+		if (!stats->cancelled) {
+			phase_fail(stats, rc == -EIO ? DQ_FAIL_IO_ERROR : DQ_FAIL_ENGINE_ERROR,
+				   "writing the purge's canaries", err, rc);
+		}
+		goto out;
+	}
+	rc = fault_skip_erase() ? 0 : engine->ops->purge(engine->data, method, err, sizeof(err));
 	if (rc != 0) {
 		phase_fail(stats, rc == -EIO ? DQ_FAIL_IO_ERROR : DQ_FAIL_ENGINE_ERROR,
 			   dq_purge_method_to_str(method), err, rc);
-	} else if (method == DQ_PURGE_METHOD_DEALLOCATE) {
+		goto out;
+	}
+	dq_block_ledger_forget(env->ledger, 0, env->ledger->capacity_bytes);
+	if (method == DQ_PURGE_METHOD_DEALLOCATE) {
 		stats->has_deallocated_bytes = true;
 		stats->deallocated_bytes = engine->target.device.capacity_bytes;
 	}
+	rc = dq_purge_proof_check(env, proof, err, sizeof(err));
+	if (rc != 0) {
+		stats->cancelled = rc == -ECANCELED;
+		if (!stats->cancelled) {
+			phase_fail(stats, rc == -EIO ? DQ_FAIL_IO_ERROR : DQ_FAIL_ENGINE_ERROR,
+				   "reading back after the purge", err, rc);
+		}
+		goto out;
+	}
+	stats->has_purge_verification = true;
+	stats->purge_verification = proof->result;
+out:
+	stats->duration_ns = dq_phase_env_now(env) - stats->start_ns;
+	free(proof);
 	return 0;
 }
 
@@ -112,6 +167,7 @@ int dq_deallocate_phase_run(const struct dq_phase_env *env, const struct dq_phas
 			break;
 		}
 		stats->deallocated_bytes += length;
+		dq_block_ledger_forget(env->ledger, offset, length);
 	}
 	stats->duration_ns = dq_phase_env_now(env) - stats->start_ns;
 	return 0;

@@ -20,6 +20,7 @@ struct job {
 	const struct dq_sink *sink;
 	struct dq_job_outcome *outcome;
 	struct dq_io_engine engine;
+	struct dq_block_ledger ledger;
 	struct dq_phase_env env;
 	uint32_t seq;
 	int sink_rc;
@@ -99,6 +100,8 @@ static void totals_from(struct dq_direction_totals *totals, const struct dq_dire
 	totals->has_errors = io_phase;
 	totals->errors = dir->errors;
 	totals->has_latency_histogram = false;
+	totals->has_mean_latency_ns = io_phase && dir->ios > 0;
+	totals->mean_latency_ns = dq_histogram_mean_ns(&dir->histogram);
 	if (dir->ios > 0 && dq_histogram_export(&dir->histogram, &totals->latency_histogram) == 0) {
 		totals->has_latency_histogram = true;
 	}
@@ -120,6 +123,12 @@ static int phase_completed_event(struct job *job, const struct dq_phase_spec *sp
 	totals_from(&done->write, &stats->write, io_phase);
 	done->has_deallocated_bytes = stats->has_deallocated_bytes;
 	done->deallocated_bytes = stats->deallocated_bytes;
+	done->has_effective_queue_depth_milli = io_phase && stats->has_effective_queue_depth;
+	done->effective_queue_depth_milli = stats->effective_queue_depth_milli;
+	done->has_purge_verification = stats->has_purge_verification;
+	done->purge_verification = stats->purge_verification;
+	done->has_verify = stats->has_verify;
+	done->verify = stats->verify;
 	rc = emit(job, &event);
 	dq_histogram_export_fini(&done->read.latency_histogram);
 	dq_histogram_export_fini(&done->write.latency_histogram);
@@ -189,6 +198,76 @@ static void purge_methods_text(uint32_t methods, char *out, size_t out_len)
 	}
 }
 
+/* The capability a purge method needs, named as a drive's datasheet would. */
+static const char *purge_capability(enum dq_purge_method method)
+{
+	switch (method) {
+	case DQ_PURGE_METHOD_FORMAT_USER_DATA:
+		return "Format NVM with user-data erase";
+	case DQ_PURGE_METHOD_FORMAT_CRYPTO:
+		return "Format NVM with cryptographic erase";
+	case DQ_PURGE_METHOD_SANITIZE_BLOCK:
+		return "Sanitize (block erase)";
+	case DQ_PURGE_METHOD_SANITIZE_CRYPTO:
+		return "Sanitize (crypto erase)";
+	case DQ_PURGE_METHOD_SANITIZE_OVERWRITE:
+		return "Sanitize (overwrite)";
+	case DQ_PURGE_METHOD_DEALLOCATE:
+		return "deallocate (TRIM / Dataset Management)";
+	default:
+		return "any purge method";
+	}
+}
+
+/* Does a phase leave this job's headers on the medium (random data written over its range)? */
+static bool writes_headers(const struct dq_phase_spec *p)
+{
+	return (p->kind == DQ_PHASE_KIND_WORKLOAD || p->kind == DQ_PHASE_KIND_PRECONDITION) &&
+	       dq_phase_is_destructive(p) && p->data_pattern != DQ_DATA_PATTERN_ZEROS;
+}
+
+/* Whether an earlier phase of the job writes where verify phase i reads, since the last erase. */
+static bool written_before(const struct job *job, size_t i, uint64_t range)
+{
+	const struct dq_device *device = &job->engine.target.device;
+	const struct dq_phase_spec *p;
+
+	while (i-- > 0) {
+		p = &job->spec->phases[i];
+		if (writes_headers(p)) {
+			return true; /* every range starts at LBA 0: it overlaps */
+		}
+		if (p->kind == DQ_PHASE_KIND_PURGE || (p->kind == DQ_PHASE_KIND_DEALLOCATE &&
+						       dq_phase_range_bytes(p, device) >= range)) {
+			return false;
+		}
+	}
+	return false;
+}
+
+/* A verify phase needs a medium to read and something this job wrote there before it. */
+static int check_verify_fits(struct job *job, size_t i)
+{
+	const struct dq_device_target *target = &job->engine.target;
+	const struct dq_phase_spec *p = &job->spec->phases[i];
+	uint64_t range = dq_phase_range_bytes(p, &target->device);
+
+	if (!target->keeps_data) {
+		return refuse(job, DQ_REFUSE_INVALID_COMMAND,
+			      "phase %s: nothing written to %s can be read back to verify: %s",
+			      p->name, target->device.transport_address, target->no_data_reason);
+	}
+	if (!written_before(job, i, range)) {
+		return refuse(
+			job, DQ_REFUSE_INVALID_COMMAND,
+			"phase %s: verify of [0, %llu): no earlier phase of this job writes "
+			"random data there after the last purge, so nothing there was written "
+			"by this job: nothing to verify",
+			p->name, (unsigned long long)range);
+	}
+	return 1;
+}
+
 /* What the opened device must offer the phases; a refusal (invalid-command) otherwise. */
 static int check_phases_fit(struct job *job)
 {
@@ -241,16 +320,55 @@ static int check_phases_fit(struct job *job)
 				char offered[160];
 
 				purge_methods_text(target->purge_methods, offered, sizeof(offered));
-				return refuse(
-					job, DQ_REFUSE_INVALID_COMMAND,
-					"phase %s: %s cannot purge with %s (the device offers: "
-					"%s)",
-					p->name, target->device.transport_address,
-					dq_purge_method_to_str(p->purge_method), offered);
+				return refuse(job, DQ_REFUSE_INVALID_COMMAND,
+					      "phase %s: %s cannot purge with %s: it lacks %s (the "
+					      "device offers: %s); nothing was written",
+					      p->name, target->device.transport_address,
+					      dq_purge_method_to_str(p->purge_method),
+					      purge_capability(method), offered);
 			}
+		}
+		if (p->kind == DQ_PHASE_KIND_VERIFY && check_verify_fits(job, i) != 1) {
+			return 0;
 		}
 	}
 	return 1; /* fits */
+}
+
+/*
+ * The job's ledger: the header unit for its block sizes, and the generation map when a phase
+ * verifies (refused when the map would not fit).
+ */
+static int ledger_setup(struct job *job)
+{
+	const struct dq_device *device = &job->engine.target.device;
+	uint32_t block_sizes[DQ_MAX_PHASES];
+	size_t i, count = 0;
+	bool track = false;
+	uint64_t map_bytes = 0;
+	int rc;
+
+	for (i = 0; i < job->spec->phase_count; i++) {
+		const struct dq_phase_spec *p = &job->spec->phases[i];
+
+		if (p->has_block_size_bytes && count < DQ_MAX_PHASES) {
+			block_sizes[count++] = p->block_size_bytes;
+		}
+		track |= p->kind == DQ_PHASE_KIND_VERIFY;
+	}
+	rc = dq_block_ledger_init(&job->ledger, job->spec->job_id,
+				  dq_block_unit_for(device->lba_size_bytes, block_sizes, count),
+				  device->lba_size_bytes, device->capacity_bytes, track,
+				  &map_bytes);
+	if (rc == -E2BIG) {
+		return refuse(
+			job, DQ_REFUSE_INVALID_COMMAND,
+			"verifying data on %s needs a %llu MiB map of what the job wrote; the "
+			"limit is %llu MiB",
+			device->transport_address, (unsigned long long)(map_bytes >> 20),
+			(unsigned long long)(DQ_BLOCK_LEDGER_MAX_BYTES >> 20));
+	}
+	return rc == 0 ? 1 : rc;
 }
 
 /* Open, identify and check; returns 1 when the job may start, 0 when it was refused, or the
@@ -289,6 +407,14 @@ static int admit(struct job *job, const struct dq_allowlist *allowlist)
 			args.queue_depth = spec->phases[i].queue_depth;
 		}
 	}
+	for (i = 0; i < spec->phase_count; i++) {
+		/* read-backs (purge proofs, verify phases) keep this many IOs in flight */
+		if ((spec->phases[i].kind == DQ_PHASE_KIND_PURGE ||
+		     spec->phases[i].kind == DQ_PHASE_KIND_VERIFY) &&
+		    args.queue_depth < DQ_READBACK_QUEUE_DEPTH) {
+			args.queue_depth = DQ_READBACK_QUEUE_DEPTH;
+		}
+	}
 	args.target = spec->target;
 	args.options = spec->engine_options;
 	args.writable = destructive;
@@ -325,7 +451,8 @@ static int admit(struct job *job, const struct dq_allowlist *allowlist)
 			}
 		}
 	}
-	return check_phases_fit(job);
+	rc = check_phases_fit(job);
+	return rc == 1 ? ledger_setup(job) : rc;
 }
 
 static int run_phase(struct job *job, const struct dq_phase_spec *spec,
@@ -365,6 +492,9 @@ static int run_phase(struct job *job, const struct dq_phase_spec *spec,
 		break;
 	case DQ_PHASE_KIND_SMART:
 		rc = smart_event(job, spec->index, DQ_SMART_WHEN_AFTER);
+		break;
+	case DQ_PHASE_KIND_VERIFY:
+		rc = dq_verify_phase_run(&job->env, spec, stats);
 		break;
 	default:
 		rc = -EINVAL;
@@ -442,6 +572,7 @@ int dq_job_run(const struct dq_job_spec *spec, const struct dq_allowlist *allowl
 		.serial = job.engine.target.device.serial,
 		.seed = spec->seed != 0 ? spec->seed : dq_random_seed(),
 		.virtual_clock = dq_io_engine_has(&job.engine, DQ_ENGINE_VIRTUAL_CLOCK),
+		.ledger = &job.ledger,
 	};
 	job.env.wall_origin_ms = dq_clock_wall_ms();
 	job.env.clock_origin_ns = dq_phase_env_now(&job.env);
@@ -476,6 +607,7 @@ int dq_job_run(const struct dq_job_spec *spec, const struct dq_allowlist *allowl
 out_free:
 	free(stats);
 out_close:
+	dq_block_ledger_fini(&job.ledger);
 	dq_io_engine_close(&job.engine);
 	return rc < 0 ? rc : 0;
 }

@@ -67,6 +67,8 @@ static int null_open(const struct dq_io_engine_open_args *args, void **data,
 		 "fake: the null engine has no device");
 	target->purge_methods = 1u << DQ_PURGE_METHOD_DEALLOCATE;
 	target->buffer_align = 64;
+	snprintf(target->no_data_reason, sizeof(target->no_data_reason),
+		 "the null engine stores nothing");
 	*data = engine;
 	return 0;
 }

@@ -3,12 +3,15 @@
  * in seconds of wall time and its samples carry simulated time. The engine keeps the clock: each
  * IO is submitted at the engine's "now" and completes when the model says; getevents() hands out
  * the earliest completion and moves "now" to it, which is exactly a closed loop at fixed depth.
+ * With sim_medium=1 it also keeps what is written (a sparse anonymous mapping of the drive's
+ * capacity), so a purge or a data verify can be proven on a simulated drive by reading back.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "contract/phase_rules.h"
 #include "contract/strutil.h"
@@ -20,6 +23,7 @@
 
 struct sim_options {
 	char profiles_dir[DQ_ENGINE_OPTION_STR_MAX];
+	bool medium;
 };
 
 static const struct dq_engine_option sim_option_table[] = {
@@ -29,6 +33,14 @@ static const struct dq_engine_option sim_option_table[] = {
 		.offset = offsetof(struct sim_options, profiles_dir),
 		.default_value = DQ_SIM_PROFILES_DIR,
 		.help = "directory of the drive profiles (<name>.json) that sim:<name> names",
+	},
+	{
+		.name = "sim_medium",
+		.type = DQ_ENGINE_OPTION_BOOL,
+		.offset = offsetof(struct sim_options, medium),
+		.default_value = "0",
+		.help = "keep what is written so reads return it (purge proofs and data verify on a "
+			"simulated drive; memory grows with the data written)",
 	},
 	{ .name = NULL },
 };
@@ -56,7 +68,32 @@ struct sim_engine {
 	uint32_t head;
 	uint32_t count;
 	uint32_t capacity;
+	unsigned char *medium; /* sim_medium: the user capacity, pages allocated as written */
+	uint64_t medium_bytes;
 };
+
+/* Zero [offset, offset + length) of the medium: whole pages are handed back to the kernel. */
+static void medium_zero(struct sim_engine *engine, uint64_t offset, uint64_t length)
+{
+	const uint64_t page = 4096;
+	uint64_t end = offset + length, first_page = (offset + page - 1) / page * page,
+		 end_page = end / page * page;
+
+	if (engine->medium == NULL || offset >= engine->medium_bytes) {
+		return;
+	}
+	if (end > engine->medium_bytes) {
+		end = engine->medium_bytes;
+		end_page = end / page * page;
+	}
+	if (first_page >= end_page) {
+		memset(engine->medium + offset, 0, end - offset);
+		return;
+	}
+	memset(engine->medium + offset, 0, first_page - offset);
+	madvise(engine->medium + first_page, end_page - first_page, MADV_DONTNEED);
+	memset(engine->medium + end_page, 0, end - end_page);
+}
 
 static void ring_push(struct sim_engine *engine, struct sim_pending item)
 {
@@ -174,9 +211,28 @@ static int sim_open(const struct dq_io_engine_open_args *args, void **data,
 				(1u << DQ_PURGE_METHOD_DEALLOCATE);
 	target->buffer_align = 64;
 	target->max_queue_depth = DQ_QUEUE_DEPTH_MAX;
+	if (options != NULL && options->medium) {
+		engine->medium_bytes = identify.user_bytes;
+		engine->medium = mmap(NULL, engine->medium_bytes, PROT_READ | PROT_WRITE,
+				      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (engine->medium == MAP_FAILED) {
+			engine->medium = NULL;
+			rc = -ENOMEM;
+			snprintf(err, err_len, "sim: cannot map a %" PRIu64 "-byte medium",
+				 engine->medium_bytes);
+			goto err_destroy_drive;
+		}
+		target->keeps_data = true;
+	} else {
+		snprintf(
+			target->no_data_reason, sizeof(target->no_data_reason),
+			"the sim engine keeps no data (its option sim_medium=1 gives it a medium)");
+	}
 	*data = engine;
 	return 0;
 
+err_destroy_drive:
+	dq_sim_drive_destroy(engine->drive);
 err_free_ring:
 	free(engine->ring);
 err_free_engine:
@@ -199,6 +255,13 @@ static int sim_queue(void *data, const struct dq_io *io)
 				 io->length / engine->lba_bytes, engine->now_ns, &complete_ns);
 	pending.result = rc;
 	pending.done_ns = rc == 0 ? complete_ns : engine->now_ns;
+	if (rc == 0 && engine->medium != NULL && io->offset + io->length <= engine->medium_bytes) {
+		if (io->op == DQ_IO_WRITE) {
+			memcpy(engine->medium + io->offset, io->buf, io->length);
+		} else {
+			memcpy(io->buf, engine->medium + io->offset, io->length);
+		}
+	}
 	ring_push(engine, pending);
 	return 0;
 }
@@ -286,6 +349,7 @@ static int sim_deallocate(void *data, uint64_t offset, uint64_t length, char *er
 		lba += count;
 		remaining -= count;
 	}
+	medium_zero(engine, offset, length);
 	return 0;
 }
 
@@ -309,6 +373,7 @@ static int sim_purge(void *data, enum dq_purge_method method, char *err, size_t 
 	if (done_ns > engine->now_ns) {
 		engine->now_ns = done_ns;
 	}
+	medium_zero(engine, 0, engine->medium_bytes); /* Format / sanitize: every LBA reads zeros */
 	return 0;
 }
 
@@ -358,6 +423,9 @@ static void sim_close(void *data)
 	struct sim_engine *engine = data;
 
 	if (engine != NULL) {
+		if (engine->medium != NULL) {
+			munmap(engine->medium, engine->medium_bytes);
+		}
 		dq_sim_drive_destroy(engine->drive);
 		free(engine->ring);
 		free(engine);

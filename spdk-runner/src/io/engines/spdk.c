@@ -169,15 +169,13 @@ static int spdk_engine_register_buffers(void *data, const struct iovec *buffers,
 	struct spdk_engine *engine = data;
 	unsigned i;
 
-	if (count > engine->tags) {
-		return -EINVAL;
-	}
-	/* NVMe-oF sends from any memory; a PCIe drive DMAs, so it gets DMA-able stand-ins. */
+	/* NVMe-oF sends from any memory; a PCIe drive DMAs, so each tag gets a DMA-able stand-in
+	 * as large as the core's buffers (the core has more buffers than tags: any may come). */
 	for (i = 0; i < engine->tags; i++) {
 		spdk_dma_free(engine->ios[i].dma);
 		engine->ios[i].dma = NULL;
-		if (i < count && engine->dev.target.trtype == DQ_SPDK_TRTYPE_PCIE) {
-			engine->ios[i].dma = spdk_dma_zmalloc(buffers[i].iov_len, 4096, NULL);
+		if (count > 0 && engine->dev.target.trtype == DQ_SPDK_TRTYPE_PCIE) {
+			engine->ios[i].dma = spdk_dma_zmalloc(buffers[0].iov_len, 4096, NULL);
 			if (engine->ios[i].dma == NULL) {
 				return -ENOMEM;
 			}

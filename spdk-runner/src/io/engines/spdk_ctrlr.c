@@ -213,6 +213,7 @@ void dq_spdk_dev_describe(const struct spdk_dev *dev, struct dq_device_target *t
 	target->kernel_block_device = false; /* SPDK owns it: no mounts, no kernel holders */
 	target->probe_path[0] = '\0';
 	target->buffer_align = 4096;
+	target->keeps_data = true;
 	target->purge_methods = 0;
 	if (dev->controller.oncs & (1u << 2)) {
 		target->purge_methods |= 1u << DQ_PURGE_METHOD_DEALLOCATE;

@@ -186,6 +186,7 @@ static int uring_open(const struct dq_io_engine_open_args *args, void **data,
 		return rc;
 	}
 	target->max_queue_depth = engine->tags;
+	target->keeps_data = true;
 	*data = engine;
 	return 0;
 }
@@ -218,8 +219,8 @@ static int uring_register_buffers(void *data, const struct iovec *buffers, unsig
 		io_uring_unregister_buffers(&engine->ring);
 		engine->buffers_registered = false;
 	}
-	if (count > engine->tags) {
-		return -EINVAL;
+	if (count > UINT16_MAX + 1u) {
+		return -EINVAL; /* buf_index is 16 bits */
 	}
 	/* Without fixed buffers (option off, or RLIMIT_MEMLOCK) the kernel pins pages per IO. */
 	if (engine->want_fixedbufs &&
@@ -263,8 +264,21 @@ static int uring_queue(void *data, const struct dq_io *io)
 
 static int uring_commit(void *data)
 {
-	/* Deferred: the next getevents() submits and waits in one io_uring_enter. */
-	(void)data;
+	struct uring_engine *engine = data;
+	int rc;
+
+	/* The core commits when it has work before reaping (filling the next write buffers):
+	 * submit now. Otherwise it skips this and getevents() submits and waits in one call. */
+	if (engine->pending == 0) {
+		return 0;
+	}
+	rc = io_uring_submit(&engine->ring);
+	if (rc < 0 && rc != -EAGAIN && rc != -EBUSY && rc != -EINTR) {
+		return rc;
+	}
+	if (rc > 0) {
+		engine->pending -= (unsigned)rc < engine->pending ? (unsigned)rc : engine->pending;
+	}
 	return 0;
 }
 

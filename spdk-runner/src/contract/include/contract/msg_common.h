@@ -53,6 +53,7 @@ enum dq_phase_kind {
 	DQ_PHASE_KIND_DEALLOCATE,
 	DQ_PHASE_KIND_IDLE,
 	DQ_PHASE_KIND_SMART,
+	DQ_PHASE_KIND_VERIFY,
 };
 
 enum dq_rw {
@@ -167,9 +168,67 @@ struct dq_direction_totals {
 	uint64_t bytes;
 	bool has_errors;
 	uint64_t errors;
+	bool has_mean_latency_ns;
+	uint64_t mean_latency_ns; /* exact: the latencies' sum / ios */
 	bool has_latency_histogram;
 	struct dq_latency_histogram latency_histogram;
 };
+
+/* effectiveQueueDepthMilli: time-averaged IOs outstanding x 1000 (at most the deepest queue). */
+#define DQ_EFFECTIVE_QUEUE_DEPTH_MILLI_MAX 1024000
+
+/* A read-back's reports are bounded: the first mismatches (or found LBAs), in LBA order. */
+#define DQ_READBACK_REPORT_MAX 16
+#define DQ_BLOCK_TEXT_MAX_CHARS 128
+
+/* One block that did not read back as written (#/$defs/verifyMismatch). */
+struct dq_verify_mismatch {
+	uint64_t lba;
+	char expected[DQ_UTF8_BUF(DQ_BLOCK_TEXT_MAX_CHARS)];
+	char found[DQ_UTF8_BUF(DQ_BLOCK_TEXT_MAX_CHARS)];
+};
+
+/* A data-integrity read-back (#/$defs/verifyResult). */
+struct dq_verify_result {
+	uint64_t blocks_checked;
+	uint64_t unwritten_blocks;
+	uint64_t bytes_read;
+	uint64_t mismatches;
+	size_t reported; /* entries of first_mismatches */
+	struct dq_verify_mismatch first_mismatches[DQ_READBACK_REPORT_MAX];
+};
+
+enum dq_purge_verify_status {
+	DQ_PURGE_VERIFY_NONE = 0,
+	DQ_PURGE_VERIFY_VERIFIED,
+	DQ_PURGE_VERIFY_FAILED,
+	DQ_PURGE_VERIFY_UNVERIFIABLE,
+};
+
+enum dq_readback_coverage {
+	DQ_COVERAGE_ABSENT = 0,
+	DQ_COVERAGE_ALL,
+	DQ_COVERAGE_SAMPLE,
+	DQ_COVERAGE_NONE,
+};
+
+/* A purge's proof (#/$defs/purgeVerification). */
+struct dq_purge_verification {
+	enum dq_purge_verify_status status;
+	bool has_reason;
+	char reason[DQ_UTF8_BUF(DQ_REASON_MAX_CHARS)];
+	enum dq_readback_coverage coverage;
+	uint64_t canary_blocks;
+	uint64_t blocks_read;
+	uint64_t lbas_read;
+	uint64_t bytes_read;
+	uint64_t blocks_found;
+	size_t found_reported; /* entries of first_found_lbas */
+	uint64_t first_found_lbas[DQ_READBACK_REPORT_MAX];
+};
+
+const char *dq_purge_verify_status_to_str(enum dq_purge_verify_status status);
+const char *dq_readback_coverage_to_str(enum dq_readback_coverage coverage);
 
 /* OCP Datacenter extended SMART log (C0h) counters. */
 struct dq_smart_ocp {

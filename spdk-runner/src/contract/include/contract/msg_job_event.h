@@ -85,6 +85,12 @@ struct dq_job_event_phase_completed {
 	struct dq_direction_totals write;
 	bool has_deallocated_bytes;
 	uint64_t deallocated_bytes;
+	bool has_effective_queue_depth_milli; /* IO phases */
+	uint64_t effective_queue_depth_milli;
+	bool has_purge_verification; /* purge phases */
+	struct dq_purge_verification purge_verification;
+	bool has_verify; /* verify phases */
+	struct dq_verify_result verify;
 };
 
 struct dq_job_event_smart_snapshot {

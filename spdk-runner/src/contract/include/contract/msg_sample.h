@@ -26,6 +26,8 @@ struct dq_sample {
 	uint64_t time_ms;
 	struct dq_sample_direction read;
 	struct dq_sample_direction write;
+	bool has_effective_queue_depth_milli;
+	uint64_t effective_queue_depth_milli; /* IOs outstanding x 1000, time-averaged */
 };
 
 /*

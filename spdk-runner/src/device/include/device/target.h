@@ -27,7 +27,13 @@ struct dq_device_target {
 	char probe_path[4096];
 	uint32_t purge_methods; /* bit (1u << enum dq_purge_method) per supported method */
 	uint32_t buffer_align; /* IO buffer alignment, bytes (a power of two) */
+	/* Reads return what was written (a drive, a file; a simulated drive with a medium): the
+	 * core writes headers and data, and purges and verifies can be checked by reading back. */
+	bool keeps_data;
 	uint32_t max_queue_depth;
+	/* Why reads return nothing written (keeps_data false): the null engine, a sim without its
+	 * medium. Empty otherwise. */
+	char no_data_reason[128];
 };
 
 /* The strongest purge method a target supports (the contract's "auto"), or NONE. */

@@ -23,7 +23,8 @@ enum {
 	/* The engine keeps time: now_ns() and completions' done_ns are its (simulated) clock and
 	 * idle() advances it, so a 2000 s phase can run in seconds. */
 	DQ_ENGINE_VIRTUAL_CLOCK = 1u << 0,
-	/* No medium: data is never stored, so the core does not fill write buffers. */
+	/* No drive: nothing to protect, so the interlocks do not apply (whether reads return what
+	 * was written is the target's keeps_data). */
 	DQ_ENGINE_DISKLESS = 1u << 1,
 	/* deallocate() works (TRIM / Dataset Management / hole punching). */
 	DQ_ENGINE_CAN_DEALLOCATE = 1u << 2,
@@ -105,7 +106,9 @@ struct dq_io_engine_ops {
 	int (*register_buffers)(void *data, const struct iovec *buffers, unsigned count);
 	/* Stage one IO. -EBUSY when the queue is full. */
 	int (*queue)(void *data, const struct dq_io *io);
-	/* Submit what was staged. May defer to the next getevents(), which the core always calls. */
+	/* Submit what was staged, now: the core calls it right after stamping the IOs as submitted
+	 * when it has work to do before reaping (filling the next buffers). getevents() submits
+	 * whatever is still staged, so a core that reaps at once skips this call. */
 	int (*commit)(void *data);
 	/* Reap up to max completions; wait up to timeout_ns for the first. Returns the count. */
 	int (*getevents)(void *data, struct dq_io_completion *out, unsigned max,

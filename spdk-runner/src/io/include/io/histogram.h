@@ -122,6 +122,9 @@ uint64_t dq_histogram_highest_equivalent(uint64_t value_ns);
  */
 uint64_t dq_histogram_value_at_percentile(const struct dq_histogram *h, double percentile);
 
+/* The exact mean of the recorded values (their 128-bit sum / count), rounded down; 0 when empty. */
+uint64_t dq_histogram_mean_ns(const struct dq_histogram *h);
+
 /* Exact minimum and maximum of the recorded values; 0 when empty. */
 uint64_t dq_histogram_min(const struct dq_histogram *h);
 uint64_t dq_histogram_max(const struct dq_histogram *h);

@@ -10,12 +10,16 @@
 #include <stdint.h>
 
 #include "contract/msg_job_event.h"
+#include "io/block_ledger.h"
 #include "io/engine.h"
 #include "io/histogram.h"
 #include "io/sink.h"
 
 /* The cancel flag is checked at least this often; stalled devices still get a sample per second. */
 #define DQ_TICK_NS 100000000ULL
+
+/* The queue depth of read-backs (purge proofs, verify phases): the engine must take this many. */
+#define DQ_READBACK_QUEUE_DEPTH 16u
 
 struct dq_phase_env {
 	struct dq_io_engine *engine;
@@ -26,6 +30,8 @@ struct dq_phase_env {
 	const char *serial;
 	uint64_t seed;
 	bool virtual_clock; /* times are the engine's clock */
+	/* The job's record of what it wrote (headers' identity, generations); never NULL. */
+	struct dq_block_ledger *ledger;
 	/* Maps phase clock to epoch ms: wall_origin_ms corresponds to clock_origin_ns. */
 	uint64_t wall_origin_ms;
 	uint64_t clock_origin_ns;
@@ -61,10 +67,19 @@ struct dq_phase_stats {
 	uint64_t start_ns; /* phase clock */
 	uint64_t duration_ns;
 	uint64_t samples;
+	/* IO phases: IOs outstanding integrated over the phase (IO-nanoseconds), and that divided
+	 * by the duration x 1000 (the effective queue depth, the contract's integer form). */
+	uint64_t outstanding_io_ns;
+	bool has_effective_queue_depth;
+	uint64_t effective_queue_depth_milli;
 	struct dq_direction_stats read;
 	struct dq_direction_stats write;
 	bool has_deallocated_bytes;
 	uint64_t deallocated_bytes;
+	bool has_purge_verification; /* purge phases */
+	struct dq_purge_verification purge_verification;
+	bool has_verify; /* verify phases */
+	struct dq_verify_result verify;
 	bool cancelled;
 	enum dq_fail_reason fail_reason; /* DQ_FAIL_NONE unless the phase failed */
 	char message[DQ_UTF8_BUF(DQ_MESSAGE_MAX_CHARS)];
@@ -89,6 +104,13 @@ int dq_deallocate_phase_run(const struct dq_phase_env *env, const struct dq_phas
 			    struct dq_phase_stats *stats);
 int dq_idle_phase_run(const struct dq_phase_env *env, const struct dq_phase_spec *spec,
 		      struct dq_phase_stats *stats);
+
+/*
+ * A verify phase: read the tested range back and check every unit the ledger says this job wrote
+ * (readback.c). stats->verify gets the result; a range with nothing written fails the phase.
+ */
+int dq_verify_phase_run(const struct dq_phase_env *env, const struct dq_phase_spec *spec,
+			struct dq_phase_stats *stats);
 
 /* The phase's tested range: rangePercent of the capacity, rounded down to whole lbas. */
 uint64_t dq_phase_range_bytes(const struct dq_phase_spec *spec, const struct dq_device *device);

@@ -30,7 +30,14 @@ public enum Metric {
 	/** First 60 s IOPS after idle / steady-state IOPS before idle. */
 	IDLE_RECOVERY("idleRecovery", "ratio"),
 	/** Mean MB/s of a sequential phase. */
-	THROUGHPUT_MBPS("throughputMBps", "MB/s");
+	THROUGHPUT_MBPS("throughputMBps", "MB/s"),
+	/**
+	 * 1 when a purge's read-back found no block written before it, else 0 (criterion:
+	 * AT_LEAST 1).
+	 */
+	PURGE_VERIFIED("purgeVerified", "boolean"),
+	/** Blocks a verify phase found not as written (criterion: AT_MOST 0). */
+	VERIFY_MISMATCHES("verifyMismatches", "blocks");
 
 	private final String wireName;
 

@@ -1,8 +1,9 @@
 /*
  * The report of one finished job, built from what the API returns (job with analysis, profile,
  * samples): the seeds' three IOPS charts, per-second latency, and the tables of
- * docs/methodology.md — steady state, consistency, latency QoS, throughput, WAF and endurance,
- * TRIM and idle recovery — with the verdict and each criterion's measured value against its limit.
+ * docs/methodology.md — steady state, consistency, latency QoS, effective queue depth, throughput,
+ * WAF and endurance, TRIM and idle recovery, purge proofs and data verify — with the verdict and
+ * each criterion's measured value against its limit.
  * Also used by the self-contained HTML export, which embeds the same data.
  */
 'use strict';
@@ -230,9 +231,10 @@ const Report = (() => {
 
 	function throughput(job) {
 		const rows = phasesOf(job).filter((p) => p.throughput).map((p) => [p.phaseName, p.kind, p.throughput.seconds, bytes(p.throughput.totalBytes), num(p.throughput.meanMBps, 1)]);
-		const phases = phasesOf(job).map((p) => [p.phaseIndex, p.phaseName, p.kind, p.samples, p.expectedSamples == null ? '—' : p.expectedSamples]);
+		const qd = (p) => (p.queueDepth ? [num(p.queueDepth.effective, 3), num(p.queueDepth.meanLatencyTimesIops, 3), num(p.queueDepth.ratio, 4)] : ['—', '—', '—']);
+		const phases = phasesOf(job).map((p) => [p.phaseIndex, p.phaseName, p.kind, p.samples, p.expectedSamples == null ? '—' : p.expectedSamples, ...qd(p)]);
 		return el('section', { id: 'phases-section' }, el('h2', {}, 'Phases'),
-			table('phases-table', ['#', 'phase', 'kind', 'samples indexed', 'samples reported'], phases, (i) => i === 0 || i > 2),
+			table('phases-table', ['#', 'phase', 'kind', 'samples indexed', 'samples reported', 'effective QD', 'mean latency × IOPS', 'ratio (Little)'], phases, (i) => i === 0 || i > 2),
 			rows.length ? el('h3', {}, 'Sequential throughput') : null,
 			rows.length ? table('throughput-table', ['phase', 'kind', 'seconds', 'bytes', 'mean MB/s'], rows, (i) => i > 1) : null);
 	}
@@ -247,6 +249,28 @@ const Report = (() => {
 		return el('section', { id: 'waf-section' }, el('h2', {}, 'Write amplification and endurance'),
 			rows.length ? table('waf-table', ['phase', 'WAF', 'host bytes', 'media bytes', 'TBW', 'DWPD', 'TBW source'], rows, (i) => i > 0 && i < 6)
 				: el('p', { class: 'muted' }, 'No phase took SMART snapshots.'));
+	}
+
+	/** What a purge's read-back and a verify phase found (docs/methodology.md). */
+	function readBack(job) {
+		const purges = phasesOf(job).filter((p) => p.purgeVerification).map((p) => {
+			const v = p.purgeVerification;
+			return { attrs: { 'data-phase': p.phaseName, 'data-status': v.status },
+				cells: [p.phaseName, v.status, v.coverage, v.canaryBlocks, v.blocksRead, v.lbasRead, bytes(v.bytesRead), v.blocksFound,
+					v.reason || (v.firstFoundLbas || []).join(', ') || '—'] };
+		});
+		const verifies = phasesOf(job).filter((p) => p.verify).map((p) => {
+			const v = p.verify;
+			return { attrs: { 'data-phase': p.phaseName, 'data-mismatches': v.mismatches },
+				cells: [p.phaseName, v.blocksChecked, v.unwrittenBlocks, bytes(v.bytesRead), v.mismatches,
+					v.firstMismatches.map((m) => `LBA ${m.lba}: expected ${m.expected}; found ${m.found}`).join(' | ') || '—'] };
+		});
+		if (!purges.length && !verifies.length) {
+			return null;
+		}
+		return el('section', { id: 'readback-section' }, el('h2', {}, 'Purge proof and data verify'),
+			purges.length ? table('purge-table', ['phase', 'status', 'coverage', 'canary blocks', 'blocks read', 'LBAs read', 'bytes read', 'blocks found', 'reason / first found LBAs'], purges, (i) => i > 2 && i < 8) : null,
+			verifies.length ? table('verify-table', ['phase', 'blocks checked', 'not written by the job', 'bytes read', 'mismatches', 'first mismatches'], verifies, (i) => i > 0 && i < 5) : null);
 	}
 
 	function recovery(job) {
@@ -287,6 +311,10 @@ const Report = (() => {
 			container.append(steadyState(phase), consistency(phase));
 		}
 		container.append(qos(job), throughput(job), waf(job), recovery(job));
+		const proofs = readBack(job);
+		if (proofs) {
+			container.append(proofs);
+		}
 		const n = notes(job);
 		if (n) {
 			container.append(n);

@@ -28,6 +28,7 @@ import io.drivequal.analysis.Metric;
 import io.drivequal.analysis.MetricValues;
 import io.drivequal.analysis.PerSecondSeries;
 import io.drivequal.analysis.PhaseLatencyHistogram;
+import io.drivequal.analysis.ReadBack;
 import io.drivequal.analysis.Recovery;
 import io.drivequal.analysis.SmartCounters;
 import io.drivequal.analysis.Throughput;
@@ -53,10 +54,40 @@ final class JobAnalyzer {
 			Map<String, Map<String, Object>> smart) {
 	}
 
-	/** Per-phase figures as stored in the job's analysis. */
+	/**
+	 * Per-phase figures as stored in the job's analysis; purgeVerification and verify are
+	 * the runner's read-backs as it sent them (null when the phase had none).
+	 */
 	record PhaseAnalysis(int phaseIndex, String phaseName, String kind, int samples, Long expectedSamples,
 			IopsPhaseAnalysis iops, Optional<Throughput.ThroughputResult> throughput, Optional<LatencyQos> writeLatency,
-			Optional<LatencyQos> readLatency, WriteAmplification.WafResult waf, EnduranceProjection endurance) {
+			Optional<LatencyQos> readLatency, WriteAmplification.WafResult waf, EnduranceProjection endurance,
+			Optional<QueueDepth> queueDepth, Map<String, Object> purgeVerification, Map<String, Object> verify) {
+	}
+
+	/**
+	 * Little's law over a closed-loop phase: the effective queue depth the runner
+	 * integrated, and mean latency x IOPS from the phase's exact means, which must agree.
+	 */
+	record QueueDepth(double effective, double meanLatencyTimesIops, double ratio) {
+
+		@SuppressWarnings("unchecked")
+		static Optional<QueueDepth> of(Map<String, Object> result) {
+			if (result == null || !(result.get("effectiveQueueDepth") instanceof Number effective)
+					|| !(result.get("durationNs") instanceof Number duration) || duration.longValue() == 0) {
+				return Optional.empty();
+			}
+			double latencySumNs = 0;
+			for (String direction : new String[] { "read", "write" }) {
+				if (result.get(direction) instanceof Map<?, ?> totals
+						&& ((Map<String, Object>) totals).get("meanLatencyNs") instanceof Number mean) {
+					latencySumNs += mean.doubleValue() * ((Number) totals.get("ios")).doubleValue();
+				}
+			}
+			double littles = latencySumNs / duration.doubleValue();
+			return Optional.of(new QueueDepth(effective.doubleValue(), littles,
+					(effective.doubleValue() > 0) ? littles / effective.doubleValue() : 0));
+		}
+
 	}
 
 	record JobAnalysis(List<PhaseAnalysis> phases, Measure trimRecovery, Measure idleRecovery, Verdict verdict,
@@ -96,9 +127,11 @@ final class JobAnalyzer {
 				endurance = Endurance.project(enduranceSpec(job), waf.waf());
 				values.putEndurance(spec.name(), endurance);
 			}
+			readBack(spec, input.result(), values);
 			Long expected = (input.result() != null) ? ((Number) input.result().get("samples")).longValue() : null;
 			phases.add(new PhaseAnalysis(spec.index(), spec.name(), spec.kind(), input.samples().size(), expected, iops,
-					throughput, writeLatency, readLatency, waf, endurance));
+					throughput, writeLatency, readLatency, waf, endurance, QueueDepth.of(input.result()),
+					readBackOf(input.result(), "purgeVerification"), readBackOf(input.result(), "verify")));
 		}
 		Measure trim = trimRecovery(throughputByName);
 		Measure idle = idleRecovery(inputs, iopsByName);
@@ -106,6 +139,28 @@ final class JobAnalyzer {
 		values.put(Metric.IDLE_RECOVERY, idle);
 		Verdict verdict = VerdictJudge.judge(criteria(job, profile, values), values);
 		return new JobAnalysis(phases, trim, idle, verdict, notes);
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> readBackOf(Map<String, Object> result, String name) {
+		return (result != null && result.get(name) instanceof Map<?, ?> readBack) ? (Map<String, Object>) readBack
+				: null;
+	}
+
+	/** purgeVerified of a purge phase, verifyMismatches of a verify phase. */
+	private static void readBack(PhaseSpec spec, Map<String, Object> result, MetricValues values) {
+		if (result == null) {
+			return;
+		}
+		if (result.get("purgeVerification") instanceof Map<?, ?> purge) {
+			values.put(Metric.PURGE_VERIFIED, spec.name(), ReadBack.purgeVerified((String) purge.get("status"),
+					((Number) purge.get("blocksFound")).longValue(), (String) purge.get("reason")));
+		}
+		if (result.get("verify") instanceof Map<?, ?> verify) {
+			values.put(Metric.VERIFY_MISMATCHES, spec.name(),
+					ReadBack.verifyMismatches(((Number) verify.get("blocksChecked")).longValue(),
+							((Number) verify.get("mismatches")).longValue()));
+		}
 	}
 
 	static boolean isRandomWorkload(PhaseSpec spec) {

@@ -35,6 +35,7 @@ public final class Durations {
 			case "idle" -> phase.idleS();
 			case "purge" -> PURGE_S;
 			case "deallocate" -> DEALLOCATE_S;
+			case "verify" -> ceilDiv((long) (capacityBytes * range(phase) / 100.0), NOMINAL_SEQUENTIAL_BYTES_PER_S);
 			default -> SMART_S;
 		};
 	}

@@ -134,7 +134,7 @@ class FioImports {
 		long writeBytes = second.write().flatMap((d) -> boxed(d.bytes())).orElse(0L);
 		return new SamplePoint(phase.index(), phase.name(), (int) second.t(),
 				start.plusSeconds(second.t()).toEpochMilli(), readIops, writeIops, readBytes, writeBytes,
-				readBytes / 1e6, writeBytes / 1e6, latency(second.read()), latency(second.write()));
+				readBytes / 1e6, writeBytes / 1e6, latency(second.read()), latency(second.write()), null);
 	}
 
 	private static SamplePoint.Latency latency(Optional<FioDirectionSecond> direction) {
@@ -148,7 +148,7 @@ class FioImports {
 		long runtimeMs = job.totals().values().stream().mapToLong(FioJobTotals::runtimeMs).max().orElse(0);
 		return PhaseResults.document(now.toString(), jobId, IMPORT_RUNNER, request.drive().serial(), phase.index(),
 				phase.name(), phase.kind(), runtimeMs * 1_000_000L, job.seconds().size(),
-				totals(job, FioDirection.READ), totals(job, FioDirection.WRITE), null);
+				totals(job, FioDirection.READ), totals(job, FioDirection.WRITE), null, Map.of());
 	}
 
 	/**

@@ -18,12 +18,14 @@ public final class PhaseResults {
 
 	/**
 	 * @param read, write the contract's directionTotals (ios, bytes, errors,
-	 * latencyHistogram)
+	 * meanLatencyNs, latencyHistogram)
 	 * @param deviceSerial, deallocatedBytes null when not known
+	 * @param measured what only runner phases carry (effectiveQueueDepth,
+	 * purgeVerification, verify); empty for imports
 	 */
 	public static BulkOperation document(String timestamp, String jobId, String runnerId, String deviceSerial,
 			int phaseIndex, String phaseName, String kind, long durationNs, long samples, Map<String, Object> read,
-			Map<String, Object> write, Long deallocatedBytes) {
+			Map<String, Object> write, Long deallocatedBytes, Map<String, Object> measured) {
 		Map<String, Object> document = new LinkedHashMap<>();
 		document.put("@timestamp", timestamp);
 		document.put("jobId", jobId);
@@ -41,6 +43,7 @@ public final class PhaseResults {
 		if (deallocatedBytes != null) {
 			document.put("deallocatedBytes", deallocatedBytes);
 		}
+		document.putAll(measured);
 		String id = jobId + "/" + phaseIndex;
 		return BulkOperation.of((op) -> op.index((index) -> index.index(INDEX).id(id).document(document)));
 	}

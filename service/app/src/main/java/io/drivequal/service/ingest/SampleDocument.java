@@ -1,7 +1,7 @@
 /*
  * A sample as stored in Elasticsearch (schemas/elasticsearch/index-templates/drivequal-samples.json):
  * the message plus the fields charts and Kibana need directly (IOPS, MB/s, @timestamp, the drive's
- * model, firmware and whether it is simulated).
+ * model, firmware and whether it is simulated, the effective queue depth as a plain number).
  */
 package io.drivequal.service.ingest;
 
@@ -15,7 +15,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 record SampleDocument(@JsonProperty("@timestamp") long timestampMs, String jobId, String runnerId, String deviceSerial,
 		String driveModel, String firmware, Boolean simulated, int phaseIndex, String phaseName, int t, long totalIops,
-		DirectionDocument read, DirectionDocument write) {
+		DirectionDocument read, DirectionDocument write, Double effectiveQueueDepth) {
 
 	private static final DateTimeFormatter MONTH = DateTimeFormatter.ofPattern("yyyy.MM").withZone(ZoneOffset.UTC);
 
@@ -38,7 +38,8 @@ record SampleDocument(@JsonProperty("@timestamp") long timestampMs, String jobId
 		return new SampleDocument(sample.timeMs(), sample.jobId(), sample.runnerId(), sample.deviceSerial(),
 				drive.driveModel(), drive.firmware(), known ? drive.simulated() : null, sample.phaseIndex(),
 				sample.phaseName(), sample.t(), sample.read().ios() + sample.write().ios(),
-				DirectionDocument.of(sample.read()), DirectionDocument.of(sample.write()));
+				DirectionDocument.of(sample.read()), DirectionDocument.of(sample.write()),
+				(sample.effectiveQueueDepthMilli() != null) ? sample.effectiveQueueDepthMilli() / 1000.0 : null);
 	}
 
 	/** Monthly indices by the sample's own time: retention drops whole indices. */

@@ -58,7 +58,7 @@ public class SampleIndexer {
 		List<SampleMessage> samples = points.stream()
 			.map((point) -> new SampleMessage(1, jobId, runnerId, serial, point.phaseIndex(), point.phaseName(),
 					point.t(), point.timeMs(), direction(point.readIops(), point.readBytes(), point.readLatencyNs()),
-					direction(point.writeIops(), point.writeBytes(), point.writeLatencyNs())))
+					direction(point.writeIops(), point.writeBytes(), point.writeLatencyNs()), null))
 			.toList();
 		for (int from = 0; from < samples.size(); from += IMPORT_BATCH) {
 			write(samples.subList(from, Math.min(samples.size(), from + IMPORT_BATCH)), (job) -> drive)

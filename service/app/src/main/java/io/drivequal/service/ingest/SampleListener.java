@@ -62,7 +62,8 @@ class SampleListener {
 		return new SampleMessage(message.get("schemaVersion").asInt(), message.get("jobId").asString(),
 				message.get("runnerId").asString(), message.get("deviceSerial").asString(),
 				message.get("phaseIndex").asInt(), message.get("phaseName").asString(), message.get("t").asInt(),
-				message.get("timeMs").asLong(), directionOf(message.get("read")), directionOf(message.get("write")));
+				message.get("timeMs").asLong(), directionOf(message.get("read")), directionOf(message.get("write")),
+				message.has("effectiveQueueDepthMilli") ? message.get("effectiveQueueDepthMilli").asLong() : null);
 	}
 
 	private static SampleMessage.Direction directionOf(JsonNode direction) {

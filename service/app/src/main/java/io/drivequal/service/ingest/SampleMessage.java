@@ -1,10 +1,11 @@
 /*
  * A per-second sample as the runner sends it (schemas/messages/sample.schema.json).
+ * effectiveQueueDepthMilli is null from runners that do not measure it (saved runs, imports).
  */
 package io.drivequal.service.ingest;
 
 record SampleMessage(int schemaVersion, String jobId, String runnerId, String deviceSerial, int phaseIndex,
-		String phaseName, int t, long timeMs, Direction read, Direction write) {
+		String phaseName, int t, long timeMs, Direction read, Direction write, Long effectiveQueueDepthMilli) {
 
 	record Direction(long ios, long bytes, LatencyNs latencyNs) {
 	}

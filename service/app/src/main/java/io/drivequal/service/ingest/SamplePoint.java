@@ -1,5 +1,6 @@
 /*
- * One per-second sample as the API serves it: IOPS, MB/s and latency per direction.
+ * One per-second sample as the API serves it: IOPS, MB/s and latency per direction, and the
+ * second's effective queue depth when the runner measured it.
  */
 package io.drivequal.service.ingest;
 
@@ -8,7 +9,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SamplePoint(int phaseIndex, String phaseName, int t, long timeMs, long readIops, long writeIops,
 		long readBytes, long writeBytes, double readMBps, double writeMBps, Latency readLatencyNs,
-		Latency writeLatencyNs) {
+		Latency writeLatencyNs, Double effectiveQueueDepth) {
 
 	public record Latency(long p50, long p99, long p999, long max) {
 	}
@@ -17,7 +18,7 @@ public record SamplePoint(int phaseIndex, String phaseName, int t, long timeMs, 
 		return new SamplePoint(document.phaseIndex(), document.phaseName(), document.t(), document.timestampMs(),
 				document.read().iops(), document.write().iops(), document.read().bytes(), document.write().bytes(),
 				document.read().mbPerS(), document.write().mbPerS(), latency(document.read()),
-				latency(document.write()));
+				latency(document.write()), document.effectiveQueueDepth());
 	}
 
 	private static Latency latency(SampleDocument.DirectionDocument direction) {

@@ -146,7 +146,25 @@ class JobEventListener {
 				event.path("runnerId").asString(), null, event.path("phaseIndex").asInt(),
 				event.path("phaseName").asString(), event.path("kind").asString(), event.path("durationNs").asLong(),
 				event.path("samples").asLong(), toMap(event.path("read")), toMap(event.path("write")),
-				(deallocated != null) ? deallocated.asLong() : null);
+				(deallocated != null) ? deallocated.asLong() : null, measured(event));
+	}
+
+	/**
+	 * The effective queue depth as a plain number (the message carries it x 1000) and the
+	 * read-backs as sent.
+	 */
+	private Map<String, Object> measured(JsonNode event) {
+		Map<String, Object> measured = new LinkedHashMap<>();
+		JsonNode milli = event.get("effectiveQueueDepthMilli");
+		if (milli != null) {
+			measured.put("effectiveQueueDepth", milli.asLong() / 1000.0);
+		}
+		for (String readBack : new String[] { "purgeVerification", "verify" }) {
+			if (event.get(readBack) != null) {
+				measured.put(readBack, toMap(event.get(readBack)));
+			}
+		}
+		return measured;
 	}
 
 	@SuppressWarnings("unchecked")

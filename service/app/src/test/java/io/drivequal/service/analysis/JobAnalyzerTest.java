@@ -92,6 +92,40 @@ class JobAnalyzerTest {
 		assertThat(analysis.verdict().outcome()).as(analysis.verdict().toString()).isEqualTo(Outcome.PASS);
 	}
 
+	@Test
+	void aPurgeThatLeftDataAndAVerifyThatFoundCorruptionFailTheirCriteria() {
+		PhaseSpec purge = this.consistency.phases().get(0);
+		PhaseSpec verify = new PhaseSpec(3, "verify", "verify", null, null, null, null, 100.0, null, null, null, null,
+				null, null, null, null);
+		Map<String, Object> silentPurge = Map.of("samples", 0, "purgeVerification",
+				Map.of("status", "failed", "coverage", "all", "canaryBlocks", 16384, "blocksRead", 16384, "lbasRead",
+						131072, "bytesRead", 67108864, "blocksFound", 16384));
+		Map<String, Object> corrupted = Map.of("samples", 0, "verify", Map.of("blocksChecked", 16384, "unwrittenBlocks",
+				0, "bytesRead", 67108864, "mismatches", 2, "firstMismatches", List.of()));
+		CompletedJobs.JobFacts job = job(List.of(new Criterion("purgeVerified", "atLeast", 1.0, null),
+				new Criterion("verifyMismatches", "atMost", 0.0, null)));
+		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(job, Optional.of(this.consistency),
+				List.of(new JobAnalyzer.PhaseInput(purge, silentPurge, List.of(), null),
+						new JobAnalyzer.PhaseInput(verify, corrupted, List.of(), null)),
+				List.of());
+		assertThat(analysis.verdict().criteria()).extracting((c) -> c.outcome())
+			.containsExactly(Outcome.FAIL, Outcome.FAIL);
+		assertThat(analysis.verdict().criteria().get(0).explanation())
+			.isEqualTo("purgeVerified measured 0 boolean in phase purge, limit >= 1");
+		assertThat(analysis.verdict().criteria().get(1).explanation())
+			.isEqualTo("verifyMismatches measured 2 blocks in phase verify, limit <= 0");
+
+		Map<String, Object> unverifiable = Map.of("samples", 0, "purgeVerification",
+				Map.of("status", "unverifiable", "reason", "nothing can be read back: the null engine stores nothing",
+						"coverage", "none", "canaryBlocks", 0, "blocksRead", 0, "lbasRead", 0, "bytesRead", 0,
+						"blocksFound", 0));
+		JobAnalyzer.JobAnalysis proven = JobAnalyzer.analyze(
+				job(List.of(new Criterion("purgeVerified", "atLeast", 1.0, null))), Optional.of(this.consistency),
+				List.of(new JobAnalyzer.PhaseInput(purge, unverifiable, List.of(), null)), List.of());
+		assertThat(proven.verdict().outcome()).isEqualTo(Outcome.INCONCLUSIVE);
+		assertThat(proven.verdict().criteria().get(0).explanation()).contains("the null engine stores nothing");
+	}
+
 	private CompletedJobs.JobFacts job(List<Criterion> criteria) {
 		return new CompletedJobs.JobFacts("q-1", "consistency-2000s", "SIM-1", "DQSIM-T", "1.0", 16L << 30,
 				this.consistency.phases(), null, criteria, Instant.parse("2026-11-22T21:00:00Z"));
@@ -101,7 +135,7 @@ class JobAnalyzerTest {
 		List<SamplePoint> samples = new ArrayList<>();
 		for (int t = 1; t <= seconds; t++) {
 			samples.add(new SamplePoint(2, "randwrite-4k-qd32", t, t * 1000L, 0, iops, 0, iops * 4096, 0,
-					iops * 4096 / 1e6, null, null));
+					iops * 4096 / 1e6, null, null, null));
 		}
 		return samples;
 	}
@@ -110,7 +144,7 @@ class JobAnalyzerTest {
 		List<SamplePoint> samples = new ArrayList<>();
 		for (int t = 1; t <= seconds; t++) {
 			samples.add(new SamplePoint(1, "seq", t, t * 1000L, 0, bytesPerSecond / 131072, 0, bytesPerSecond, 0,
-					bytesPerSecond / 1e6, null, null));
+					bytesPerSecond / 1e6, null, null, null));
 		}
 		return samples;
 	}

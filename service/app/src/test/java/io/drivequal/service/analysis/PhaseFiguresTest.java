@@ -76,7 +76,7 @@ class PhaseFiguresTest {
 		List<SamplePoint> samples = new ArrayList<>();
 		for (int t = 1; t <= 2000; t++) {
 			samples.add(new SamplePoint(2, "randwrite-4k-qd32", t, t * 1000L, 0, 10000, 0, 10000 * 4096L, 0,
-					10000 * 4096 / 1e6, null, null));
+					10000 * 4096 / 1e6, null, null, null));
 		}
 		return JobAnalyzer
 			.analyze(this.job, Optional.of(this.consistency),

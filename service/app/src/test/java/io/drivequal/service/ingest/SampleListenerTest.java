@@ -88,6 +88,16 @@ class SampleListenerTest {
 	}
 
 	@Test
+	void documentCarriesTheEffectiveQueueDepthAsANumberWhenMeasured() throws IOException {
+		byte[] measured = Files.readAllBytes(EXAMPLES.resolve("valid/randwrite-second-effective-queue-depth.json"));
+		assertThat(SampleDocument.of(this.listener.decode(record("job-0001", measured)), DriveLabels.UNKNOWN)
+			.effectiveQueueDepth()).isEqualTo(31.87);
+		byte[] older = Files.readAllBytes(EXAMPLES.resolve("valid/randwrite-second.json"));
+		assertThat(SampleDocument.of(this.listener.decode(record("job-0001", older)), DriveLabels.UNKNOWN)
+			.effectiveQueueDepth()).isNull();
+	}
+
+	@Test
 	void documentCarriesTheDriveOfItsJob() throws IOException {
 		byte[] bytes = Files.readAllBytes(EXAMPLES.resolve("valid/mixed-second.json"));
 		SampleMessage sample = this.listener.decode(record("job-0002", bytes));
@@ -106,7 +116,10 @@ class SampleListenerTest {
 	 * them.
 	 */
 	private JsonNode withoutNulls(JsonNode node) {
-		String json = this.contracts.mapper().writeValueAsString(node).replaceAll(",\"latencyNs\":null", "");
+		String json = this.contracts.mapper()
+			.writeValueAsString(node)
+			.replaceAll(",\"latencyNs\":null", "")
+			.replaceAll(",\"effectiveQueueDepthMilli\":null", "");
 		return this.contracts.mapper().readTree(json);
 	}
 

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import io.drivequal.harness.RealInfrastructure;
@@ -31,6 +32,17 @@ public final class RunnerAgents implements AutoCloseable {
 		this.agents.add(start(runnerId, RealInfrastructure.shared().kafkaBootstrapServers(), targets));
 	}
 
+	/**
+	 * As {@link #start(String, List)}, every device with the engine options
+	 * {@code deviceOptions} (JSON, e.g. {@code {"sim_medium":1}}) and the process with
+	 * extra environment variables (e.g. the test build's fault switch).
+	 */
+	public void start(String runnerId, List<String> targets, String deviceOptions, Map<String, String> environment)
+			throws IOException {
+		this.agents.add(start(runnerId, RealInfrastructure.shared().kafkaBootstrapServers(), targets, deviceOptions,
+				environment));
+	}
+
 	@Override
 	public void close() throws InterruptedException {
 		for (Process agent : this.agents) {
@@ -45,13 +57,19 @@ public final class RunnerAgents implements AutoCloseable {
 	 * {@code null:1g}; each is allowlisted by its transport address
 	 */
 	public static Process start(String runnerId, String brokers, List<String> targets) throws IOException {
+		return start(runnerId, brokers, targets, null, Map.of());
+	}
+
+	private static Process start(String runnerId, String brokers, List<String> targets, String deviceOptions,
+			Map<String, String> environment) throws IOException {
 		Path dir = Files.createDirectories(Path.of("target", "agents", runnerId));
 		StringBuilder devices = new StringBuilder();
 		StringBuilder allowed = new StringBuilder();
 		for (String target : targets) {
 			String engine = target.substring(0, target.indexOf(':'));
 			devices.append(devices.isEmpty() ? "" : ",")
-				.append("{\"engine\":\"%s\",\"target\":\"%s\"}".formatted(engine, target));
+				.append("{\"engine\":\"%s\",\"target\":\"%s\"%s}".formatted(engine, target,
+						(deviceOptions != null) ? ",\"options\":" + deviceOptions : ""));
 			allowed.append(allowed.isEmpty() ? "" : ",").append("{\"transportAddress\":\"%s\"}".formatted(target));
 		}
 		Path allowlist = Files.writeString(dir.resolve("allowlist.json"), "{\"devices\":[" + allowed + "]}");
@@ -60,9 +78,11 @@ public final class RunnerAgents implements AutoCloseable {
 				""".formatted(runnerId, brokers, allowlist.toAbsolutePath(), devices));
 		Path runner = Path.of(System.getProperty("drivequal.runner.binary", "drivequal-runner"));
 		assertThat(runner).as("the C runner must be built before the service's integration tests").isExecutable();
-		return new ProcessBuilder(runner.toString(), "agent", "--config", config.toString()).redirectErrorStream(true)
-			.redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("agent.log").toFile()))
-			.start();
+		ProcessBuilder agent = new ProcessBuilder(runner.toString(), "agent", "--config", config.toString())
+			.redirectErrorStream(true)
+			.redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("agent.log").toFile()));
+		agent.environment().putAll(environment);
+		return agent.start();
 	}
 
 	/** SIGKILL: no goodbye, no flush, as when a host loses power. */

@@ -131,6 +131,75 @@ class RunnerAgentIT {
 		figures.put("passed", true).write();
 	}
 
+	/**
+	 * A purge proven by read-back and a clean data verify pass their criteria; on a drive
+	 * whose purge silently erases nothing (the test build's fault switch) the proof
+	 * catches it and the verdict fails. Each figure travels runner -> Kafka ->
+	 * Elasticsearch (whose strict mappings take the new fields) -> analysis.
+	 */
+	@Test
+	void aPurgeProofAndADataVerifyReachTheVerdict() throws Exception {
+		String honest = "agent-" + shortId();
+		String silent = "agent-" + shortId();
+		this.agents.start(honest, List.of("sim:test-client-7pct@5"), "{\"sim_medium\":1}", Map.of());
+		this.agents.start(silent, List.of("sim:test-client-7pct@6"), "{\"sim_medium\":1}",
+				Map.of("DRIVEQUAL_TEST_FAULT", "skip-erase"));
+		String plan = """
+				{"phases":[{"name":"purge","kind":"purge","purgeMethod":"format-user-data"},
+				 {"name":"randwrite","kind":"workload","rw":"randwrite","blockSizeBytes":4096,"queueDepth":32,
+				  "rangePercent":1,"sizeBytes":16777216},
+				 {"name":"verify","kind":"verify","rangePercent":1}]}""";
+		String criteria = """
+				[{"metric":"purgeVerified","comparator":"atLeast","limit":1},
+				 {"metric":"verifyMismatches","comparator":"atMost","limit":0}]""";
+		String good = submitPlan(api().awaitDriveSerial(honest), plan, criteria);
+		String bad = submitPlan(api().awaitDriveSerial(silent), plan, criteria);
+
+		JsonNode goodJob = awaitVerdict(good);
+		JsonNode badJob = awaitVerdict(bad);
+		JsonNode purge = goodJob.get("analysis").get("phases").get(0).get("purgeVerification");
+		JsonNode written = goodJob.get("analysis").get("phases").get(1);
+		JsonNode verify = goodJob.get("analysis").get("phases").get(2).get("verify");
+		JsonNode caught = badJob.get("analysis").get("phases").get(0).get("purgeVerification");
+		System.out.printf(
+				"purge proof %s (%s: %d blocks, %d bytes read back, %d found); effective QD %.3f vs mean latency"
+						+ " x IOPS %.3f; verify %d blocks, %d mismatches; silent purge: %s, %d of %d found;"
+						+ " verdicts %s, %s%n",
+				purge.get("status").asString(), purge.get("coverage").asString(), purge.get("blocksRead").asLong(),
+				purge.get("bytesRead").asLong(), purge.get("blocksFound").asLong(),
+				written.get("queueDepth").get("effective").asDouble(),
+				written.get("queueDepth").get("meanLatencyTimesIops").asDouble(), verify.get("blocksChecked").asLong(),
+				verify.get("mismatches").asLong(), caught.get("status").asString(), caught.get("blocksFound").asLong(),
+				caught.get("blocksRead").asLong(), goodJob.get("verdict").asString(), badJob.get("verdict").asString());
+		assertThat(goodJob.get("verdict").asString()).isEqualTo("PASS");
+		assertThat(purge.get("status").asString()).isEqualTo("verified");
+		assertThat(purge.get("blocksRead").asLong()).isEqualTo(65536);
+		assertThat(verify.get("blocksChecked").asLong()).isPositive();
+		assertThat(verify.get("mismatches").asLong()).isZero();
+		assertThat(written.get("queueDepth").get("effective").asDouble()).isGreaterThanOrEqualTo(0.99 * 32);
+		assertThat(written.get("queueDepth").get("ratio").asDouble()).isBetween(0.98, 1.02);
+		assertThat(badJob.get("verdict").asString()).isEqualTo("FAIL");
+		assertThat(caught.get("status").asString()).isEqualTo("failed");
+		assertThat(caught.get("blocksFound").asLong()).isEqualTo(65536);
+		Map<String, Object> purgeResult = this.elasticsearch
+			.get((get) -> get.index("drivequal-phase-results").id(bad + "/0"), Map.class)
+			.source();
+		assertThat(purgeResult).extractingByKey("purgeVerification", MAP).containsEntry("status", "failed");
+		Map<String, Object> workloadResult = this.elasticsearch
+			.get((get) -> get.index("drivequal-phase-results").id(good + "/1"), Map.class)
+			.source();
+		assertThat(workloadResult).containsKey("effectiveQueueDepth");
+		assertThat(StoredSamples.anyOf(this.elasticsearch, good)).containsKey("effectiveQueueDepth");
+	}
+
+	private String submitPlan(String serial, String plan, String criteria) {
+		ApiClient.Response submitted = api().post("alice", "/api/v1/qualifications", """
+				{"drive":{"serial":"%s"},"plan":%s,"criteria":%s}
+				""".formatted(serial, plan, criteria));
+		assertThat(submitted.status()).as(String.valueOf(submitted.body())).isEqualTo(201);
+		return submitted.body().get("id").asString();
+	}
+
 	private String submit(String serial, String profile, String criteria) {
 		ApiClient.Response submitted = api().post("alice", "/api/v1/qualifications", """
 				{"drive":{"serial":"%s"},"plan":{"profile":"%s"},"criteria":%s}

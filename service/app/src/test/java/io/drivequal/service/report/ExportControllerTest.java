@@ -52,7 +52,7 @@ class ExportControllerTest {
 
 	private static SamplePoint point(int phase, String name, int t) {
 		return new SamplePoint(phase, name, t, 1000L * t, 0, 50000, 0, 50000L * 4096, 0, 204.8, null,
-				new SamplePoint.Latency(600000, 900000, 1500000, 4000000));
+				new SamplePoint.Latency(600000, 900000, 1500000, 4000000), null);
 	}
 
 	private static JobReport report(Map<String, Object> analysis) {

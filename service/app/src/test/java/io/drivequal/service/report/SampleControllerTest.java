@@ -42,7 +42,7 @@ class SampleControllerTest {
 
 	private static SamplePoint point(int t) {
 		return new SamplePoint(2, "randwrite-4k-qd32", t, t * 1000L, 0, 50000, 0, 50000L * 4096, 0, 204.8, null,
-				new SamplePoint.Latency(600000, 900000, 1500000, 4000000));
+				new SamplePoint.Latency(600000, 900000, 1500000, 4000000), null);
 	}
 
 	@Test

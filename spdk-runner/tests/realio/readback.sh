@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# Reading back what the runner wrote, on real IO: a purge proven by canaries that no longer read
+# back (and a purge that silently erases nothing caught), a data verify that finds corruption
+# injected between the writes and the read-back, and the bad inputs refused before any write (a
+# purge the device cannot do, a verify of a range the job never wrote).
+# Usage: RUNNER=... CHECK=... WORK=... TEST_FAULTS=ON|OFF readback.sh CASE
+source "$(dirname "$0")/lib.sh"
+
+# The fault switch exists only in test builds; elsewhere the variable must change nothing.
+expected_under_fault() {
+	if [ "${TEST_FAULTS:-OFF}" = ON ]; then echo failed; else echo verified; fi
+}
+
+case_purge_proof_loop() {
+	local file serial allow out
+	need_root_loop
+	start_case purge-proof-loop
+	file=$(new_file backing.img 64M)
+	dd if=/dev/urandom of="$file" bs=1M count=64 conv=notrunc status=none
+	new_loop "$file"
+	serial=$(serial_of "$LOOP_DEV")
+	allow="$CASE_DIR/allow.json"
+	allow_serial "$allow" "$serial" '"allowSignatures": true'
+	out="$CASE_DIR/purge.jsonl"
+	run_json "$out" --filename "$LOOP_DEV" --purge deallocate --rw randread --size 4k \
+		--allowlist "$allow" --serial "$serial"
+	[ "$STATUS" -eq 0 ] || fail "purge: exit $STATUS"
+	"$CHECK" stream "$out" --final completed --purge 0 verified
+	grep -q '"purgeVerification":{"status":"verified","coverage":"all","canaryBlocks":16384,"blocksRead":16384,"lbasRead":131072,"bytesRead":67108864,"blocksFound":0}' "$out" ||
+		fail "the proof did not read back all 16384 blocks of the 64 MiB device"
+	# A purge that erases nothing (test builds): every canary reads back, and it is reported.
+	out="$CASE_DIR/silent.jsonl"
+	DRIVEQUAL_TEST_FAULT=skip-erase run_json "$out" --filename "$LOOP_DEV" --purge deallocate \
+		--rw randread --size 4k --allowlist "$allow" --serial "$serial"
+	[ "$STATUS" -eq 0 ] || fail "silent purge: exit $STATUS"
+	"$CHECK" stream "$out" --final completed --purge 0 "$(expected_under_fault)"
+	if [ "$(expected_under_fault)" = failed ]; then
+		grep -q '"status":"failed","coverage":"all","canaryBlocks":16384,"blocksRead":16384,"lbasRead":131072,"bytesRead":67108864,"blocksFound":16384,"firstFoundLbas":\[0,8,16,' "$out" ||
+			fail "the silent purge was not caught on all 16384 blocks"
+		grep -q "TEST FAULT ACTIVE" "$out.err" || fail "the fault did not announce itself"
+	fi
+	echo "ok purge proven on $LOOP_DEV; a purge that erases nothing is caught"
+}
+
+case_purge_proof_sim() {
+	local out
+	start_case purge-proof-sim
+	out="$CASE_DIR/sim.jsonl"
+	run_json "$out" --engine sim --filename sim:test-client-7pct --sim_medium=1 \
+		--purge format-user-data --rw randread --size 4k
+	[ "$STATUS" -eq 0 ] || fail "sim purge: exit $STATUS"
+	"$CHECK" stream "$out" --final completed --purge 0 verified
+	grep -q '"status":"verified","coverage":"sample","canaryBlocks":65536,"blocksRead":65536,' \
+		"$out" || fail "a sampled proof reads back one block in each of 65536 strata"
+	out="$CASE_DIR/silent.jsonl"
+	DRIVEQUAL_TEST_FAULT=skip-erase run_json "$out" --engine sim \
+		--filename sim:test-client-7pct --sim_medium=1 --purge format-user-data \
+		--rw randread --size 4k
+	"$CHECK" stream "$out" --final completed --purge 0 "$(expected_under_fault)"
+	# Without a medium nothing can be read back: said so, never claimed verified.
+	out="$CASE_DIR/no-medium.jsonl"
+	run_json "$out" --engine sim --filename sim:test-client-7pct --purge format-user-data \
+		--rw randread --size 4k
+	"$CHECK" stream "$out" --final completed --purge 0 unverifiable
+	grep -q '"reason":"nothing can be read back: the sim engine keeps no data' "$out" ||
+		fail "an unverifiable purge names why"
+	echo "ok purge proofs on the simulated drive"
+}
+
+case_purge_refuse_format() {
+	local file serial allow out
+	need_root_loop
+	start_case purge-refuse-format
+	file=$(new_file backing.img 32M)
+	dd if=/dev/urandom of="$file" bs=1M count=32 conv=notrunc status=none
+	new_loop "$file"
+	serial=$(serial_of "$LOOP_DEV")
+	allow="$CASE_DIR/allow.json"
+	allow_serial "$allow" "$serial" '"allowSignatures": true'
+	# A loop device has no Format NVM: refused before a single canary is written.
+	expect_refused invalid-command "$LOOP_DEV" --purge format-user-data --rw randread \
+		--size 4k --allowlist "$allow" --serial "$serial"
+	out=$(ls "$CASE_DIR"/refused-invalid-command-*.jsonl)
+	grep -q 'cannot purge with format-user-data: it lacks Format NVM with user-data erase (the device offers: deallocate); nothing was written' "$out" ||
+		fail "the refusal names the missing capability"
+	echo "ok a format purge on a device without Format is refused, data unchanged"
+}
+
+# A job that writes, waits, and reads back; what happens while it waits is the test's.
+verify_job() {
+	cat >"$1" <<-EOF
+		{"schemaVersion":1,"type":"start","commandId":"c-1","jobId":"verify-1","runnerId":"ctest",
+		 "issuedAt":"2026-11-22T21:00:00.000Z","device":{"serial":"$2","transportAddress":"$3"},
+		 "engine":"uring","phases":[
+		  {"index":0,"name":"fill","kind":"precondition","blockSizeBytes":131072,"queueDepth":16,
+		   "rangePercent":100,"passes":1},
+		  {"index":1,"name":"randwrite","kind":"workload","rw":"randwrite","blockSizeBytes":4096,
+		   "queueDepth":32,"rangePercent":100,"sizeBytes":8388608},
+		  {"index":2,"name":"settle","kind":"idle","idleS":$4},
+		  {"index":3,"name":"verify","kind":"verify","rangePercent":100}]}
+	EOF
+}
+
+case_verify_loop() {
+	local file serial allow job out pid i
+	need_root_loop
+	start_case verify-loop
+	file=$(new_file backing.img 64M)
+	new_loop "$file"
+	serial=$(serial_of "$LOOP_DEV")
+	allow="$CASE_DIR/allow.json"
+	allow_serial "$allow" "$serial" '"allowSignatures": true'
+	job="$CASE_DIR/job.json"
+	verify_job "$job" "$serial" "$LOOP_DEV" 1
+	out="$CASE_DIR/clean.jsonl"
+	run_json "$out" --job "$job" --allowlist "$allow"
+	[ "$STATUS" -eq 0 ] || fail "verify job: exit $STATUS"
+	"$CHECK" stream "$out" --final completed --mismatches 3 0
+	grep -q '"verify":{"blocksChecked":16384,"unwrittenBlocks":0,"bytesRead":67108864,"mismatches":0,"firstMismatches":\[\]}' "$out" ||
+		fail "the verify did not check all 16384 blocks"
+	# Corrupt the backing file while the job settles: one block's data, and one block written
+	# over another (a misdirected write).
+	verify_job "$job" "$serial" "$LOOP_DEV" 20
+	out="$CASE_DIR/corrupted.jsonl"
+	"$RUNNER" run --output-format json --job "$job" --allowlist "$allow" >"$out" 2>"$out.err" &
+	pid=$!
+	for i in $(seq 600); do
+		grep -q '"type":"phase-started"[^}]*"phaseName":"settle"' "$out" && break
+		sleep 0.2
+	done
+	grep -q '"phaseName":"settle"' "$out" || { kill "$pid"; fail "the job never reached settle"; }
+	printf 'CORRUPTED' | dd of="$file" bs=1 seek=$((1048576 + 1000)) conv=notrunc status=none
+	dd if="$file" of="$file" bs=4096 skip=100 seek=300 count=1 conv=notrunc,fsync status=none
+	sync
+	set +e
+	wait "$pid"
+	STATUS=$?
+	set -e
+	[ "$STATUS" -eq 0 ] || fail "corrupted verify job: exit $STATUS"
+	"$CHECK" stream "$out" --final completed --mismatches 3 2
+	grep -q '"firstMismatches":\[{"lba":2048,"expected":"job [0-9a-f]* lba 2048 gen [0-9]*","found":"job [0-9a-f]* lba 2048 seq [0-9]* gen [0-9]* crc [0-9a-f]*, but the data.s crc is [0-9a-f]*"},{"lba":2400,"expected":"job [0-9a-f]* lba 2400 gen [0-9]*","found":"job [0-9a-f]* lba 800 ' "$out" ||
+		fail "the mismatches name the corrupted block (LBA 2048) and the misdirected one (LBA 2400)"
+	echo "ok verify passes on intact data and catches both injected corruptions"
+}
+
+case_verify_sim() {
+	local out
+	start_case verify-sim
+	out="$CASE_DIR/sim.jsonl"
+	run_json "$out" --engine sim --filename sim:test-client-7pct --sim_medium=1 --range 1% \
+		--rw randwrite --bs 4k --iodepth 32 --size 16m --verify
+	[ "$STATUS" -eq 0 ] || fail "sim verify: exit $STATUS"
+	"$CHECK" stream "$out" --final completed --mismatches 1 0
+	echo "ok verify on the simulated drive"
+}
+
+case_verify_refuse() {
+	local file allow job out
+	start_case verify-refuse
+	file=$(new_file disk.img 16M)
+	dd if=/dev/urandom of="$file" bs=1M count=16 conv=notrunc status=none
+	allow="$CASE_DIR/allow.json"
+	allow_address "$allow" "$file"
+	# Nothing written by this job: a clear refusal, never a pass.
+	job="$CASE_DIR/job.json"
+	cat >"$job" <<-EOF
+		{"schemaVersion":1,"type":"start","commandId":"c-1","jobId":"verify-2","runnerId":"ctest",
+		 "issuedAt":"2026-11-22T21:00:00.000Z","device":{"serial":"$(serial_of "$file")","transportAddress":"$file"},
+		 "engine":"uring","phases":[{"index":0,"name":"verify","kind":"verify","rangePercent":50}]}
+	EOF
+	expect_refused invalid-command "$file" --job "$job" --allowlist "$allow"
+	grep -q 'phase verify: verify of \[0, 8388608): no earlier phase of this job writes random data there after the last purge, so nothing there was written by this job: nothing to verify' \
+		"$CASE_DIR"/refused-invalid-command-*.jsonl || fail "the refusal says why"
+	# Written, then purged: nothing of the job's is left to verify.
+	expect_refused invalid-command "$file" --purge deallocate --precondition 1 --rw randread \
+		--size 4k --allowlist "$allow" --data-pattern zeros --verify
+	# The null engine stores nothing.
+	run_json "$CASE_DIR/null.jsonl" --engine null --filename null --rw randwrite --size 1m \
+		--verify
+	[ "$STATUS" -eq 3 ] || fail "verify on the null engine: exit $STATUS"
+	grep -q 'can be read back to verify: the null engine stores nothing' "$CASE_DIR/null.jsonl" ||
+		fail "the null engine's refusal says why"
+	echo "ok a verify of what the job never wrote is refused before any IO"
+}
+
+case "${1:?case}" in
+purge-proof-loop) case_purge_proof_loop ;;
+purge-proof-sim) case_purge_proof_sim ;;
+purge-refuse-format) case_purge_refuse_format ;;
+verify-loop) case_verify_loop ;;
+verify-sim) case_verify_sim ;;
+verify-refuse) case_verify_refuse ;;
+*) fail "unknown case $1" ;;
+esac
+echo "PASS $1"
