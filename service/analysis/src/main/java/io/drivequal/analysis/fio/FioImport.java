@@ -23,9 +23,9 @@ import org.HdrHistogram.Histogram;
  * {@code write_iops_log}, {@code write_lat_log}, {@code write_bw_log} (all with
  * {@code log_avg_msec=1000}) and {@code write_hist_log} (with
  * {@code log_hist_msec=1000}). Each fio job becomes a {@link FioJob}: a phase with
- * per-second samples whose t follows DESIGN.md. Everything that would make the numbers
- * incomparable is refused with a {@link FioImportException} naming the file, the line and
- * the fix.
+ * per-second samples whose t is the end of its second. Everything that would make the
+ * numbers incomparable is refused with a {@link FioImportException} naming the file, the
+ * line and the fix.
  */
 public final class FioImport {
 

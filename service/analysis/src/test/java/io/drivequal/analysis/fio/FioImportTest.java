@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalInt;
 
+import io.drivequal.analysis.Eligibility;
 import io.drivequal.analysis.LatencyQos;
 import io.drivequal.analysis.LatencyQosAnalyzer;
 import io.drivequal.analysis.PerSecondSeries;
@@ -75,7 +76,8 @@ class FioImportTest {
 		assertThat(oltp.notes()).anySatisfy((note) -> assertThat(note).contains("submission latency log ignored"));
 
 		// The imported phase goes straight into the analysis.
-		SteadyStateResult steadyState = SteadyStateDetector.detect(writeIops, 3, OptionalInt.empty());
+		SteadyStateResult steadyState = SteadyStateDetector.detect(writeIops, PerSecondSeries.empty(),
+				Eligibility.notApplicable("rounds only"), 3, OptionalInt.empty());
 		assertThat(steadyState.rounds()).hasSize(7);
 	}
 
