@@ -15,6 +15,7 @@ import java.util.OptionalLong;
 
 import io.drivequal.analysis.Comparison;
 import io.drivequal.analysis.Criterion;
+import io.drivequal.analysis.Eligibility;
 import io.drivequal.analysis.Endurance;
 import io.drivequal.analysis.EnduranceProjection;
 import io.drivequal.analysis.EnduranceSpec;
@@ -69,12 +70,16 @@ final class JobAnalyzer {
 		List<PhaseAnalysis> phases = new ArrayList<>();
 		Map<String, IopsPhaseAnalysis> iopsByName = new LinkedHashMap<>();
 		Map<String, Throughput.ThroughputResult> throughputByName = new LinkedHashMap<>();
-		for (PhaseInput input : inputs) {
+		for (int index = 0; index < inputs.size(); index++) {
+			PhaseInput input = inputs.get(index);
 			PhaseSpec spec = input.spec();
 			IopsPhaseAnalysis iops = null;
 			Optional<Throughput.ThroughputResult> throughput = Optional.empty();
 			if (isRandomWorkload(spec)) {
-				iops = IopsPhaseAnalyzer.analyze(iopsSeries(input.samples()), options(profile, spec));
+				Eligibility eligibility = PhaseEligibility.of(inputs, index, rangeWritesRequired(profile),
+						job.capacityBytes());
+				iops = IopsPhaseAnalyzer.analyze(iopsSeries(input.samples()), writeBytesSeries(input.samples()),
+						eligibility, options(profile, spec));
 				values.putIopsPhase(spec.name(), iops);
 				iopsByName.put(spec.name(), iops);
 			}
@@ -133,6 +138,19 @@ final class JobAnalyzer {
 	private static PerSecondSeries iopsSeries(List<SamplePoint> samples) {
 		PerSecondSeries.Builder series = PerSecondSeries.builder();
 		samples.forEach((sample) -> series.add(sample.t(), sample.readIops() + sample.writeIops()));
+		return series.build();
+	}
+
+	/** W of the profile; 1.0 for explicit plans and profiles that do not set it. */
+	static double rangeWritesRequired(Optional<Profile> profile) {
+		return profile.map(Profile::analysis)
+			.map(Profile.AnalysisHints::rangeWritesRequired)
+			.orElse(Eligibility.DEFAULT_RANGE_WRITES_REQUIRED);
+	}
+
+	private static PerSecondSeries writeBytesSeries(List<SamplePoint> samples) {
+		PerSecondSeries.Builder series = PerSecondSeries.builder();
+		samples.forEach((sample) -> series.add(sample.t(), sample.writeBytes()));
 		return series.build();
 	}
 
