@@ -104,7 +104,8 @@ public final class FioImport {
 			notes.add("fio reported error " + job.error() + " for this job");
 		}
 		if (logs.isEmpty()) {
-			return new FioJob(job.jobNumber(), job.jobName(), job.totals(), List.of(), Map.of(), notes);
+			return new FioJob(job.jobNumber(), job.jobName(), job.totals(), List.of(), Map.of(), notes,
+					Optional.ofNullable(job.options().get("size")));
 		}
 		String jobText = "job " + job.jobNumber() + " ('" + job.jobName() + "')";
 		checkOption(job, jobText, "log_avg_msec",
@@ -151,7 +152,11 @@ public final class FioImport {
 						+ " IOs in the JSON (coarseness " + histogram.coarseness + ")");
 			}
 		}
-		return new FioJob(job.jobNumber(), job.jobName(), job.totals(), seconds, histograms, notes);
+		if (job.totals().containsKey(FioDirection.WRITE) && !logs.containsKey(FioLogName.Type.BW)) {
+			notes.add("no bw log: write bytes per second are the IOPS log's value times the JSON's mean write size");
+		}
+		return new FioJob(job.jobNumber(), job.jobName(), job.totals(), seconds, histograms, notes,
+				Optional.ofNullable(job.options().get("size")));
 	}
 
 	private static void checkOption(FioJsonReader.Job job, String jobText, String option, boolean needed) {
