@@ -62,6 +62,8 @@ const Report = (() => {
 			['Capacity', d.capacityBytes ? `${bytes(d.capacityBytes)} (LBA ${d.lbaSizeBytes} B)` : '—'],
 			['Runner / engine', `${d.runnerId || '?'} / ${d.engine || '?'} ${d.transportAddress ? '(' + d.transportAddress + ')' : ''}`],
 			['Profile', profile ? `${job.profile} — ${profile.title}` : (job.profile || 'explicit phases')],
+			job.criteriaSet ? ['Criteria set', el('span', { id: 'criteria-set' }, job.criteriaSet)] : null,
+			job.analysisSettings && job.analysisSettings.rangeWritesRequired != null ? ['W (this job)', `${num(job.analysisSettings.rangeWritesRequired, 2)} × the tested range of random writes before steady state is judged`] : null,
 			['Submitted by', job.submitter],
 			['Ran', `${time(job.startedAt)} → ${time(job.endedAt)}${span != null ? ' (' + duration(span) + ' wall clock)' : ''}`],
 			job.failureReason ? ['Failure', job.failureReason] : null,

@@ -76,7 +76,7 @@ final class JobAnalyzer {
 			IopsPhaseAnalysis iops = null;
 			Optional<Throughput.ThroughputResult> throughput = Optional.empty();
 			if (isRandomWorkload(spec)) {
-				Eligibility eligibility = PhaseEligibility.of(inputs, index, rangeWritesRequired(profile),
+				Eligibility eligibility = PhaseEligibility.of(inputs, index, rangeWritesRequired(job, profile),
 						job.capacityBytes());
 				iops = IopsPhaseAnalyzer.analyze(iopsSeries(input.samples()), writeBytesSeries(input.samples()),
 						eligibility, options(profile, spec));
@@ -141,8 +141,14 @@ final class JobAnalyzer {
 		return series.build();
 	}
 
-	/** W of the profile; 1.0 for explicit plans and profiles that do not set it. */
-	static double rangeWritesRequired(Optional<Profile> profile) {
+	/**
+	 * W: the submission's for this job, else the profile's, else 1.0 (explicit plans,
+	 * imports without a profile).
+	 */
+	static double rangeWritesRequired(CompletedJobs.JobFacts job, Optional<Profile> profile) {
+		if (job.rangeWritesRequired() != null) {
+			return job.rangeWritesRequired();
+		}
 		return profile.map(Profile::analysis)
 			.map(Profile.AnalysisHints::rangeWritesRequired)
 			.orElse(Eligibility.DEFAULT_RANGE_WRITES_REQUIRED);

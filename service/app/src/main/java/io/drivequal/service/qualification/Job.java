@@ -17,7 +17,8 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 		Integer lbaSizeBytes, String idempotencyKey, String commandId, Instant queuedAt, Instant dispatchedAt,
 		Instant startedAt, Instant endedAt, Instant updatedAt, Integer currentPhaseIndex, Long expectedDurationS,
 		String verdict, String failureReason, String message, Instant cancelRequestedAt, String cancelRequestedBy,
-		List<PhaseSpec> plan, DriveSpec spec, List<Criterion> criteria, Map<String, Object> analysis) {
+		List<PhaseSpec> plan, DriveSpec spec, List<Criterion> criteria, Map<String, Object> analysis,
+		String criteriaSet, AnalysisSettings analysisSettings) {
 
 	/** A fresh job id, for a job submitted without an Idempotency-Key or imported. */
 	static String newId() {
@@ -93,6 +94,10 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 
 		Map<String, Object> analysis;
 
+		String criteriaSet;
+
+		AnalysisSettings analysisSettings;
+
 		Draft() {
 		}
 
@@ -127,6 +132,8 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 			this.spec = job.spec;
 			this.criteria = job.criteria;
 			this.analysis = job.analysis;
+			this.criteriaSet = job.criteriaSet;
+			this.analysisSettings = job.analysisSettings;
 		}
 
 		Job build() {
@@ -135,7 +142,7 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 					this.lbaSizeBytes, this.idempotencyKey, this.commandId, this.queuedAt, this.dispatchedAt,
 					this.startedAt, this.endedAt, this.updatedAt, this.currentPhaseIndex, this.expectedDurationS,
 					this.verdict, this.failureReason, this.message, this.cancelRequestedAt, this.cancelRequestedBy,
-					this.plan, this.spec, this.criteria, this.analysis);
+					this.plan, this.spec, this.criteria, this.analysis, this.criteriaSet, this.analysisSettings);
 		}
 
 	}

@@ -53,7 +53,7 @@ class Views {
 				job.plan(), job.spec(), job.criteria(), current, progress.percent(), progress.etaS(), queuePosition,
 				job.queuedAt(), job.dispatchedAt(), job.startedAt(), job.endedAt(), job.cancelRequestedAt() != null,
 				job.verdict(), job.failureReason(), job.message(), job.analysis(),
-				(warnings == null || warnings.isEmpty()) ? null : warnings);
+				(warnings == null || warnings.isEmpty()) ? null : warnings, job.criteriaSet(), job.analysisSettings());
 	}
 
 }

@@ -97,6 +97,20 @@ class JobAnalyzerTest {
 	}
 
 	@Test
+	void theSubmissionsWOverridesTheProfiles() {
+		CompletedJobs.JobFacts job = new CompletedJobs.JobFacts("q-1", "consistency-2000s", "SIM-1", "DQSIM-T", "1.0",
+				16L << 30, this.consistency.phases(), null, List.of(), Instant.parse("2026-11-22T21:00:00Z"), 0.0);
+		JobAnalyzer.PhaseAnalysis phase = JobAnalyzer
+			.analyze(job, Optional.of(this.consistency),
+					List.of(new JobAnalyzer.PhaseInput(this.randwrite, null, flat(2000, 10000), null)), List.of())
+			.phases()
+			.get(0);
+		// W = 0: every round is eligible, so the flat phase is steady from rounds 0..4.
+		assertThat(phase.iops().steadyState().eligibility().rangeWritesRequired()).isZero();
+		assertThat(phase.iops().steadyState().reachedAtRound()).hasValue(4);
+	}
+
+	@Test
 	void randomWritesOfEarlierPhasesSinceTheLastFillCount() {
 		// idle-recovery: purge, fill, 2000 s of random writes, idle, 60 s of random
 		// writes,
@@ -138,7 +152,7 @@ class JobAnalyzerTest {
 
 	private CompletedJobs.JobFacts job(List<Criterion> criteria) {
 		return new CompletedJobs.JobFacts("q-1", "consistency-2000s", "SIM-1", "DQSIM-T", "1.0", 16L << 30,
-				this.consistency.phases(), null, criteria, Instant.parse("2026-11-22T21:00:00Z"));
+				this.consistency.phases(), null, criteria, Instant.parse("2026-11-22T21:00:00Z"), null);
 	}
 
 	private static List<SamplePoint> flat(int seconds, long iops) {

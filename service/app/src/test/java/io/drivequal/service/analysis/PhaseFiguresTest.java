@@ -28,7 +28,7 @@ class PhaseFiguresTest {
 
 	private final CompletedJobs.JobFacts job = new CompletedJobs.JobFacts("q-1", "consistency-2000s", "SIM-1",
 			"DQSIM-T", "1.0", 16L << 30, this.consistency.phases(), null, List.of(),
-			Instant.parse("2026-11-22T21:00:00Z"));
+			Instant.parse("2026-11-22T21:00:00Z"), null);
 
 	@Test
 	void aSteadyPhaseWithCountersGivesEveryFigure() {
