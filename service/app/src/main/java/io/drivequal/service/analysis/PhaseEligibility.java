@@ -38,7 +38,7 @@ final class PhaseEligibility {
 	static Eligibility of(List<JobAnalyzer.PhaseInput> inputs, int index, double rangeWritesRequired,
 			Long capacityBytes) {
 		PhaseSpec phase = inputs.get(index).spec();
-		if (!phase.writes() || Integer.valueOf(100).equals(phase.readPercent())) {
+		if (!phase.destroysData()) {
 			return Eligibility.notApplicable("the phase only reads, which leaves the drive as it is");
 		}
 		int reset = index - 1;
@@ -49,7 +49,7 @@ final class PhaseEligibility {
 		StringBuilder earlier = new StringBuilder();
 		for (int i = reset + 1; i < index; i++) {
 			JobAnalyzer.PhaseInput input = inputs.get(i);
-			if (JobAnalyzer.isRandomWorkload(input.spec()) && input.spec().writes()) {
+			if (JobAnalyzer.isRandomWorkload(input.spec()) && input.spec().destroysData()) {
 				long written = randomWriteBytes(input);
 				before = Math.addExact(before, written);
 				earlier.append((earlier.length() == 0) ? ", including " : " and ")
