@@ -169,15 +169,17 @@ def steady_state(samples, length_s, max_rounds=None):
     """Per-second IOPS of a phase that does not write: every round eligible."""
     rounds = rounds_from_totals(round_totals(samples, length_s), length_s, NOT_APPLICABLE)
     result = detect(rounds, length_s, NOT_APPLICABLE, max_rounds)
-    result["rounds"] = [{
-        "index": r["index"],
-        "secondsPresent": r["secondsPresent"],
-        "counted": r["counted"],
-        "sumIops": r["sumIops"],
-        "meanIops": float(r["mean"]) if r["mean"] is not None else None,
-        "eligible": r["eligible"],
-    } for r in rounds]
+    result["rounds"] = reported(rounds, ("index", "secondsPresent", "counted", "sumIops", "meanIops", "eligible"))
     return result
+
+
+def reported(rounds, keys):
+    """The rounds as the expected answers list them: the given keys, meanIops as a float (None without seconds)."""
+    def value(r, key):
+        if key == "meanIops":
+            return float(r["mean"]) if r["mean"] is not None else None
+        return r[key]
+    return [{key: value(r, key) for key in keys} for r in rounds]
 
 
 def nearest_rank(percent_text, n):
@@ -601,13 +603,7 @@ def eligibility(w=1.0, tested_range=None, before=0, applies=True):
 def vector(name, description, totals, elig, length_s=60, max_rounds=None):
     rounds = rounds_from_totals(totals, length_s, elig)
     expected = detect(rounds, length_s, elig, max_rounds)
-    expected["rounds"] = [{
-        "index": r["index"],
-        "counted": r["counted"],
-        "eligible": r["eligible"],
-        "randomWriteBytesAtStart": r["randomWriteBytesAtStart"],
-        "meanIops": float(r["mean"]) if r["mean"] is not None else None,
-    } for r in rounds]
+    expected["rounds"] = reported(rounds, ("index", "counted", "eligible", "randomWriteBytesAtStart", "meanIops"))
     return name, {
         "description": description,
         "generatedBy": "service/analysis/src/test/python/known_answers.py",
