@@ -190,7 +190,7 @@ const Report = (() => {
 		section.append(el('h3', {}, 'Rounds'), table('rounds-table',
 			['round', 't (s)', 'seconds', 'counted', 'eligible', `random writes at start (× range, W = ${e.applies ? num(e.rangeWritesRequired, 2) : '—'})`, 'mean IOPS', 'window', reference ? 'vs end-window avg' : ''],
 			rounds.map((r) => ({
-				attrs: { class: [r.eligible ? null : 'ineligible', inWindow(r, end.window) ? 'end-window' : null, ss.reached && inWindow(r, w) ? 'reached-window' : null].filter(Boolean).join(' ') || null, 'data-round': r.index, 'data-eligible': r.eligible },
+				attrs: { class: [r.eligible ? null : 'ineligible', inWindow(r, end.window) ? 'end-window' : null, ss.reached && inWindow(r, w) ? 'reached-window' : null].filter(Boolean).join(' ') || null, 'data-round': r.index, 'data-eligible': String(r.eligible) },
 				cells: [r.index, `${r.startExclusiveS}–${r.endInclusiveS}`, r.secondsPresent, r.counted ? 'yes' : 'no',
 					r.eligible ? 'yes' : 'no', e.applies ? rangeWrites(r.rangeWritesAtStart) : '—',
 					r.meanIops != null ? num(r.meanIops, 1) : '—',
