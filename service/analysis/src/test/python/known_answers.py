@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
-# Computes drivequal's analysis known answers INDEPENDENTLY of the Java code, from DESIGN.md's definitions
+# Computes drivequal's analysis known answers INDEPENDENTLY of the Java code, from docs/methodology.md's definitions
 # taken literally in exact rational arithmetic (fractions.Fraction), and writes them to
-# src/test/resources/known-answers.json, which the Java tests read and compare.
+# src/test/resources/known-answers.json, which the Java tests read and compare; and the shared
+# steady-state vectors in schemas/examples/steady-state (round totals and eligibility inputs in,
+# reached round, end window and failure reasons out), which the Java tests and the C runner read.
 #
 # Plain Python 3 (no numpy). Deterministic: fixed seeds, so re-running rewrites the same file.
 #   python3 service/analysis/src/test/python/known_answers.py
 #
 # Independence: nothing here mirrors the Java implementation's shortcuts. Rounds filter samples with
 # r*L < t <= (r+1)*L; steady state uses the general least-squares slope over the actual round
-# indices and compares max-min <= (1/5)*avg and |b|*4 <= (1/10)*avg as Fractions; percentiles use
+# indices and compares max-min <= (1/5)*avg and |b|*4 <= (1/10)*avg as Fractions; eligibility
+# compares the random writes at a round's start with Fraction(repr(W)) * range; percentiles use
 # the nearest rank ceil(p/100*N) with p as a Fraction of its decimal text; latency buckets follow
 # HdrHistogram's published layout (2 significant digits: 256 sub-buckets, unit 1).
 
@@ -23,24 +26,56 @@ OUTPUT = os.path.normpath(os.path.join(HERE, "..", "resources", "known-answers.j
 
 
 # ---------------------------------------------------------------------------------------------
-# Definitions (DESIGN.md "Definitions"), literally
+# Definitions (docs/methodology.md), literally
 # ---------------------------------------------------------------------------------------------
 
-def rounds_of(samples, length_s):
-    """samples: dict t -> iops. Round r holds r*L < t <= (r+1)*L; counts with >= 90% of L present."""
+def round_totals(samples, length_s, write_bytes=None):
+    """Per-round totals of per-second samples (dict t -> iops; write_bytes dict t -> bytes): round r holds
+    r*L < t <= (r+1)*L."""
     last_t = max(samples) if samples else 0
     count = -(-last_t // length_s)  # ceil
-    rounds = []
+    totals = []
     for r in range(count):
-        values = [v for t, v in samples.items() if r * length_s < t <= (r + 1) * length_s]
-        present = len(values)
+        ts = [t for t in samples if r * length_s < t <= (r + 1) * length_s]
+        totals.append({
+            "sumIops": sum(samples[t] for t in ts),
+            "secondsPresent": len(ts),
+            "randomWriteBytes": sum((write_bytes or {}).get(t, 0) for t in ts),
+        })
+    return totals
+
+
+NOT_APPLICABLE = {"applies": False, "rangeWritesRequired": 1.0, "testedRangeBytes": None, "randomWriteBytesBefore": 0}
+
+
+def eligible_at(eligibility, written):
+    """A round is eligible once the random writes since the last purge or fill, counted to its start, reach
+    W x the tested range (inclusive; W as the decimal it prints as). A phase that does not write: always."""
+    if not eligibility["applies"]:
+        return True
+    if eligibility["testedRangeBytes"] is None:
+        return False
+    required = Fraction(repr(float(eligibility["rangeWritesRequired"]))) * eligibility["testedRangeBytes"]
+    return Fraction(written) >= required
+
+
+def rounds_from_totals(totals, length_s, eligibility):
+    """Round r counts with >= 90% of L present; it is eligible per eligible_at."""
+    rounds = []
+    written = eligibility["randomWriteBytesBefore"]
+    for r, total in enumerate(totals):
+        present = total["secondsPresent"]
         rounds.append({
             "index": r,
             "secondsPresent": present,
             "counted": Fraction(present) >= Fraction(9, 10) * length_s,
-            "sumIops": sum(values),
-            "mean": Fraction(sum(values), present) if present else None,
+            "sumIops": total["sumIops"],
+            "mean": Fraction(total["sumIops"], present) if present else None,
+            "randomWriteBytes": total["randomWriteBytes"],
+            "randomWriteBytesAtStart": written,
+            "eligible": eligible_at(eligibility, written),
         })
+        written += total["randomWriteBytes"]
     return rounds
 
 
@@ -76,32 +111,75 @@ def window_figures(rounds, x, length_s):
     }
 
 
-def steady_state(samples, length_s, max_rounds=None):
-    rounds = rounds_of(samples, length_s)
+def end_window(rounds, limit, length_s, eligibility):
+    """The five rounds ending at the last counted round: they hold when all count, all are eligible and both
+    bounds hold. Failures in the order counted, eligible, bounds."""
+    counted = [r["index"] for r in rounds[:limit] if r["counted"]]
+    last = counted[-1] if counted else -1
+    if last < 4:
+        return {"firstRound": -1, "lastRound": last, "holds": False, "window": None,
+                "failures": [{"kind": "too-few-rounds", "rounds": []}]}
+    window_rounds = rounds[last - 4:last + 1]
+    failures = []
+    not_counted = [r["index"] for r in window_rounds if not r["counted"]]
+    not_eligible = [r["index"] for r in window_rounds if not r["eligible"]]
+    if not_counted:
+        failures.append({"kind": "rounds-not-counted", "rounds": not_counted})
+    if not_eligible:
+        kind = "tested-range-unknown" if eligibility["testedRangeBytes"] is None else "rounds-not-eligible"
+        failures.append({"kind": kind, "rounds": not_eligible})
+    figures = None
+    if not not_counted:
+        figures = window_figures(rounds, last, length_s)
+        if not figures["rangeWithinBound"]:
+            failures.append({"kind": "range-above-bound", "rounds": []})
+        if not figures["slopeWithinBound"]:
+            failures.append({"kind": "slope-above-bound", "rounds": []})
+    return {"firstRound": last - 4, "lastRound": last, "holds": not failures, "window": figures, "failures": failures}
+
+
+def detect(rounds, length_s, eligibility, max_rounds=None):
+    """The first window x-4..x of five counted, eligible rounds meeting both bounds; and the end window."""
     limit = len(rounds) if max_rounds is None else min(len(rounds), max_rounds)
     last = None
     evaluated = 0
     reached = False
     for x in range(4, limit):
-        if not all(r["counted"] for r in rounds[x - 4:x + 1]):
+        if not all(r["counted"] and r["eligible"] for r in rounds[x - 4:x + 1]):
             continue
         evaluated += 1
         last = window_figures(rounds, x, length_s)
         if last["rangeWithinBound"] and last["slopeWithinBound"]:
             reached = True
             break
+    end = end_window(rounds, limit, length_s, eligibility)
+    first_eligible = next((r["index"] for r in rounds[:limit] if r["eligible"]), None)
     return {
+        "firstEligibleRound": first_eligible,
         "reached": reached,
+        "reachedAtRound": last["lastRoundIndex"] if reached else None,
         "windowsEvaluated": evaluated,
         "window": last,
-        "rounds": [{
-            "index": r["index"],
-            "secondsPresent": r["secondsPresent"],
-            "counted": r["counted"],
-            "sumIops": r["sumIops"],
-            "meanIops": float(r["mean"]) if r["mean"] is not None else None,
-        } for r in rounds],
+        "end": end,
+        "steadyStateIops": end["window"]["avgIops"] if end["holds"] else None,
     }
+
+
+def steady_state(samples, length_s, max_rounds=None):
+    """Per-second IOPS of a phase that does not write: every round eligible."""
+    rounds = rounds_from_totals(round_totals(samples, length_s), length_s, NOT_APPLICABLE)
+    result = detect(rounds, length_s, NOT_APPLICABLE, max_rounds)
+    result["rounds"] = reported(rounds, ("index", "secondsPresent", "counted", "sumIops", "meanIops", "eligible"))
+    return result
+
+
+def reported(rounds, keys):
+    """The rounds as the expected answers list them: the given keys, meanIops as a float (None without seconds)."""
+    def value(r, key):
+        if key == "meanIops":
+            return float(r["mean"]) if r["mean"] is not None else None
+        return r[key]
+    return [{key: value(r, key) for key in keys} for r in rounds]
 
 
 def nearest_rank(percent_text, n):
@@ -316,8 +394,8 @@ def steady_state_case(name, description, samples, length_s=60, max_rounds=None, 
     case = {"name": name, "description": description, "roundLengthS": length_s, "maxRounds": max_rounds}
     case.update(encode_series(samples))
     case["expected"] = result
-    if result["reached"]:
-        w = result["window"]
+    if result["end"]["holds"]:
+        w = result["end"]["window"]
         case["expected"]["steadyStateConsistency"] = consistency(
             window_values(samples, w["windowStartS"] + 1, w["windowEndS"]), w["windowStartS"] + 1, w["windowEndS"])
     if extra:
@@ -495,7 +573,179 @@ def idle_case():
     return c
 
 
+# ---------------------------------------------------------------------------------------------
+# Shared steady-state vectors (schemas/examples/steady-state): round totals + eligibility in,
+# first eligible round, reached round, end window and failure reasons out. The Java tests read them,
+# and the C runner's detector will.
+# ---------------------------------------------------------------------------------------------
+
+VECTORS = os.path.normpath(os.path.join(HERE, "..", "..", "..", "..", "..", "schemas", "examples", "steady-state"))
+SIM_CAPTURES = os.path.normpath(os.path.join(HERE, "..", "resources", "sim"))
+
+
+def read_capture(name):
+    """A captured phase (t,writeIos,writeBytes): IOPS and write bytes per second."""
+    iops, written = {}, {}
+    with open(os.path.join(SIM_CAPTURES, name)) as capture:
+        for line in capture:
+            if line.startswith("#") or line.startswith("t,"):
+                continue
+            t, ios, nbytes = (int(v) for v in line.split(","))
+            iops[t], written[t] = ios, nbytes
+    return iops, written
+
+
+def eligibility(w=1.0, tested_range=None, before=0, applies=True):
+    return {"applies": applies, "rangeWritesRequired": w, "testedRangeBytes": tested_range,
+            "randomWriteBytesBefore": before}
+
+
+def vector(name, description, totals, elig, length_s=60, max_rounds=None):
+    rounds = rounds_from_totals(totals, length_s, elig)
+    expected = detect(rounds, length_s, elig, max_rounds)
+    expected["rounds"] = reported(rounds, ("index", "counted", "eligible", "randomWriteBytesAtStart", "meanIops"))
+    return name, {
+        "description": description,
+        "generatedBy": "service/analysis/src/test/python/known_answers.py",
+        "input": {"roundLengthS": length_s, "maxRounds": max_rounds, "eligibility": elig, "rounds": totals},
+        "expected": expected,
+    }
+
+
+def flat_totals(count, mean_iops, write_bytes, length_s=60, present=None):
+    return [{"sumIops": mean_iops * (present or {}).get(r, length_s), "secondsPresent": (present or {}).get(r, length_s),
+             "randomWriteBytes": write_bytes[r] if isinstance(write_bytes, list) else write_bytes}
+            for r in range(count)]
+
+
+def steady_state_vectors():
+    rng = random.Random(20261125)
+    vectors = []
+    op25_iops, op25_bytes = read_capture("client-7pct-op25-randwrite.csv")
+    op25 = round_totals(op25_iops, 60, op25_bytes)
+    op25_range = 256_000_000_000 * 75 // 100
+    vectors.append(vector(
+        "sim-client-7pct-op25",
+        "consistency-2000s-op25 on the simulated client drive (sim:client-7pct@2, 75% of 256 GB): a fresh-out-of-box "
+        "plateau of ~68k IOPS for rounds 0-4 that meets both bounds, then ~22k-36k. The plateau is not eligible "
+        "(random writes reach 1.0 x the range only by the start of round 20): reached at round 24, steady at end over rounds "
+        "28-32 (round 33 holds 20 s and does not count). The old rule (first window, no eligibility) reported "
+        "rounds 0-4 at 67,569 IOPS.",
+        op25, eligibility(1.0, op25_range)))
+    vectors.append(vector(
+        "sim-client-7pct-op25-w0",
+        "the same rounds with W = 0: every round is eligible, so the plateau (rounds 0-4) is where steady state is "
+        "reached; the steady-state IOPS still come from the end window (rounds 28-32).",
+        op25, eligibility(0.0, op25_range)))
+    plain_iops, plain_bytes = read_capture("client-7pct-randwrite.csv")
+    vectors.append(vector(
+        "sim-client-7pct",
+        "consistency-2000s on the simulated client drive (sim:client-7pct@1, all of 256 GB): 2000 s of random "
+        "writes reach only 0.30 x the range, so no round is eligible: not reached, not steady at end.",
+        round_totals(plain_iops, 60, plain_bytes), eligibility(1.0, 256_000_000_000)))
+
+    tested = 4_000_000_000
+    quarter = tested // 4
+    vectors.append(vector(
+        "eligible-exactly-at-w",
+        "12 flat rounds writing a quarter of the range each: round 4 starts with exactly 1.0 x the range written "
+        "(inclusive bound): first eligible round 4, reached at round 8.",
+        flat_totals(12, 50_000, quarter), eligibility(1.0, tested)))
+    short = [quarter - 1] + [quarter] * 11
+    vectors.append(vector(
+        "eligible-one-byte-short",
+        "the same, with round 0 writing one byte less: round 4 starts 1 byte short of the range, so round 5 is the "
+        "first eligible round and steady state is reached at round 9.",
+        flat_totals(12, 50_000, short), eligibility(1.0, tested)))
+    vectors.append(vector(
+        "earlier-phase-writes-count",
+        "random writes of an earlier phase since the fill (0.9 x the range) count: with 0.05 x the range per "
+        "round, round 2 is the first eligible round.",
+        flat_totals(10, 40_000, tested // 20), eligibility(1.0, tested, before=tested * 9 // 10)))
+    vectors.append(vector(
+        "fractional-w",
+        "W = 0.75: with a quarter of the range per round, round 3 is the first eligible round.",
+        flat_totals(10, 40_000, quarter), eligibility(0.75, tested)))
+    plateau = [{"sumIops": 60 * 100_000, "secondsPresent": 60, "randomWriteBytes": 0}] * 5 + [
+        {"sumIops": 60 * 30_000, "secondsPresent": 60, "randomWriteBytes": 0}] * 6
+    vectors.append(vector(
+        "read-only-phase",
+        "a phase that does not write: every round is eligible (reading leaves the drive as it is).",
+        plateau, eligibility(applies=False)))
+    vectors.append(vector(
+        "tested-range-unknown",
+        "a writing phase whose tested range is unknown (no drive capacity): no round is eligible.",
+        flat_totals(8, 40_000, quarter), eligibility(1.0, None)))
+
+    for kind in ("range", "slope"):
+        on_bound = find_on_bound(kind, rng)
+        for label, delta in (("on", 0), ("just-outside", -1)):
+            sums = list(on_bound)
+            sums[2] += delta
+            naive_range, naive_slope = naive_double_decision(sums)
+            name, v = vector(
+                kind + "-bound-" + label,
+                "5 eligible rounds (W = 0) with the %s criterion %s its bound: round sums %s over 60 s each. A "
+                "naive double comparison says range %s, slope %s." % (
+                    kind, "exactly on" if label == "on" else "1/60 IOPS outside", sums,
+                    "holds" if naive_range else "fails", "holds" if naive_slope else "fails"),
+                [{"sumIops": s_, "secondsPresent": 60, "randomWriteBytes": 1_000_000} for s_ in sums],
+                eligibility(0.0, tested))
+            vectors.append((name, v))
+
+    vectors.append(vector(
+        "end-round-not-counted",
+        "12 flat, eligible rounds; round 10 has 53 of 60 seconds (< 90%): reached at round 4, but the end window "
+        "(rounds 7-11) spans round 10 and is not evaluated.",
+        flat_totals(12, 50_000, quarter, present={10: 53}), eligibility(0.0, tested)))
+    decay = [{"sumIops": int(60 * 120_000 * 0.9 ** min(r, 12)), "secondsPresent": 60, "randomWriteBytes": quarter}
+             for r in range(30)]
+    vectors.append(vector(
+        "max-rounds-25",
+        "30 rounds that settle after round 12, with a limit of 25 rounds: only rounds 0-24 are used, the end window "
+        "is rounds 20-24.",
+        decay, eligibility(1.0, tested), max_rounds=25))
+    collapse = [{"sumIops": 60 * (80_000 if r < 17 else 40_000), "secondsPresent": 60, "randomWriteBytes": quarter}
+                for r in range(20)]
+    vectors.append(vector(
+        "reached-then-collapses",
+        "flat from round 4 (the first eligible round) to round 16, then half the IOPS: reached at round 8, but the "
+        "last five rounds (15-19) break the range bound, so there is no steady-state IOPS.",
+        collapse, eligibility(1.0, tested)))
+    vectors.append(vector(
+        "too-few-rounds",
+        "three rounds: no window of five, neither reached nor steady at end.",
+        flat_totals(3, 50_000, quarter), eligibility(0.0, tested)))
+    return vectors
+
+
+def readable_json(value, indent=""):
+    """Objects one key per line, arrays of objects one element per line, everything else compact."""
+    inner = indent + "  "
+    if isinstance(value, dict) and any(isinstance(v, (dict, list)) for v in value.values()):
+        items = [inner + json.dumps(k) + ": " + readable_json(v, inner) for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + indent + "}"
+    if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        return "[\n" + ",\n".join(inner + json.dumps(v, separators=(", ", ": ")) for v in value) + "\n" + indent + "]"
+    return json.dumps(value, separators=(", ", ": "))
+
+
+def write_vectors(vectors):
+    os.makedirs(VECTORS, exist_ok=True)
+    for old in os.listdir(VECTORS):
+        if old.endswith(".json"):
+            os.remove(os.path.join(VECTORS, old))
+    for name, v in vectors:
+        with open(os.path.join(VECTORS, name + ".json"), "w") as out:
+            out.write(readable_json(v) + "\n")
+        e = v["expected"]
+        print("%-28s first eligible %-4s reached %-4s end %s..%s holds=%s %s" % (
+            name, e["firstEligibleRound"], e["reachedAtRound"], e["end"]["firstRound"], e["end"]["lastRound"],
+            e["end"]["holds"], [f["kind"] for f in e["end"]["failures"]]))
+
+
 def main():
+    write_vectors(steady_state_vectors())
     answers = {
         "generatedBy": "service/analysis/src/test/python/known_answers.py",
         "steadyState": steady_state_cases(),

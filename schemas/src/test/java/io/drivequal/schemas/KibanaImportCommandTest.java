@@ -119,7 +119,7 @@ class KibanaImportCommandTest {
 		assertThat(run.stdout()).contains("Kibana imported " + objects + " of " + objects + " saved objects")
 			.contains("  dashboard drivequal-drive-qualification")
 			.contains("  index-pattern drivequal-samples")
-			.contains("  lens drivequal-iops-over-time");
+			.contains("  visualization drivequal-iops-over-time");
 		assertThat(run.stdout() + run.stderr()).doesNotContain(apiKey);
 	}
 

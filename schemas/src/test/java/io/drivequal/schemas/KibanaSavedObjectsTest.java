@@ -39,6 +39,7 @@ class KibanaSavedObjectsTest {
 			.collect(Collectors.groupingBy((object) -> object.path("type").asString(), Collectors.counting()));
 		assertThat(byType).containsEntry("dashboard", 1L);
 		assertThat(byType.get("lens")).isGreaterThanOrEqualTo(8);
+		assertThat(byType).containsEntry("visualization", 3L);
 		List<String> dataViewTitles = objects.values()
 			.stream()
 			.filter((object) -> "index-pattern".equals(object.path("type").asString()))
@@ -49,14 +50,70 @@ class KibanaSavedObjectsTest {
 		JsonNode dashboard = objects.get("dashboard:drivequal-drive-qualification");
 		assertThat(dashboard.path("attributes").path("title").asString()).isEqualTo("Drive qualification");
 		// Every visualization is on the dashboard.
-		assertThat(dashboard.path("references").size()).isEqualTo(byType.get("lens").intValue());
-		// The IOPS chart uses Lens' log scale.
-		assertThat(objects.get("lens:drivequal-iops-over-time")
-			.path("attributes")
-			.path("state")
-			.path("visualization")
-			.path("yLeftScale")
+		assertThat(dashboard.path("references").size())
+			.isEqualTo(byType.get("lens").intValue() + byType.get("visualization").intValue());
+	}
+
+	/**
+	 * The IOPS charts read like the seeds': one point per second (raw documents, no
+	 * aggregation) against t, the phase's own time axis, so runs overlay; log scale; the
+	 * zoom is t > 1400 s. No chart averages IOPS over wall-clock time.
+	 */
+	@Test
+	void theIopsChartsArePerSecondPointsOnPhaseTime() {
+		Map<String, JsonNode> objects = SavedObjectFields.check(this.contracts.mapper(), this.ndjson, templates())
+			.objects();
+		Map<String, JsonNode> specs = new LinkedHashMap<>();
+		for (String id : List.of("drivequal-iops-over-time", "drivequal-steady-state-zoom",
+				"drivequal-steady-state-zoom-linear")) {
+			JsonNode visState = this.contracts.mapper()
+				.readTree(objects.get("visualization:" + id).path("attributes").path("visState").asString());
+			assertThat(visState.path("type").asString()).as(id).isEqualTo("vega");
+			specs.put(id, this.contracts.mapper().readTree(visState.path("params").path("spec").asString()));
+		}
+		for (Map.Entry<String, JsonNode> entry : specs.entrySet()) {
+			JsonNode spec = entry.getValue();
+			String id = entry.getKey();
+			JsonNode body = spec.path("data").path("url").path("body");
+			assertThat(spec.path("data").path("url").path("index").asString()).as(id).isEqualTo("drivequal-samples-*");
+			assertThat(body.has("aggs")).as(id + ": raw seconds, not aggregated").isFalse();
+			assertThat(spec.path("data").path("format").path("property").asString()).isEqualTo("hits.hits");
+			assertThat(spec.path("mark").path("type").asString()).as(id + " mark").isEqualTo("point");
+			assertThat(spec.path("encoding").path("x").path("field").asString()).as(id + " x").isEqualTo("_source.t");
+			assertThat(spec.path("encoding").path("y").path("field").asString()).as(id + " y")
+				.isEqualTo("_source.totalIops");
+			assertThat(spec.path("encoding").path("color").path("field").asString()).as(id + ": one colour per run")
+				.isEqualTo("run");
+			assertThat(body.path("query").toString()).as(id + ": the dashboard's filters and time range apply")
+				.contains("%dashboard_context-must_clause%", "%dashboard_context-filter_clause%",
+						"%dashboard_context-must_not_clause%", "%timefilter%");
+		}
+		assertThat(
+				specs.get("drivequal-iops-over-time").path("encoding").path("y").path("scale").path("type").asString())
+			.isEqualTo("log");
+		assertThat(specs.get("drivequal-steady-state-zoom")
+			.path("encoding")
+			.path("y")
+			.path("scale")
+			.path("type")
 			.asString()).isEqualTo("log");
+		assertThat(specs.get("drivequal-steady-state-zoom-linear").path("encoding").path("y").path("scale").has("type"))
+			.isFalse();
+		for (String zoom : List.of("drivequal-steady-state-zoom", "drivequal-steady-state-zoom-linear")) {
+			assertThat(specs.get(zoom).path("data").path("url").path("body").path("query").toString()).as(zoom)
+				.contains("{\"range\":{\"t\":{\"gt\":1400}}}");
+		}
+		assertThat(specs.get("drivequal-iops-over-time").path("data").path("url").path("body").path("query").toString())
+			.doesNotContain("1400");
+		// No Lens chart shows IOPS on wall-clock time.
+		for (JsonNode object : objects.values()) {
+			if ("lens".equals(object.path("type").asString())) {
+				String state = object.path("attributes").path("state").toString();
+				assertThat(state.contains("\"totalIops\"") && state.contains("\"date_histogram\""))
+					.as(object.path("id").asString() + " averages IOPS over @timestamp")
+					.isFalse();
+			}
+		}
 	}
 
 	@Test
@@ -75,7 +132,10 @@ class KibanaSavedObjectsTest {
 		List<String> problems = SavedObjectFields.check(this.contracts.mapper(), this.ndjson, templates).problems();
 		assertThat(problems).isNotEmpty()
 			.allMatch((problem) -> problem.contains("field totalIops is not in the index template"));
-		assertThat(problems).anyMatch((problem) -> problem.startsWith("lens:drivequal-iops-over-time: column c-iops"));
+		assertThat(problems).anyMatch((problem) -> problem.startsWith("visualization:drivequal-iops-over-time: "
+				+ "encoding y: field totalIops is not in the index template"));
+		assertThat(problems).anyMatch((problem) -> problem
+			.startsWith("visualization:drivequal-iops-over-time: " + "transform 'datum._source.totalIops > 0'"));
 	}
 
 	@Test
@@ -92,6 +152,17 @@ class KibanaSavedObjectsTest {
 	}
 
 	@Test
+	void aVegaChartOnAFieldOfTheWrongTypeIsCaught() {
+		Map<String, String> templates = templates();
+		// t as a keyword can no longer be a quantitative axis.
+		templates.put("drivequal-samples", templates.get("drivequal-samples")
+			.replace("\"t\": { \"type\": \"integer\" }", "\"t\": { \"type\": \"keyword\" }"));
+		List<String> problems = SavedObjectFields.check(this.contracts.mapper(), this.ndjson, templates).problems();
+		assertThat(problems).contains("visualization:drivequal-steady-state-zoom: encoding x: field t is keyword, "
+				+ "needs one of " + SavedObjectFields.NUMERIC);
+	}
+
+	@Test
 	void aChangedTypeIsCaught() {
 		Map<String, String> templates = templates();
 		// A keyword turned into text can no longer be a terms bucket.
@@ -99,15 +170,20 @@ class KibanaSavedObjectsTest {
 				templates.get("drivequal-jobs")
 					.replace("\"driveModel\": {\n          \"type\": \"keyword\"",
 							"\"driveModel\": {\n          \"type\": \"text\""));
-		// A date stored as a number can no longer drive a date histogram.
+		// A date stored as a number can no longer drive a date histogram, be a data
+		// view's time field or take Kibana's time range in a Vega query.
+		templates.put("drivequal-jobs", templates.get("drivequal-jobs")
+			.replace("\"queuedAt\": {\n          \"type\": \"date\"", "\"queuedAt\": {\n          \"type\": \"long\""));
 		templates.put("drivequal-samples", templates.get("drivequal-samples")
 			.replace("\"@timestamp\": { \"type\": \"date\", \"format\": \"epoch_millis||strict_date_optional_time\" }",
 					"\"@timestamp\": { \"type\": \"long\" }"));
 		List<String> problems = SavedObjectFields.check(this.contracts.mapper(), this.ndjson, templates).problems();
 		assertThat(problems).anyMatch((problem) -> problem.contains("field driveModel is text"));
 		assertThat(problems)
-			.anyMatch((problem) -> problem.contains("date_histogram") && problem.contains("@timestamp is long"));
+			.anyMatch((problem) -> problem.contains("date_histogram") && problem.contains("queuedAt is long"));
 		assertThat(problems).anyMatch((problem) -> problem.contains("time field: field @timestamp is long"));
+		assertThat(problems).contains("visualization:drivequal-iops-over-time: query range: field @timestamp is long, "
+				+ "needs one of " + SavedObjectFields.DATES_FOR_TESTS);
 	}
 
 	@Test

@@ -1,7 +1,8 @@
 /*
  * Checks the Kibana saved objects against the index templates, so a mapping change cannot
- * silently empty a dashboard: every field a data view, Lens column, KQL query or runtime-field
- * script names must exist in the template of the data view's indices, with a type the use needs
+ * silently empty a dashboard: every field a data view, Lens column, KQL query, runtime-field
+ * script or Vega chart (its query, _source, sort, transforms and encodings) names must exist in
+ * the template of the indices it reads, with a type the use needs
  * (numbers for metrics, dates for date histograms, aggregatable fields for terms). Also checks
  * that the objects reference each other consistently. Kibana cannot run here, so this is what
  * stands between a renamed field and an empty panel.
@@ -31,6 +32,9 @@ final class SavedObjectFields {
 
 	private static final Set<String> DATES = Set.of("date", "date_nanos");
 
+	/** What a problem message prints for a field that must be a date. */
+	static final String DATES_FOR_TESTS = DATES.toString();
+
 	/** A disabled object: stored in _source only, neither searchable nor aggregatable. */
 	private static final String DISABLED = "object (enabled: false)";
 
@@ -44,6 +48,13 @@ final class SavedObjectFields {
 	private static final Pattern SCRIPT_DOC_FIELD = Pattern.compile("doc\\[['\"]([^'\"]+)['\"]\\]");
 
 	private static final String LAYER_REFERENCE_PREFIX = "indexpattern-datasource-layer-";
+
+	/** A document field read in a Vega expression: datum._source.name. */
+	private static final Pattern VEGA_DATUM_FIELD = Pattern.compile("datum\\._source\\.([A-Za-z_@][\\w@]*)");
+
+	/** Elasticsearch leaf queries whose keys are field names. */
+	private static final Set<String> FIELD_QUERIES = Set.of("range", "prefix", "term", "terms", "wildcard", "match",
+			"match_phrase");
 
 	private final ObjectMapper mapper;
 
@@ -79,6 +90,7 @@ final class SavedObjectFields {
 			switch (object.path("type").asString()) {
 				case "index-pattern" -> check.checkDataView(object);
 				case "lens" -> check.checkLens(object);
+				case "visualization" -> check.checkVega(object);
 				case "dashboard" -> check.checkDashboard(object);
 				default -> check.problem(object, "unexpected saved object type " + object.path("type").asString());
 			}
@@ -229,6 +241,87 @@ final class SavedObjectFields {
 		}
 	}
 
+	/**
+	 * A Vega(-Lite) visualization querying Elasticsearch: the index's template must map
+	 * every field its query, _source, sort, transforms and encodings name.
+	 */
+	private void checkVega(JsonNode visualization) {
+		JsonNode visState = parseString(visualization, visualization.path("attributes"), "visState");
+		if (!"vega".equals(visState.path("type").asString())) {
+			problem(visualization, "a visualization that is not Vega: no rule for type "
+					+ visState.path("type").asString() + "; add one to SavedObjectFields");
+			return;
+		}
+		JsonNode spec = parseString(visualization, visState.path("params"), "spec");
+		JsonNode url = spec.path("data").path("url");
+		String index = url.path("index").asString("");
+		Map<String, String> fields = templateFieldsOf(visualization, index);
+		if (fields == null) {
+			return;
+		}
+		JsonNode body = url.path("body");
+		for (JsonNode source : body.path("_source")) {
+			use(visualization, fields, source.asString(), null, "_source");
+		}
+		for (JsonNode sort : body.path("sort")) {
+			sort.propertyNames().forEach((field) -> use(visualization, fields, field, AGGREGATABLE, "sort"));
+		}
+		vegaQuery(visualization, fields, body.path("query"));
+		for (JsonNode transform : spec.path("transform")) {
+			for (String expression : List.of(transform.path("filter").asString(""),
+					transform.path("calculate").asString(""))) {
+				Matcher field = VEGA_DATUM_FIELD.matcher(expression);
+				while (field.find()) {
+					use(visualization, fields, field.group(1), null, "transform '" + expression + "'");
+				}
+			}
+		}
+		for (Map.Entry<String, JsonNode> channel : spec.path("encoding").properties()) {
+			List<JsonNode> encodings = new ArrayList<>();
+			if (channel.getValue().isArray()) {
+				channel.getValue().forEach(encodings::add);
+			}
+			else {
+				encodings.add(channel.getValue());
+			}
+			for (JsonNode encoding : encodings) {
+				String field = encoding.path("field").asString("");
+				if (field.startsWith("_source.")) {
+					use(visualization, fields, field.substring("_source.".length()),
+							"quantitative".equals(encoding.path("type").asString()) ? NUMERIC : null,
+							"encoding " + channel.getKey());
+				}
+			}
+		}
+	}
+
+	/**
+	 * Walks a query: leaf queries name fields; Kibana's %...% placeholders are skipped.
+	 */
+	private void vegaQuery(JsonNode visualization, Map<String, String> fields, JsonNode query) {
+		if (query.isArray()) {
+			query.forEach((element) -> vegaQuery(visualization, fields, element));
+			return;
+		}
+		if (!query.isObject()) {
+			return;
+		}
+		for (Map.Entry<String, JsonNode> entry : query.properties()) {
+			if (FIELD_QUERIES.contains(entry.getKey())) {
+				for (Map.Entry<String, JsonNode> field : entry.getValue().properties()) {
+					boolean timeFilter = field.getValue().has("%timefilter%");
+					use(visualization, fields, field.getKey(), timeFilter ? DATES : null, "query " + entry.getKey());
+				}
+			}
+			else if ("exists".equals(entry.getKey())) {
+				use(visualization, fields, entry.getValue().path("field").asString(), null, "query exists");
+			}
+			else {
+				vegaQuery(visualization, fields, entry.getValue());
+			}
+		}
+	}
+
 	private void checkColumn(JsonNode lens, String columnId, JsonNode column, Map<String, String> fields) {
 		String operation = column.path("operationType").asString();
 		String field = column.path("sourceField").asString("");
@@ -326,7 +419,10 @@ final class SavedObjectFields {
 	 * {@code *} in the title stands for any index of that family).
 	 */
 	private Map<String, String> templateFieldsOf(JsonNode dataView) {
-		String title = dataView.path("attributes").path("title").asString("");
+		return templateFieldsOf(dataView, dataView.path("attributes").path("title").asString(""));
+	}
+
+	private Map<String, String> templateFieldsOf(JsonNode object, String title) {
 		String concreteIndex = title.replace("*", "2026.11");
 		List<String> matching = new ArrayList<>();
 		this.templates.forEach((name, template) -> {
@@ -337,7 +433,7 @@ final class SavedObjectFields {
 			}
 		});
 		if (matching.size() != 1) {
-			problem(dataView, "title " + title + " matches " + matching.size() + " index templates " + matching
+			problem(object, "title " + title + " matches " + matching.size() + " index templates " + matching
 					+ ", expected exactly one");
 			return null;
 		}

@@ -12,9 +12,8 @@ import java.util.OptionalDouble;
 public final class Consistency {
 
 	/**
-	 * First second of the fixed window of the 2000 s profiles: t &gt;= 1400. The issue
-	 * overrides DESIGN.md's "t &gt; 1400" so the window is the last 601 seconds of a 2000
-	 * s phase, 1400 included.
+	 * First second of the fixed window of the 2000 s profiles: t &gt;= 1400, so the
+	 * window is the last 601 seconds of a 2000 s phase, 1400 included.
 	 */
 	public static final long FIXED_WINDOW_FIRST_T_2000S = 1400;
 
@@ -23,18 +22,15 @@ public final class Consistency {
 
 	/**
 	 * Consistency over the seconds of the steady-state window, (x-4)*L &lt; t &lt;=
-	 * (x+1)*L.
+	 * (x+1)*L: the last five rounds of the phase, when they hold.
 	 * @param iops per-second IOPS of the phase
 	 * @param steadyState the phase's steady-state result
-	 * @return the result; empty when steady state was not reached
+	 * @return the result; empty when the phase is not steady at its end
 	 */
 	public static Optional<ConsistencyResult> overSteadyStateWindow(PerSecondSeries iops,
 			SteadyStateResult steadyState) {
-		if (!steadyState.reached()) {
-			return Optional.empty();
-		}
-		SteadyStateWindow window = steadyState.window().get();
-		return over(iops, window.windowStartS() + 1, window.windowEndS());
+		return steadyState.steadyStateWindow()
+			.flatMap((window) -> over(iops, window.windowStartS() + 1, window.windowEndS()));
 	}
 
 	/**

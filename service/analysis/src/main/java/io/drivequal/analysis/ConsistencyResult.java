@@ -4,8 +4,9 @@ package io.drivequal.analysis;
 import java.util.OptionalDouble;
 
 /**
- * Consistency of the per-second IOPS in one window (DESIGN.md "Consistency"). Percentiles
- * are nearest-rank ({@link NearestRank}), so each is one of the window's seconds.
+ * Consistency of the per-second IOPS in one window (docs/methodology.md,
+ * "consistencyRatio"). Percentiles are nearest-rank ({@link NearestRank}), so each is one
+ * of the window's seconds.
  *
  * @param firstT first second of the window (inclusive)
  * @param lastT last second of the window (inclusive)

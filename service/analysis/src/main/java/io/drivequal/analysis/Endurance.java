@@ -1,4 +1,4 @@
-// Endurance projection (DESIGN.md "Endurance projection"): TBW from P/E cycles and the measured WAF, then DWPD.
+// Endurance projection (docs/methodology.md, "tbwBytes" and "dwpd"): TBW from P/E cycles and the measured WAF, then DWPD.
 package io.drivequal.analysis;
 
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-// The one call the service makes per random-IO phase: rounds, steady state and both consistency windows.
+// The one call the service makes per random-IO phase: rounds, both steady-state windows and both consistency windows.
 package io.drivequal.analysis;
 
 import java.util.Optional;
@@ -10,15 +10,19 @@ public final class IopsPhaseAnalyzer {
 	}
 
 	/**
-	 * Rounds, SNIA steady state, consistency over the steady-state window and, if asked
-	 * for, over the fixed window.
+	 * Rounds, SNIA steady state (reached and at end), consistency over the steady-state
+	 * window and, if asked for, over the fixed window.
 	 * @param iops per-second IOPS of the phase
+	 * @param randomWriteBytes per-second random-write bytes of the phase (empty for a
+	 * phase that does not write)
+	 * @param eligibility what makes a round eligible
 	 * @param options round length, round limit, fixed window
 	 * @return the analysis
 	 */
-	public static IopsPhaseAnalysis analyze(PerSecondSeries iops, IopsPhaseOptions options) {
-		SteadyStateResult steadyState = SteadyStateDetector.detect(RoundTable.of(iops, options.roundLengthS()),
-				options.maxRounds());
+	public static IopsPhaseAnalysis analyze(PerSecondSeries iops, PerSecondSeries randomWriteBytes,
+			Eligibility eligibility, IopsPhaseOptions options) {
+		SteadyStateResult steadyState = SteadyStateDetector
+			.detect(RoundTable.of(iops, randomWriteBytes, eligibility, options.roundLengthS()), options.maxRounds());
 		Optional<ConsistencyResult> steadyStateConsistency = Consistency.overSteadyStateWindow(iops, steadyState);
 		Optional<ConsistencyResult> fixedWindowConsistency = options.fixedWindowFirstT().isPresent()
 				? Consistency.fixedWindow(iops, options.fixedWindowFirstT().getAsLong()) : Optional.empty();

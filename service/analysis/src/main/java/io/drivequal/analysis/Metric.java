@@ -8,17 +8,28 @@ import java.util.stream.Collectors;
 /** A measurable figure of a qualification, with its stable wire name and unit. */
 public enum Metric {
 
-	/** 1 when the SNIA steady state was reached, else 0 (criterion: AT_LEAST 1). */
+	/**
+	 * 1 when a window of eligible rounds met the SNIA criteria, else 0 (criterion:
+	 * AT_LEAST 1).
+	 */
 	STEADY_STATE_REACHED("steadyStateReached", "boolean"),
-	/** Average round IOPS of the steady-state window. */
+	/**
+	 * Average round IOPS of the last five rounds of the phase, when they are in steady
+	 * state.
+	 */
 	STEADY_STATE_IOPS("steadyStateIops", "IOPS"),
-	/** P0.1 / mean over the steady-state window. */
+	/** P0.1 / mean over the steady-state window (the last five rounds, when steady). */
 	CONSISTENCY_RATIO("consistencyRatio", "ratio"),
 	/** P0.1 / mean over the fixed window (t &gt;= 1400 for the 2000 s profiles). */
 	CONSISTENCY_RATIO_FIXED_WINDOW("consistencyRatioFixedWindow", "ratio"),
+	/** Write latency percentiles P99 to P99.9999 of the phase's merged histogram, µs. */
 	WRITE_LATENCY_P99_US("writeLatencyP99Us", "us"), WRITE_LATENCY_P999_US("writeLatencyP999Us", "us"),
-	WRITE_LATENCY_P9999_US("writeLatencyP9999Us", "us"), READ_LATENCY_P99_US("readLatencyP99Us", "us"),
-	READ_LATENCY_P999_US("readLatencyP999Us", "us"), READ_LATENCY_P9999_US("readLatencyP9999Us", "us"),
+	WRITE_LATENCY_P9999_US("writeLatencyP9999Us", "us"), WRITE_LATENCY_P99999_US("writeLatencyP99999Us", "us"),
+	WRITE_LATENCY_P999999_US("writeLatencyP999999Us", "us"),
+	/** Read latency percentiles P99 to P99.9999 of the phase's merged histogram, µs. */
+	READ_LATENCY_P99_US("readLatencyP99Us", "us"), READ_LATENCY_P999_US("readLatencyP999Us", "us"),
+	READ_LATENCY_P9999_US("readLatencyP9999Us", "us"), READ_LATENCY_P99999_US("readLatencyP99999Us", "us"),
+	READ_LATENCY_P999999_US("readLatencyP999999Us", "us"),
 	/** Write amplification factor (media bytes / host bytes). */
 	WAF("waf", "ratio"),
 	/** Drive writes per day over the warranty. */

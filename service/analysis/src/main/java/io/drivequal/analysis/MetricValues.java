@@ -49,7 +49,8 @@ public final class MetricValues {
 	}
 
 	/**
-	 * steadyStateReached, steadyStateIops, consistencyRatio and (when computed)
+	 * steadyStateReached (an eligible window held), steadyStateIops and consistencyRatio
+	 * (over the last five rounds, when they hold) and, when computed,
 	 * consistencyRatioFixedWindow of a random-IO phase.
 	 * @param phaseName the phase
 	 * @param analysis its analysis
@@ -58,40 +59,40 @@ public final class MetricValues {
 	public MetricValues putIopsPhase(String phaseName, IopsPhaseAnalysis analysis) {
 		SteadyStateResult steadyState = analysis.steadyState();
 		put(Metric.STEADY_STATE_REACHED, phaseName, Measure.known(steadyState.reached() ? 1 : 0));
-		String notReached = "steady state not reached (" + steadyState.windowsEvaluated() + " windows of "
-				+ steadyState.rounds().size() + " rounds evaluated)";
-		put(Metric.STEADY_STATE_IOPS, phaseName, steadyState.reached()
-				? Measure.known(steadyState.steadyStateIops().getAsDouble()) : Measure.unknown(notReached));
+		Optional<String> notSteady = steadyState.notSteadyReason();
+		put(Metric.STEADY_STATE_IOPS, phaseName, notSteady.isEmpty()
+				? Measure.known(steadyState.steadyStateIops().getAsDouble()) : Measure.unknown(notSteady.get()));
 		put(Metric.CONSISTENCY_RATIO, phaseName,
 				analysis.steadyStateConsistency()
 					.map(MetricValues::ratio)
-					.orElse(Measure.unknown(notReached + ", so there is no window for consistency")));
+					.orElseGet(() -> Measure.unknown(notSteady.orElse("the steady-state window has no second")
+							+ ", so there is no window for consistency")));
 		analysis.fixedWindowConsistency()
 			.ifPresent((fixed) -> put(Metric.CONSISTENCY_RATIO_FIXED_WINDOW, phaseName, ratio(fixed)));
 		return this;
 	}
 
 	/**
-	 * writeLatencyP99Us, P999 and P9999 of a phase.
+	 * writeLatencyP99Us to writeLatencyP999999Us of a phase.
 	 * @param phaseName the phase
 	 * @param qos the phase's write QoS; empty when it wrote nothing
 	 * @return this
 	 */
 	public MetricValues putWriteLatency(String phaseName, Optional<LatencyQos> qos) {
 		putLatency(phaseName, qos, "writes", Metric.WRITE_LATENCY_P99_US, Metric.WRITE_LATENCY_P999_US,
-				Metric.WRITE_LATENCY_P9999_US);
+				Metric.WRITE_LATENCY_P9999_US, Metric.WRITE_LATENCY_P99999_US, Metric.WRITE_LATENCY_P999999_US);
 		return this;
 	}
 
 	/**
-	 * readLatencyP99Us, P999 and P9999 of a phase.
+	 * readLatencyP99Us to readLatencyP999999Us of a phase.
 	 * @param phaseName the phase
 	 * @param qos the phase's read QoS; empty when it read nothing
 	 * @return this
 	 */
 	public MetricValues putReadLatency(String phaseName, Optional<LatencyQos> qos) {
 		putLatency(phaseName, qos, "reads", Metric.READ_LATENCY_P99_US, Metric.READ_LATENCY_P999_US,
-				Metric.READ_LATENCY_P9999_US);
+				Metric.READ_LATENCY_P9999_US, Metric.READ_LATENCY_P99999_US, Metric.READ_LATENCY_P999999_US);
 		return this;
 	}
 
@@ -140,18 +141,23 @@ public final class MetricValues {
 		return JOB.equals(key);
 	}
 
-	private void putLatency(String phaseName, Optional<LatencyQos> qos, String what, Metric p99, Metric p999,
-			Metric p9999) {
+	/**
+	 * @param metrics P99, P99.9, P99.99, P99.999 and P99.9999, in that order
+	 */
+	private void putLatency(String phaseName, Optional<LatencyQos> qos, String what, Metric... metrics) {
 		if (qos.isEmpty()) {
 			Measure none = Measure.unknown("the phase recorded no " + what);
-			put(p99, phaseName, none);
-			put(p999, phaseName, none);
-			put(p9999, phaseName, none);
+			for (Metric metric : metrics) {
+				put(metric, phaseName, none);
+			}
 			return;
 		}
-		put(p99, phaseName, Measure.known(qos.get().p99Us()));
-		put(p999, phaseName, Measure.known(qos.get().p99_9Us()));
-		put(p9999, phaseName, Measure.known(qos.get().p99_99Us()));
+		LatencyQos latency = qos.get();
+		double[] us = { latency.p99Us(), latency.p99_9Us(), latency.p99_99Us(), latency.p99_999Us(),
+				latency.p99_9999Us() };
+		for (int i = 0; i < metrics.length; i++) {
+			put(metrics[i], phaseName, Measure.known(us[i]));
+		}
 	}
 
 	private static Measure ratio(ConsistencyResult consistency) {

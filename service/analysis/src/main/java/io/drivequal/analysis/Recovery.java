@@ -1,4 +1,4 @@
-// TRIM and idle recovery ratios (DESIGN.md): how much of the lost performance a drive gets back.
+// TRIM and idle recovery ratios (docs/methodology.md): how much of the lost performance a drive gets back.
 package io.drivequal.analysis;
 
 /** TRIM recovery and idle recovery. */
@@ -50,12 +50,13 @@ public final class Recovery {
 	 * idle. The first 60 s are the seconds with t &lt;= 60 of the phase after idle; like
 	 * a round, they count only with at least 54 of them present.
 	 * @param afterIdleIops per-second IOPS of the phase after idle
-	 * @param steadyStateBefore steady state of the phase before idle
+	 * @param steadyStateBefore steady state of the phase before idle: its last five
+	 * rounds, the state the drive was in when the idle period began
 	 * @return the ratio, or unknown with the reason
 	 */
 	public static Measure idleRecovery(PerSecondSeries afterIdleIops, SteadyStateResult steadyStateBefore) {
-		if (!steadyStateBefore.reached()) {
-			return Measure.unknown("steady state was not reached before idle");
+		if (steadyStateBefore.steadyStateIops().isEmpty()) {
+			return Measure.unknown("the phase before idle is " + steadyStateBefore.notSteadyReason().orElseThrow());
 		}
 		return idleRecovery(afterIdleIops, steadyStateBefore.steadyStateIops().getAsDouble());
 	}

@@ -6,7 +6,9 @@ import java.util.OptionalDouble;
 /**
  * Round {@code index} (0-based) of length L holds the seconds with index*L &lt; t &lt;=
  * (index+1)*L. It counts only with at least 90% of its L seconds present; a round that
- * does not count is reported as it is and never interpolated.
+ * does not count is reported as it is and never interpolated. It is eligible for a
+ * steady-state window only once the drive is out of its fresh state
+ * ({@link Eligibility}).
  *
  * @param index round number, 0-based
  * @param startExclusiveS index * L
@@ -16,8 +18,15 @@ import java.util.OptionalDouble;
  * it)
  * @param sumIops sum of the IOPS of the seconds present
  * @param meanIops sumIops / secondsPresent; empty when no second is present
+ * @param randomWriteBytes random writes of the phase completed in this round's seconds
+ * @param randomWriteBytesAtStart random writes since the last purge or fill, counted to
+ * this round's start (earlier phases included)
+ * @param rangeWritesAtStart randomWriteBytesAtStart / tested range; empty when the range
+ * is unknown or the phase does not write
+ * @param eligible whether the round may be part of a steady-state window
  */
 public record Round(int index, long startExclusiveS, long endInclusiveS, int secondsPresent, boolean counted,
-		long sumIops, OptionalDouble meanIops) {
+		long sumIops, OptionalDouble meanIops, long randomWriteBytes, long randomWriteBytesAtStart,
+		OptionalDouble rangeWritesAtStart, boolean eligible) {
 
 }

@@ -3,10 +3,10 @@ package io.drivequal.analysis;
 
 import java.util.List;
 
-/** Splits a phase's per-second IOPS into rounds (DESIGN.md "Round"). */
+/** Splits a phase's per-second IOPS into rounds (docs/methodology.md, "Rounds"). */
 public final class Rounds {
 
-	/** SNIA PTS's round length and DESIGN's default. */
+	/** SNIA PTS's round length, and the catalog's. */
 	public static final int DEFAULT_ROUND_LENGTH_S = 60;
 
 	private Rounds() {
@@ -14,13 +14,16 @@ public final class Rounds {
 
 	/**
 	 * Rounds 0..ceil(lastT / L) - 1, each with its seconds present, whether it counts
-	 * (&gt;= 90% of L seconds) and its mean IOPS.
+	 * (&gt;= 90% of L seconds), its mean IOPS and whether it is eligible.
 	 * @param iops per-second IOPS of one phase
+	 * @param randomWriteBytes per-second random-write bytes of the phase
+	 * @param eligibility what makes a round eligible
 	 * @param roundLengthS L, seconds
 	 * @return the rounds in order; empty for an empty series
 	 */
-	public static List<Round> of(PerSecondSeries iops, int roundLengthS) {
-		return RoundTable.of(iops, roundLengthS).toRounds();
+	public static List<Round> of(PerSecondSeries iops, PerSecondSeries randomWriteBytes, Eligibility eligibility,
+			int roundLengthS) {
+		return RoundTable.of(iops, randomWriteBytes, eligibility, roundLengthS).toRounds();
 	}
 
 }

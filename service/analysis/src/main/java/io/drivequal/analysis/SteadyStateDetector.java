@@ -1,13 +1,19 @@
-// SNIA SSS PTS steady-state detection over a phase's rounds (DESIGN.md "SNIA steady state").
+// SNIA SSS PTS steady-state detection over a phase's eligible rounds: where steady state was reached, and whether the phase ends in it.
 package io.drivequal.analysis;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
  * Finds the first round x (0-based, first checked at x = 4) whose window of rounds x-4..x
- * satisfies both SNIA criteria, skipping every window that would span a round that does
- * not count. Bounds are inclusive and decided exactly (see {@link SniaBounds}).
+ * is five counted, eligible rounds satisfying both SNIA criteria, skipping every window
+ * that would span a round that does not count or is not eligible; and judges the last
+ * five rounds of the phase by the same rules ({@link SteadyAtEnd}). Bounds are inclusive
+ * and decided exactly (see {@link SniaBounds}); eligibility is decided exactly too (see
+ * {@link Eligibility}).
  */
 public final class SteadyStateDetector {
 
@@ -15,24 +21,19 @@ public final class SteadyStateDetector {
 	}
 
 	/**
-	 * Steady state over 60 s rounds without a round limit.
-	 * @param iops per-second IOPS of the phase
-	 * @return the result
-	 */
-	public static SteadyStateResult detect(PerSecondSeries iops) {
-		return detect(iops, Rounds.DEFAULT_ROUND_LENGTH_S, OptionalInt.empty());
-	}
-
-	/**
 	 * Steady state over rounds of the given length.
 	 * @param iops per-second IOPS of the phase
+	 * @param randomWriteBytes per-second random-write bytes of the phase (empty for a
+	 * phase that does not write)
+	 * @param eligibility what makes a round eligible
 	 * @param roundLengthS L, seconds
 	 * @param maxRounds stop after this many rounds (only rounds 0..maxRounds-1 are used;
 	 * PTS: 25); empty for no limit
 	 * @return the result
 	 */
-	public static SteadyStateResult detect(PerSecondSeries iops, int roundLengthS, OptionalInt maxRounds) {
-		return detect(RoundTable.of(iops, roundLengthS), maxRounds);
+	public static SteadyStateResult detect(PerSecondSeries iops, PerSecondSeries randomWriteBytes,
+			Eligibility eligibility, int roundLengthS, OptionalInt maxRounds) {
+		return detect(RoundTable.of(iops, randomWriteBytes, eligibility, roundLengthS), maxRounds);
 	}
 
 	static SteadyStateResult detect(RoundTable rounds, OptionalInt maxRounds) {
@@ -41,13 +42,17 @@ public final class SteadyStateDetector {
 					"maxRounds = " + maxRounds.getAsInt() + ": a window needs " + SniaBounds.WINDOW_ROUNDS + " rounds");
 		}
 		int limit = maxRounds.isPresent() ? Math.min(rounds.size(), maxRounds.getAsInt()) : rounds.size();
-		int consecutiveCounted = 0;
+		OptionalInt firstEligible = OptionalInt.empty();
+		int usable = 0;
 		int windowsEvaluated = 0;
 		int lastEvaluated = -1;
 		SniaBounds.Decision lastDecision = null;
 		for (int x = 0; x < limit; x++) {
-			consecutiveCounted = rounds.counted[x] ? consecutiveCounted + 1 : 0;
-			if (consecutiveCounted < SniaBounds.WINDOW_ROUNDS) {
+			if (firstEligible.isEmpty() && rounds.eligible[x]) {
+				firstEligible = OptionalInt.of(x);
+			}
+			usable = (rounds.counted[x] && rounds.eligible[x]) ? usable + 1 : 0;
+			if (usable < SniaBounds.WINDOW_ROUNDS) {
 				continue;
 			}
 			windowsEvaluated++;
@@ -60,8 +65,69 @@ public final class SteadyStateDetector {
 		Optional<SteadyStateWindow> window = (lastEvaluated < 0) ? Optional.empty()
 				: Optional.of(figures(rounds, lastEvaluated, lastDecision));
 		boolean reached = lastDecision != null && lastDecision.holds();
-		return new SteadyStateResult(reached, rounds.roundLengthS, maxRounds, window, windowsEvaluated,
-				rounds.toRounds());
+		return new SteadyStateResult(rounds.roundLengthS, maxRounds, rounds.eligibility, firstEligible, reached, window,
+				windowsEvaluated, end(rounds, limit), rounds.toRounds());
+	}
+
+	private static SteadyAtEnd end(RoundTable rounds, int limit) {
+		int last = limit - 1;
+		while (last >= 0 && !rounds.counted[last]) {
+			last--;
+		}
+		int first = last - (SniaBounds.WINDOW_ROUNDS - 1);
+		if (first < 0) {
+			String counted = (last < 0) ? "no round counts"
+					: "only " + (last + 1) + " round(s) up to the last counted one (round " + last + ")";
+			return new SteadyAtEnd(-1, last, Optional.empty(), false,
+					List.of(new SteadyStateFailure(SteadyStateFailure.Kind.TOO_FEW_ROUNDS, List.of(),
+							"the phase has " + counted + "; the window needs " + SniaBounds.WINDOW_ROUNDS)));
+		}
+		List<SteadyStateFailure> failures = new ArrayList<>();
+		List<Integer> notCounted = new ArrayList<>();
+		List<Integer> notEligible = new ArrayList<>();
+		for (int round = first; round <= last; round++) {
+			if (!rounds.counted[round]) {
+				notCounted.add(round);
+			}
+			if (!rounds.eligible[round]) {
+				notEligible.add(round);
+			}
+		}
+		if (!notCounted.isEmpty()) {
+			failures.add(new SteadyStateFailure(SteadyStateFailure.Kind.ROUNDS_NOT_COUNTED, notCounted,
+					roundList(notCounted) + (notCounted.size() == 1 ? " does" : " do")
+							+ " not count (fewer than 90% of " + rounds.roundLengthS + " s present)"));
+		}
+		Eligibility eligibility = rounds.eligibility;
+		if (!notEligible.isEmpty() && eligibility.testedRangeBytes().isEmpty()) {
+			failures.add(new SteadyStateFailure(SteadyStateFailure.Kind.TESTED_RANGE_UNKNOWN, notEligible,
+					"the phase writes but its tested range is unknown (" + eligibility.basis()
+							+ "), so no round is eligible"));
+		}
+		else if (!notEligible.isEmpty()) {
+			failures.add(new SteadyStateFailure(SteadyStateFailure.Kind.ROUNDS_NOT_ELIGIBLE, notEligible,
+					roundList(notEligible) + (notEligible.size() == 1 ? " is" : " are")
+							+ " not eligible: random writes since the last purge or fill reached "
+							+ rangeWrites(rounds, notEligible) + " × the tested range by "
+							+ (notEligible.size() == 1 ? "its" : "their") + " start, below W = "
+							+ number(eligibility.rangeWritesRequired()) + " (" + eligibility.basis() + ")"));
+		}
+		Optional<SteadyStateWindow> window = Optional.empty();
+		if (notCounted.isEmpty()) {
+			SteadyStateWindow figures = figures(rounds, last,
+					SniaBounds.decide(rounds.sumIops, rounds.secondsPresent, first));
+			window = Optional.of(figures);
+			if (!figures.rangeWithinBound()) {
+				failures.add(new SteadyStateFailure(SteadyStateFailure.Kind.RANGE_ABOVE_BOUND, List.of(), String
+					.format(Locale.ROOT, "range %.1f %% of the average exceeds 20 %%", figures.rangePercent())));
+			}
+			if (!figures.slopeWithinBound()) {
+				failures.add(new SteadyStateFailure(SteadyStateFailure.Kind.SLOPE_ABOVE_BOUND, List.of(),
+						String.format(Locale.ROOT, "slope excursion %.1f %% of the average exceeds 10 %%",
+								figures.slopeExcursionPercent())));
+			}
+		}
+		return new SteadyAtEnd(first, last, window, failures.isEmpty(), failures);
 	}
 
 	private static SteadyStateWindow figures(RoundTable rounds, int x, SniaBounds.Decision decision) {
@@ -86,6 +152,41 @@ public final class SteadyStateDetector {
 		long lengthS = rounds.roundLengthS;
 		return new SteadyStateWindow(first, x, first * lengthS, (x + 1) * lengthS, avg, min, max, rangePercent, slope,
 				slopeExcursionPercent, decision.rangeWithinBound(), decision.slopeWithinBound());
+	}
+
+	/** "round 7", "rounds 28–32", "rounds 3, 5–7". */
+	static String roundList(List<Integer> rounds) {
+		StringBuilder text = new StringBuilder((rounds.size() == 1) ? "round " : "rounds ");
+		int i = 0;
+		while (i < rounds.size()) {
+			int j = i;
+			while (j + 1 < rounds.size() && rounds.get(j + 1) == rounds.get(j) + 1) {
+				j++;
+			}
+			if (i > 0) {
+				text.append(", ");
+			}
+			text.append(rounds.get(i));
+			if (j > i) {
+				text.append('–').append(rounds.get(j));
+			}
+			i = j + 1;
+		}
+		return text.toString();
+	}
+
+	private static String rangeWrites(RoundTable rounds, List<Integer> notEligible) {
+		double low = rounds.eligibility.rangeWrites(rounds.randomWriteBytesAtStart[notEligible.get(0)]).getAsDouble();
+		double high = rounds.eligibility
+			.rangeWrites(rounds.randomWriteBytesAtStart[notEligible.get(notEligible.size() - 1)])
+			.getAsDouble();
+		return (notEligible.size() == 1
+				|| String.format(Locale.ROOT, "%.2f", low).equals(String.format(Locale.ROOT, "%.2f", high)))
+						? String.format(Locale.ROOT, "%.2f", high) : String.format(Locale.ROOT, "%.2f–%.2f", low, high);
+	}
+
+	private static String number(double value) {
+		return (value == Math.rint(value)) ? String.format(Locale.ROOT, "%.1f", value) : Double.toString(value);
 	}
 
 }

@@ -1,4 +1,4 @@
-// Judges a buyer's criteria against the measured values (DESIGN.md: the verdict next to every number).
+// Judges a buyer's criteria against the measured values: the verdict next to every number.
 package io.drivequal.analysis;
 
 import java.util.ArrayList;

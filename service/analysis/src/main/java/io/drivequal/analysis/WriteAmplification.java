@@ -5,7 +5,7 @@ import java.util.OptionalLong;
 
 /**
  * WAF = Δ OCP physicalMediaUnitsWrittenBytes / (Δ SMART dataUnitsWritten x 512,000)
- * between a snapshot before and one after (DESIGN.md "WAF").
+ * between a snapshot before and one after (docs/methodology.md, "waf").
  */
 public final class WriteAmplification {
 

@@ -13,8 +13,9 @@ class MetricTest {
 	void wireNamesAreStable() {
 		assertThat(Arrays.stream(Metric.values()).map(Metric::wireName)).containsExactly("steadyStateReached",
 				"steadyStateIops", "consistencyRatio", "consistencyRatioFixedWindow", "writeLatencyP99Us",
-				"writeLatencyP999Us", "writeLatencyP9999Us", "readLatencyP99Us", "readLatencyP999Us",
-				"readLatencyP9999Us", "waf", "dwpd", "tbwBytes", "trimRecovery", "idleRecovery", "throughputMBps",
+				"writeLatencyP999Us", "writeLatencyP9999Us", "writeLatencyP99999Us", "writeLatencyP999999Us",
+				"readLatencyP99Us", "readLatencyP999Us", "readLatencyP9999Us", "readLatencyP99999Us",
+				"readLatencyP999999Us", "waf", "dwpd", "tbwBytes", "trimRecovery", "idleRecovery", "throughputMBps",
 				"purgeVerified", "verifyMismatches");
 	}
 

@@ -12,13 +12,23 @@ import static org.assertj.core.api.Assertions.within;
 
 class SteadyStateDetectorTest {
 
+	/**
+	 * The detector on a phase that does not write, so that these cases test the bounds
+	 * and round rules alone (eligibility has its own cases below and in the shared
+	 * vectors).
+	 */
+	static SteadyStateResult everyRoundEligible(PerSecondSeries iops, int roundLengthS, OptionalInt maxRounds) {
+		return SteadyStateDetector.detect(iops, PerSecondSeries.empty(), Eligibility.notApplicable("reads only"),
+				roundLengthS, maxRounds);
+	}
+
 	@Test
 	void rangeExactlyOnTheBoundHolds() {
 		// L = 1 s, so each second is a round: y = 90, 110, 100, 100, 100.
 		// avg = 500 / 5 = 100; max - min = 20 <= 0.20 * 100 = 20 (inclusive): holds.
 		// b = Σ(i-2)y / 10 = (-180 - 110 + 0 + 100 + 200) / 10 = 1; |b| * 4 = 4 <= 0.10 *
 		// 100 = 10.
-		SteadyStateResult result = SteadyStateDetector.detect(PerSecondSeries.consecutive(90, 110, 100, 100, 100), 1,
+		SteadyStateResult result = everyRoundEligible(PerSecondSeries.consecutive(90, 110, 100, 100, 100), 1,
 				OptionalInt.empty());
 		assertThat(result.reached()).isTrue();
 		SteadyStateWindow window = result.window().orElseThrow();
@@ -35,7 +45,7 @@ class SteadyStateDetectorTest {
 	@Test
 	void rangeJustOutsideTheBoundFails() {
 		// y = 89, 110, 100, 100, 100: avg = 99.8, max - min = 21 > 0.20 * 99.8 = 19.96.
-		SteadyStateResult result = SteadyStateDetector.detect(PerSecondSeries.consecutive(89, 110, 100, 100, 100), 1,
+		SteadyStateResult result = everyRoundEligible(PerSecondSeries.consecutive(89, 110, 100, 100, 100), 1,
 				OptionalInt.empty());
 		assertThat(result.reached()).isFalse();
 		assertThat(result.window().orElseThrow().rangeWithinBound()).isFalse();
@@ -51,7 +61,7 @@ class SteadyStateDetectorTest {
 		// b = (-2*95 - 97.5 + 0 + 102.5 + 2*105) / 10 = 25 / 10 = 2.5; |b| * 4 = 10 <=
 		// 0.10 * 100 = 10.
 		PerSecondSeries iops = PerSecondSeries.consecutive(95, 95, 97, 98, 100, 100, 102, 103, 105, 105);
-		SteadyStateResult result = SteadyStateDetector.detect(iops, 2, OptionalInt.empty());
+		SteadyStateResult result = everyRoundEligible(iops, 2, OptionalInt.empty());
 		assertThat(result.reached()).isTrue();
 		assertThat(result.window().orElseThrow().slopeExcursionPercent()).isCloseTo(10.0, within(1e-12));
 		assertThat(result.window().orElseThrow().windowEndS()).isEqualTo(10);
@@ -59,11 +69,11 @@ class SteadyStateDetectorTest {
 		// 9.6 <= 9.99: holds.
 		// One IOPS more in the last round: y4 = 105.5, Σy = 500.5, b = 2.6: 10.4 > 10.01:
 		// fails.
-		assertThat(SteadyStateDetector
-			.detect(PerSecondSeries.consecutive(95, 95, 97, 98, 100, 100, 102, 103, 105, 104), 2, OptionalInt.empty())
+		assertThat(everyRoundEligible(PerSecondSeries.consecutive(95, 95, 97, 98, 100, 100, 102, 103, 105, 104), 2,
+				OptionalInt.empty())
 			.reached()).isTrue();
-		SteadyStateResult outside = SteadyStateDetector
-			.detect(PerSecondSeries.consecutive(95, 95, 97, 98, 100, 100, 102, 103, 105, 106), 2, OptionalInt.empty());
+		SteadyStateResult outside = everyRoundEligible(
+				PerSecondSeries.consecutive(95, 95, 97, 98, 100, 100, 102, 103, 105, 106), 2, OptionalInt.empty());
 		assertThat(outside.reached()).isFalse();
 		assertThat(outside.window().orElseThrow().slopeWithinBound()).isFalse();
 		assertThat(outside.window().orElseThrow().rangeWithinBound()).isTrue();
@@ -76,7 +86,7 @@ class SteadyStateDetectorTest {
 		// skipped; the first window is x = 7 (rounds 3..7).
 		PerSecondSeries iops = PerSecondSeries.of(new long[] { 1, 2, 4, 5, 6, 7, 8 },
 				new long[] { 100, 100, 100, 100, 100, 100, 100 });
-		SteadyStateResult result = SteadyStateDetector.detect(iops, 1, OptionalInt.empty());
+		SteadyStateResult result = everyRoundEligible(iops, 1, OptionalInt.empty());
 		assertThat(result.reached()).isTrue();
 		assertThat(result.window().orElseThrow().lastRoundIndex()).isEqualTo(7);
 		assertThat(result.windowsEvaluated()).isEqualTo(1);
@@ -88,7 +98,7 @@ class SteadyStateDetectorTest {
 	void notReachedReportsTheLastEvaluableWindow() {
 		// y doubles every round: never steady; 7 rounds -> windows x = 4, 5, 6; the last
 		// is reported.
-		SteadyStateResult result = SteadyStateDetector.detect(PerSecondSeries.consecutive(1, 2, 4, 8, 16, 32, 64), 1,
+		SteadyStateResult result = everyRoundEligible(PerSecondSeries.consecutive(1, 2, 4, 8, 16, 32, 64), 1,
 				OptionalInt.empty());
 		assertThat(result.reached()).isFalse();
 		assertThat(result.windowsEvaluated()).isEqualTo(3);
@@ -99,7 +109,7 @@ class SteadyStateDetectorTest {
 
 	@Test
 	void fewerThanFiveRoundsCannotBeEvaluated() {
-		SteadyStateResult result = SteadyStateDetector.detect(PerSecondSeries.consecutive(100, 100, 100, 100), 1,
+		SteadyStateResult result = everyRoundEligible(PerSecondSeries.consecutive(100, 100, 100, 100), 1,
 				OptionalInt.empty());
 		assertThat(result.reached()).isFalse();
 		assertThat(result.window()).isEmpty();
@@ -111,13 +121,13 @@ class SteadyStateDetectorTest {
 		// Steady only from round 5 on (y = 1000 from t = 6): windows up to x = 6 with
 		// maxRounds = 7 fail.
 		PerSecondSeries iops = PerSecondSeries.consecutive(10, 20, 40, 80, 160, 1000, 1000, 1000, 1000, 1000);
-		assertThat(SteadyStateDetector.detect(iops, 1, OptionalInt.empty()).window().orElseThrow().lastRoundIndex())
+		assertThat(everyRoundEligible(iops, 1, OptionalInt.empty()).window().orElseThrow().lastRoundIndex())
 			.isEqualTo(9);
-		SteadyStateResult limited = SteadyStateDetector.detect(iops, 1, OptionalInt.of(7));
+		SteadyStateResult limited = everyRoundEligible(iops, 1, OptionalInt.of(7));
 		assertThat(limited.reached()).isFalse();
 		assertThat(limited.window().orElseThrow().lastRoundIndex()).isEqualTo(6);
 		assertThat(limited.rounds()).hasSize(10);
-		assertThatIllegalArgumentException().isThrownBy(() -> SteadyStateDetector.detect(iops, 1, OptionalInt.of(4)));
+		assertThatIllegalArgumentException().isThrownBy(() -> everyRoundEligible(iops, 1, OptionalInt.of(4)));
 	}
 
 	@Test

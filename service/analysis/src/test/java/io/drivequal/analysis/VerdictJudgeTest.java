@@ -86,6 +86,7 @@ class VerdictJudgeTest {
 		long[] flat = new long[600];
 		Arrays.fill(flat, 1000);
 		IopsPhaseAnalysis analysis = IopsPhaseAnalyzer.analyze(PerSecondSeries.consecutive(flat),
+				PerSecondSeries.empty(), Eligibility.notApplicable("reads"),
 				new IopsPhaseOptions(60, OptionalInt.empty(), OptionalLong.of(400)));
 		MetricValues values = new MetricValues().putIopsPhase("rw", analysis)
 			.putWriteLatency("rw", Optional.empty())
@@ -102,13 +103,16 @@ class VerdictJudgeTest {
 	@Test
 	void notReachedSteadyStateFailsReachedAndLeavesIopsUnknown() {
 		IopsPhaseAnalysis analysis = IopsPhaseAnalyzer.analyze(PerSecondSeries.consecutive(1, 2, 4, 8, 16, 32),
+				PerSecondSeries.empty(), Eligibility.notApplicable("reads"),
 				IopsPhaseOptions.defaults().withRoundLengthS(1));
 		MetricValues values = new MetricValues().putIopsPhase("rw", analysis);
 		assertThat(VerdictJudge.judge(Criterion.atLeast(Metric.STEADY_STATE_REACHED, 1), values).outcome())
 			.isEqualTo(Outcome.FAIL);
 		CriterionResult iops = VerdictJudge.judge(Criterion.atLeast(Metric.STEADY_STATE_IOPS, 1), values);
 		assertThat(iops.outcome()).isEqualTo(Outcome.INCONCLUSIVE);
-		assertThat(iops.explanation()).contains("steady state not reached (2 windows of 6 rounds evaluated)");
+		assertThat(iops.explanation())
+			.contains("not steady at the end of the phase: range 241.9 % of the average exceeds 20 %; "
+					+ "slope excursion 232.3 % of the average exceeds 10 %");
 	}
 
 }

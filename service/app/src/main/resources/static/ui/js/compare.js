@@ -53,15 +53,17 @@
 	function tables(entries) {
 		const head = ['', ...entries.map((e, i) => el('span', { style: `color:${Charts.PALETTE[i % Charts.PALETTE.length]}` }, label(e)))];
 		const iops = (e) => (e.phase && e.phase.iops) || {};
-		const win = (e) => iops(e).steadyState && iops(e).steadyState.window;
+		const win = (e) => Report.steadyWindow(iops(e).steadyState);
+		const ss = (e) => iops(e).steadyState;
 		const q = (e) => (e.phase && e.phase.writeLatency) || (e.phase && e.phase.readLatency);
 		const rows = [
 			row('job', entries, (e) => el('a', { href: '/ui/jobs/' + encodeURIComponent(e.job.id) }, e.job.id)),
 			row('verdict', entries, (e) => (e.job.verdict ? el('span', { class: 'badge ' + e.job.verdict }, e.job.verdict) : '—'), { 'data-figure': 'verdict' }),
 			row('phase charted', entries, (e) => (e.phase ? e.phase.phaseName : '—')),
-			row('steady state reached', entries, (e) => (iops(e).steadyState ? (iops(e).steadyState.reached ? 'yes' : 'no') : '—')),
+			row('steady state reached', entries, (e) => (ss(e) ? (ss(e).reached ? `at round ${ss(e).window.lastRoundIndex}` : 'no') : '—')),
+			row('steady at end', entries, (e) => (ss(e) && ss(e).end ? (ss(e).end.holds ? 'yes' : 'no') : '—')),
 			row('steady-state window', entries, (e) => (win(e) ? `rounds ${win(e).firstRoundIndex}–${win(e).lastRoundIndex} (${win(e).windowStartS}–${win(e).windowEndS} s)` : '—')),
-			row('steady-state IOPS', entries, (e) => (win(e) && iops(e).steadyState.reached ? num(win(e).avgIops, 1) : '—'), { 'data-figure': 'steadyStateIops' }),
+			row('steady-state IOPS', entries, (e) => (win(e) ? num(win(e).avgIops, 1) : '—'), { 'data-figure': 'steadyStateIops' }),
 			row('range / slope excursion', entries, (e) => (win(e) ? `${num(win(e).rangePercent, 2)} % / ${num(win(e).slopeExcursionPercent, 2)} %` : '—')),
 			row('consistency (steady-state window)', entries, (e) => (iops(e).steadyStateConsistency ? num(iops(e).steadyStateConsistency.ratio, 4) : '—'), { 'data-figure': 'consistencyRatio' }),
 			row('consistency (fixed window)', entries, (e) => (iops(e).fixedWindowConsistency ? num(iops(e).fixedWindowConsistency.ratio, 4) : '—')),
@@ -91,7 +93,7 @@
 			t: e.samples.map((s) => s.t), values: e.samples.map((s) => s.readIops + s.writeIops),
 		}));
 		const fixed = entries.map((e) => e.phase && e.phase.iops && e.phase.iops.fixedWindowConsistency).filter(Boolean);
-		const starts = entries.map((e) => e.phase && e.phase.iops && e.phase.iops.steadyState && e.phase.iops.steadyState.reached && e.phase.iops.steadyState.window.windowStartS).filter((v) => v != null && v !== false);
+		const starts = entries.map((e) => e.phase && e.phase.iops && Report.steadyWindow(e.phase.iops.steadyState)).filter(Boolean).map((w) => w.windowStartS);
 		const zoomFrom = fixed.length === entries.length ? Math.min(...fixed.map((f) => f.firstT)) : (starts.length ? Math.min(...starts) : null);
 		const toggles = el('div', { class: 'toolbar no-print', id: 'compare-toggles' });
 		const chartIds = ['chart-whole', 'chart-steady-log', 'chart-steady-linear', 'chart-latency'];

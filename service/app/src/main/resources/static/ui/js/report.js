@@ -63,6 +63,8 @@ const Report = (() => {
 			['Capacity', d.capacityBytes ? `${bytes(d.capacityBytes)} (LBA ${d.lbaSizeBytes} B)` : '—'],
 			['Runner / engine', `${d.runnerId || '?'} / ${d.engine || '?'} ${d.transportAddress ? '(' + d.transportAddress + ')' : ''}`],
 			['Profile', profile ? `${job.profile} — ${profile.title}` : (job.profile || 'explicit phases')],
+			job.criteriaSet ? ['Criteria set', el('span', { id: 'criteria-set' }, job.criteriaSet)] : null,
+			job.analysisSettings && job.analysisSettings.rangeWritesRequired != null ? ['W (this job)', `${num(job.analysisSettings.rangeWritesRequired, 2)} × the tested range of random writes before steady state is judged`] : null,
 			['Submitted by', job.submitter],
 			['Ran', `${time(job.startedAt)} → ${time(job.endedAt)}${span != null ? ' (' + duration(span) + ' wall clock)' : ''}`],
 			job.failureReason ? ['Failure', job.failureReason] : null,
@@ -103,12 +105,16 @@ const Report = (() => {
 		const t = samples.map((s) => s.t);
 		const iops = samples.map((s) => s.readIops + s.writeIops);
 		const ss = phase && phase.iops && phase.iops.steadyState;
-		const win = ss && ss.window;
-		const bands = win && ss.reached ? [{ from: win.windowStartS, to: win.windowEndS, label: `SNIA steady state, rounds ${win.firstRoundIndex}–${win.lastRoundIndex}` }] : [];
+		const win = steadyWindow(ss);
+		const bands = win ? [{ from: win.windowStartS, to: win.windowEndS, label: `steady state (last five rounds, ${win.firstRoundIndex}–${win.lastRoundIndex})` }] : [];
 		const fixed = phase && phase.iops && phase.iops.fixedWindowConsistency;
 		const marks = fixed ? [{ at: fixed.firstT, label: `t ≥ ${fixed.firstT} s window` }] : [];
-		const zoomFrom = fixed ? fixed.firstT : (win && ss.reached ? win.windowStartS : (t.length ? t[Math.floor(t.length * 2 / 3)] : 0));
-		const zoomWhy = fixed ? `from t = ${fixed.firstT} s, the seeds' zoom of a 2000 s run` : (win && ss.reached ? `from the start of the SNIA steady-state window (t = ${win.windowStartS} s)` : 'the last third of the phase (steady state was not reached)');
+		const firstEligible = ss && ss.firstEligibleRound != null && ss.eligibility && ss.eligibility.applies ? ss.rounds[ss.firstEligibleRound] : null;
+		if (firstEligible && firstEligible.index > 0) {
+			marks.push({ at: firstEligible.startExclusiveS, label: `first eligible round (${firstEligible.index})` });
+		}
+		const zoomFrom = fixed ? fixed.firstT : (win ? win.windowStartS : (t.length ? t[Math.floor(t.length * 2 / 3)] : 0));
+		const zoomWhy = fixed ? `from t = ${fixed.firstT} s, the seeds' zoom of a 2000 s run` : (win ? `from the start of the steady-state window (t = ${win.windowStartS} s)` : 'the last third of the phase (not steady at its end)');
 		const label = `${job.drive.model || job.drive.serial} (${phase ? phase.phaseName : 'phase'})`;
 		const series = [{ label, t, values: iops }];
 		const what = phase ? phase.phaseName : 'phase';
@@ -117,7 +123,7 @@ const Report = (() => {
 			el('div', { id: ids.steadyLinear || 'chart-steady-linear' }), el('div', { id: ids.latency || 'chart-latency' }));
 		Charts.scatter(section.querySelector('#' + (ids.whole || 'chart-whole')), {
 			title: `1. The whole run: IOPS each second of ${what} (log scale)`, log: true, series, bands, marks,
-			caption: 'One point per second. Shaded: the SNIA steady-state window.' });
+			caption: 'One point per second. Shaded: the steady-state window (the last five rounds, when they hold). Dashed: the first round eligible for steady state.' });
 		Charts.scatter(section.querySelector('#' + (ids.steadyLog || 'chart-steady-log')), {
 			title: `2. Steady state, ${zoomWhy} (log scale)`, log: true, from: zoomFrom, series, bands });
 		Charts.scatter(section.querySelector('#' + (ids.steadyLinear || 'chart-steady-linear')), {
@@ -140,6 +146,19 @@ const Report = (() => {
 			caption: 'Percentiles of each second\'s IOs, measured from submission to completion.' });
 	}
 
+	/** The window the steady-state figures come from: the last five rounds, when they hold. */
+	function steadyWindow(ss) {
+		return ss && ss.end && ss.end.holds ? ss.end.window : null;
+	}
+
+	function rangeWrites(value) {
+		return value == null ? '—' : `${num(value, 2)} ×`;
+	}
+
+	function windowText(w) {
+		return `rounds ${w.firstRoundIndex}–${w.lastRoundIndex}: ${w.windowStartS} s < t ≤ ${w.windowEndS} s, avg ${num(w.avgIops, 1)} IOPS, range ${num(w.rangePercent, 2)} % ${w.rangeWithinBound ? '✓' : '✗'}, slope excursion ${num(w.slopeExcursionPercent, 2)} % ${w.slopeWithinBound ? '✓' : '✗'}`;
+	}
+
 	function steadyState(phase) {
 		const ss = phase.iops && phase.iops.steadyState;
 		const section = el('section', { id: 'steady-state-section' }, el('h2', {}, `Steady state (SNIA PTS) — ${phase.phaseName}`));
@@ -147,26 +166,39 @@ const Report = (() => {
 			section.append(el('p', { class: 'muted' }, 'Not a random workload: no rounds.'));
 			return section;
 		}
+		const e = ss.eligibility || {};
+		const end = ss.end || {};
 		const w = ss.window;
+		const steady = steadyWindow(ss);
+		const rule = !e.applies ? `every round: ${e.basis}`
+			: (e.testedRangeBytes == null ? `none: ${e.basis}`
+				: `rounds that start after W = ${num(e.rangeWritesRequired, 2)} × the tested range (${bytes(e.testedRangeBytes)}) of random writes ${e.basis}`);
 		section.append(kv([
-			['Reached', el('strong', { id: 'ss-reached' }, ss.reached ? 'yes' : 'no')],
+			['Steady at end (the steady-state figures)', el('strong', { id: 'ss-end' }, end.holds ? 'yes' : 'no')],
+			end.window ? ['End window', el('span', { id: 'ss-end-window' }, windowText(end.window))] : ['End window', 'fewer than five counted rounds at the end of the phase'],
+			steady ? ['Steady-state IOPS', el('span', { id: 'ss-avg' }, num(steady.avgIops, 1))] : ['Steady-state IOPS', el('span', { id: 'ss-avg' }, 'none (INCONCLUSIVE for criteria on it)')],
+			!end.holds && end.failures ? ['Why not', el('ul', { id: 'ss-end-failures' }, end.failures.map((f) => el('li', {}, f.message)))] : null,
+			['Reached', el('strong', { id: 'ss-reached' }, ss.reached ? `yes, at round ${w.lastRoundIndex}` : 'no')],
+			w ? [ss.reached ? 'Reached window' : 'Last eligible window evaluated', el('span', { id: 'ss-window' }, windowText(w))] : ['Reached window', 'no five consecutive counted, eligible rounds'],
+			['Eligible rounds', el('span', { id: 'ss-eligibility' }, rule)],
+			['First eligible round', ss.firstEligibleRound != null ? String(ss.firstEligibleRound) : 'none'],
 			['Round length', `${ss.roundLengthS} s${ss.maxRounds ? ', at most ' + ss.maxRounds + ' rounds' : ''}`],
-			w ? ['Window', el('span', { id: 'ss-window' }, `rounds ${w.firstRoundIndex}–${w.lastRoundIndex}: ${w.windowStartS} s < t ≤ ${w.windowEndS} s`)] : ['Window', 'no five consecutive counted rounds'],
-			w ? ['Average (steady-state IOPS)', el('span', { id: 'ss-avg' }, num(w.avgIops, 1))] : null,
-			w ? ['Round means min / max', `${num(w.minRoundIops, 1)} / ${num(w.maxRoundIops, 1)}`] : null,
-			w ? ['Range excursion', `${num(w.rangePercent, 2)} % (limit 20 %) ${w.rangeWithinBound ? '✓' : '✗'}`] : null,
-			w ? ['Slope excursion', `${num(w.slopeExcursionPercent, 2)} % (limit 10 %), slope ${num(w.slopeIopsPerRound, 1)} IOPS/round ${w.slopeWithinBound ? '✓' : '✗'}`] : null,
-			['Windows evaluated', ss.windowsEvaluated],
+			['Eligible windows evaluated', ss.windowsEvaluated],
 		], 'steady-state-table'));
 		const rounds = ss.rounds || [];
+		const inWindow = (r, x) => x && r.index >= x.firstRoundIndex && r.index <= x.lastRoundIndex;
+		const reference = steady || end.window;
 		section.append(el('h3', {}, 'Rounds'), table('rounds-table',
-			['round', 't (s)', 'seconds', 'counted', 'mean IOPS', 'vs window avg'],
+			['round', 't (s)', 'seconds', 'counted', 'eligible', `random writes at start (× range, W = ${e.applies ? num(e.rangeWritesRequired, 2) : '—'})`, 'mean IOPS', 'window', reference ? 'vs end-window avg' : ''],
 			rounds.map((r) => ({
-				attrs: { class: w && r.index >= w.firstRoundIndex && r.index <= w.lastRoundIndex ? 'in-window' : null, style: w && r.index >= w.firstRoundIndex && r.index <= w.lastRoundIndex ? 'background:#e7f5ec' : null },
+				attrs: { class: [r.eligible ? null : 'ineligible', inWindow(r, end.window) ? 'end-window' : null, ss.reached && inWindow(r, w) ? 'reached-window' : null].filter(Boolean).join(' ') || null, 'data-round': r.index, 'data-eligible': String(r.eligible) },
 				cells: [r.index, `${r.startExclusiveS}–${r.endInclusiveS}`, r.secondsPresent, r.counted ? 'yes' : 'no',
+					r.eligible ? 'yes' : 'no', e.applies ? rangeWrites(r.rangeWritesAtStart) : '—',
 					r.meanIops != null ? num(r.meanIops, 1) : '—',
-					w && r.meanIops != null ? (r.meanIops >= w.avgIops ? '+' : '') + num(100 * (r.meanIops - w.avgIops) / w.avgIops, 1) + ' %' : ''],
-			})), (i) => i !== 1 && i !== 3));
+					[ss.reached && inWindow(r, w) ? 'reached' : null, inWindow(r, end.window) ? 'end' : null].filter(Boolean).join(', '),
+					reference && r.meanIops != null ? (r.meanIops >= reference.avgIops ? '+' : '') + num(100 * (r.meanIops - reference.avgIops) / reference.avgIops, 1) + ' %' : ''],
+			})), (i) => i !== 1 && i !== 3 && i !== 4 && i !== 7),
+			el('p', { class: 'muted small' }, 'Grey rows are not eligible: they started before the drive was out of its fresh state (W × the tested range of random writes since the last purge or fill). "reached": the first eligible window that meets both bounds; "end": the last five rounds, whose figures are the steady-state figures when they hold.'));
 		return section;
 	}
 
@@ -201,7 +233,7 @@ const Report = (() => {
 		const iops = phase.iops || {};
 		return el('section', { id: 'consistency-section' }, el('h2', {}, `Consistency — ${phase.phaseName}`),
 			consistencyTable('consistency-table', [
-				{ label: 'steady-state window', value: iops.steadyStateConsistency },
+				{ label: 'steady-state window (last five rounds)', value: iops.steadyStateConsistency },
 				{ label: 'fixed window', value: iops.fixedWindowConsistency },
 			]),
 			el('p', { class: 'muted small' }, 'P0.1 / mean over the per-second IOPS of the window; percentiles are nearest-rank, so with N ≤ 1000 P0.1 is the slowest second.'));
@@ -323,5 +355,5 @@ const Report = (() => {
 		return phase;
 	}
 
-	return { render, chartPhase, charts, consistencyTable, qosRows, QOS, wireName, FINAL, us, phasesOf };
+	return { render, chartPhase, charts, consistencyTable, qosRows, QOS, wireName, FINAL, us, phasesOf, steadyWindow };
 })();

@@ -1,7 +1,8 @@
 /*
  * /ui/submit: a qualification from the catalog (GET /api/v1/profiles) on a drive from the
- * inventory (GET /api/v1/drives), with the datasheet inputs and the buyer's criteria; the API's
- * 400 answers are shown next to the field they name.
+ * inventory (GET /api/v1/drives), with the datasheet inputs, a named criteria set
+ * (GET /api/v1/criteria-sets) and the buyer's own criteria; the API's 400 answers are shown next to
+ * the field they name.
  */
 'use strict';
 
@@ -9,8 +10,9 @@
 	const { api, el, duration } = DQ;
 	// The wire names of docs/methodology.md, section 5.
 	const METRICS = ['steadyStateReached', 'steadyStateIops', 'consistencyRatio', 'consistencyRatioFixedWindow',
-		'writeLatencyP99Us', 'writeLatencyP999Us', 'writeLatencyP9999Us', 'readLatencyP99Us', 'readLatencyP999Us',
-		'readLatencyP9999Us', 'waf', 'tbwBytes', 'dwpd', 'trimRecovery', 'idleRecovery', 'throughputMBps'];
+		'writeLatencyP99Us', 'writeLatencyP999Us', 'writeLatencyP9999Us', 'writeLatencyP99999Us', 'writeLatencyP999999Us',
+		'readLatencyP99Us', 'readLatencyP999Us', 'readLatencyP9999Us', 'readLatencyP99999Us', 'readLatencyP999999Us',
+		'waf', 'tbwBytes', 'dwpd', 'trimRecovery', 'idleRecovery', 'throughputMBps'];
 
 	function criterionRow(metric, comparator, limit) {
 		const row = el('div', { class: 'criteria-row' },
@@ -24,7 +26,8 @@
 	}
 
 	DQ.start(async () => {
-		const [drives, profiles] = await Promise.all([api.get('/api/v1/drives'), api.get('/api/v1/profiles')]);
+		const [drives, profiles, sets] = await Promise.all([api.get('/api/v1/drives'), api.get('/api/v1/profiles'),
+			api.get('/api/v1/criteria-sets')]);
 		const main = document.getElementById('main');
 		const profileList = Array.isArray(profiles) ? profiles : (profiles.items || profiles.profiles || []);
 		const driveSelect = el('select', { name: 'serial', id: 'submit-drive', required: true },
@@ -40,7 +43,25 @@
 				p.expectedDurationS ? ` · about ${duration(p.expectedDurationS)} on a real drive` : '',
 				p.reference ? el('div', {}, 'Reference: ' + p.reference) : ''] : []));
 		};
+		const setSelect = el('select', { name: 'criteriaSet', id: 'submit-criteriaSet' },
+			el('option', { value: '' }, 'none — only the criteria below'),
+			sets.map((set) => el('option', { value: set.name }, `${set.name} — ${set.title}`)));
+		const setAbout = el('div', { class: 'muted small', id: 'criteria-set-about' });
+		const describeSet = () => {
+			const set = sets.find((x) => x.name === setSelect.value);
+			setAbout.replaceChildren(...(set ? [set.description, el('br'),
+				`Criteria: ${set.criteria.map((c) => `${c.metric} ${c.comparator === 'atMost' ? '≤' : '≥'} ${c.limit}${c.phase ? ' in ' + c.phase : ''}`).join('; ')}`,
+				set.profiles ? ` · profiles: ${set.profiles.join(', ')}` : '', el('br'),
+				`Source: ${set.source.document}, ${set.source.version}, ${set.source.section}`] : []));
+		};
+		setSelect.addEventListener('change', describeSet);
+		const w = el('input', { name: 'rangeWritesRequired', id: 'submit-rangeWritesRequired', type: 'number', step: 'any', placeholder: '1.0' });
+		const describeW = () => {
+			const p = profileList.find((x) => x.name === profileSelect.value);
+			w.placeholder = p && p.analysis && p.analysis.rangeWritesRequired != null ? String(p.analysis.rangeWritesRequired) : '1.0';
+		};
 		profileSelect.addEventListener('change', describe);
+		profileSelect.addEventListener('change', describeW);
 		const number = (name, label, placeholder) => el('label', {}, label, el('input', { name, id: 'submit-' + name, type: 'number', step: 'any', min: 0, placeholder: placeholder || '' }));
 		const criteria = el('div', { id: 'criteria' },
 			criterionRow('steadyStateIops', 'atLeast', 20000), criterionRow('consistencyRatio', 'atLeast', 0.9));
@@ -52,6 +73,7 @@
 			about,
 			el('h3', {}, 'Plan'),
 			el('div', { class: 'filters' }, number('rangePercent', 'Range % of the LBAs (optional)', '100'),
+				el('label', {}, 'W: range writes before steady state is judged (optional)', w),
 				el('label', {}, 'Idempotency key (optional)', el('input', { name: 'idempotencyKey', id: 'submit-idempotency' })),
 				el('label', {}, 'Priority', el('select', { name: 'priority', id: 'submit-priority' },
 					el('option', { value: 'normal' }, 'normal'), el('option', { value: 'high' }, 'high'),
@@ -60,7 +82,9 @@
 			el('h3', {}, 'Datasheet (for endurance)'),
 			el('div', { class: 'filters' }, number('rawNandBytes', 'Raw NAND bytes'), number('ratedPeCycles', 'Rated P/E cycles'),
 				number('warrantyYears', 'Warranty years'), number('ratedTbwBytes', 'Rated TBW bytes')),
-			el('h3', {}, 'Criteria'), criteria,
+			el('h3', {}, 'Criteria'),
+			el('div', { class: 'filters' }, el('label', {}, 'Criteria set (catalog)', setSelect)), setAbout,
+			criteria,
 			el('button', { type: 'button', class: 'secondary', id: 'add-criterion', onclick: () => criteria.append(criterionRow('waf', 'atMost', 3.5)) }, 'Add a criterion'),
 			el('p'), el('button', { type: 'submit', id: 'submit-button' }, 'Submit'), error);
 		form.addEventListener('submit', async (event) => {
@@ -71,7 +95,9 @@
 			const spec = { rawNandBytes: numeric('rawNandBytes'), ratedPeCycles: numeric('ratedPeCycles'), warrantyYears: numeric('warrantyYears'), ratedTbwBytes: numeric('ratedTbwBytes') };
 			const body = {
 				drive: { serial: driveSelect.value },
-				plan: { profile: profileSelect.value, rangePercent: numeric('rangePercent') },
+				plan: { profile: profileSelect.value, rangePercent: numeric('rangePercent'),
+					analysis: numeric('rangeWritesRequired') === undefined ? undefined : { rangeWritesRequired: numeric('rangeWritesRequired') } },
+				criteriaSet: setSelect.value || undefined,
 				spec: Object.values(spec).some((v) => v !== undefined) ? spec : undefined,
 				priority: value('priority'),
 				notBefore: value('notBefore') ? new Date(value('notBefore')).toISOString() : undefined,
@@ -92,5 +118,7 @@
 		});
 		main.replaceChildren(form);
 		describe();
+		describeW();
+		describeSet();
 	});
 })();

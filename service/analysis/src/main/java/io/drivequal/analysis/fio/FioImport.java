@@ -23,9 +23,9 @@ import org.HdrHistogram.Histogram;
  * {@code write_iops_log}, {@code write_lat_log}, {@code write_bw_log} (all with
  * {@code log_avg_msec=1000}) and {@code write_hist_log} (with
  * {@code log_hist_msec=1000}). Each fio job becomes a {@link FioJob}: a phase with
- * per-second samples whose t follows DESIGN.md. Everything that would make the numbers
- * incomparable is refused with a {@link FioImportException} naming the file, the line and
- * the fix.
+ * per-second samples whose t is the end of its second. Everything that would make the
+ * numbers incomparable is refused with a {@link FioImportException} naming the file, the
+ * line and the fix.
  */
 public final class FioImport {
 
@@ -104,7 +104,8 @@ public final class FioImport {
 			notes.add("fio reported error " + job.error() + " for this job");
 		}
 		if (logs.isEmpty()) {
-			return new FioJob(job.jobNumber(), job.jobName(), job.totals(), List.of(), Map.of(), notes);
+			return new FioJob(job.jobNumber(), job.jobName(), job.totals(), List.of(), Map.of(), notes,
+					Optional.ofNullable(job.options().get("size")));
 		}
 		String jobText = "job " + job.jobNumber() + " ('" + job.jobName() + "')";
 		checkOption(job, jobText, "log_avg_msec",
@@ -151,7 +152,11 @@ public final class FioImport {
 						+ " IOs in the JSON (coarseness " + histogram.coarseness + ")");
 			}
 		}
-		return new FioJob(job.jobNumber(), job.jobName(), job.totals(), seconds, histograms, notes);
+		if (job.totals().containsKey(FioDirection.WRITE) && !logs.containsKey(FioLogName.Type.BW)) {
+			notes.add("no bw log: write bytes per second are the IOPS log's value times the JSON's mean write size");
+		}
+		return new FioJob(job.jobNumber(), job.jobName(), job.totals(), seconds, histograms, notes,
+				Optional.ofNullable(job.options().get("size")));
 	}
 
 	private static void checkOption(FioJsonReader.Job job, String jobText, String option, boolean needed) {

@@ -6,7 +6,8 @@ import java.util.List;
 
 /**
  * Maps the entries of one direction of one log to seconds: t = time_ms / 1000 rounded to
- * the nearest whole second (half up), the END of the interval as DESIGN.md defines it.
+ * the nearest whole second (half up), the END of the interval, as drivequal's sample time
+ * is.
  *
  * <p>
  * A log written with {@code log_avg_msec=1000} has one entry per direction every 1000 ms,

@@ -6,6 +6,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 import io.drivequal.analysis.PerSecondSeries;
 import io.drivequal.analysis.PhaseLatencyHistogram;
@@ -21,15 +22,68 @@ import io.drivequal.analysis.PhaseLatencyHistogram;
  * histogram log (bins at fio's midpoints, recorded into HdrHistogram with 2 significant
  * digits); empty without a histogram log
  * @param notes what the import dropped or could not cover, for the report
+ * @param sizeOption fio's {@code size} option of the job (job or global), if it had one
  */
 public record FioJob(int jobNumber, String jobName, Map<FioDirection, FioJobTotals> totals, List<FioSecond> seconds,
-		Map<FioDirection, PhaseLatencyHistogram> clatHistograms, List<String> notes) {
+		Map<FioDirection, PhaseLatencyHistogram> clatHistograms, List<String> notes, Optional<String> sizeOption) {
 
 	public FioJob {
 		totals = immutable(totals);
 		seconds = List.copyOf(seconds);
 		clatHistograms = immutable(clatHistograms);
 		notes = List.copyOf(notes);
+	}
+
+	/**
+	 * The share of the drive the job addressed, from its {@code size} option: the whole
+	 * drive without one (fio's default), the percentage as given, or an absolute size
+	 * over the capacity (at most 100).
+	 * @param capacityBytes the drive's user capacity
+	 * @return the range percent; empty when fio's size text is not understood
+	 */
+	public OptionalDouble rangePercent(long capacityBytes) {
+		if (this.sizeOption.isEmpty()) {
+			return OptionalDouble.of(100);
+		}
+		FioSize size = FioSize.parse(this.sizeOption.get());
+		if (size == null) {
+			return OptionalDouble.empty();
+		}
+		if (size.percent().isPresent()) {
+			return size.percent();
+		}
+		return OptionalDouble.of(Math.min(100.0, 100.0 * size.bytes().getAsLong() / capacityBytes));
+	}
+
+	/**
+	 * The bytes of one direction in one second: fio's bandwidth log when it has the
+	 * entry, else the second's IOPS times the job's mean IO size in that direction (its
+	 * JSON's io_bytes / total_ios, exact for a fixed block size).
+	 * @param second the second
+	 * @param direction read, write or trim
+	 * @return bytes; 0 when the second has no entry for the direction
+	 */
+	public long bytesAt(FioSecond second, FioDirection direction) {
+		Optional<FioDirectionSecond> value = second.direction(direction);
+		if (value.isEmpty()) {
+			return 0;
+		}
+		if (value.get().bytes().isPresent()) {
+			return value.get().bytes().getAsLong();
+		}
+		FioJobTotals total = this.totals.get(direction);
+		return (total == null || total.totalIos() == 0) ? 0
+				: Math.round((double) value.get().iops() * total.ioBytes() / total.totalIos());
+	}
+
+	/**
+	 * Whether {@link #bytesAt} comes from a bandwidth log for this direction.
+	 * @param direction read, write or trim
+	 * @return false when bytes are derived from IOPS
+	 */
+	public boolean bytesLogged(FioDirection direction) {
+		return this.seconds.stream()
+			.anyMatch((second) -> second.direction(direction).map((d) -> d.bytes().isPresent()).orElse(false));
 	}
 
 	/**

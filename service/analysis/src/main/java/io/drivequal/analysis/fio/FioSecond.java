@@ -5,8 +5,8 @@ import java.util.Optional;
 
 /**
  * One second of a fio job: {@code t} is the END of the interval in whole seconds
- * (DESIGN.md "Sample time"): a fio log time in ms rounded to the nearest whole second, so
- * fio's window ending at 1145 ms is t = 1.
+ * (docs/methodology.md, "sample time"): a fio log time in ms rounded to the nearest whole
+ * second, so fio's window ending at 1145 ms is t = 1.
  *
  * @param t interval end, seconds since the job started
  * @param read reads in that second; empty when the iops log has no read entry for it

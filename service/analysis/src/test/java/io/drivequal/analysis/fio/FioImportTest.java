@@ -4,8 +4,11 @@ package io.drivequal.analysis.fio;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 
+import io.drivequal.analysis.Eligibility;
 import io.drivequal.analysis.LatencyQos;
 import io.drivequal.analysis.LatencyQosAnalyzer;
 import io.drivequal.analysis.PerSecondSeries;
@@ -74,9 +77,43 @@ class FioImportTest {
 		assertThat(oltp.clatHistograms()).isEmpty();
 		assertThat(oltp.notes()).anySatisfy((note) -> assertThat(note).contains("submission latency log ignored"));
 
+		// The tested range: both jobs ran with size=256m (global) on what the vendor says
+		// is a 3.84 TB drive. Bytes: the bw log where there is one, else IOPS x the
+		// JSON's
+		// mean IO size (8 KiB writes for the OLTP job: 2346229760 / 286405).
+		assertThat(randwrite.sizeOption()).contains("256m");
+		assertThat(randwrite.rangePercent(3_840_755_982_336L).getAsDouble())
+			.isCloseTo(100.0 * 268_435_456 / 3_840_755_982_336L, within(1e-12));
+		assertThat(randwrite.bytesLogged(FioDirection.WRITE)).isTrue();
+		assertThat(randwrite.bytesAt(randwrite.seconds().get(0), FioDirection.WRITE)).isEqualTo(594_066L * 1024);
+		assertThat(oltp.bytesLogged(FioDirection.WRITE)).isFalse();
+		FioSecond oltpFirst = oltp.seconds().get(0);
+		assertThat(oltp.bytesAt(oltpFirst, FioDirection.WRITE)).isEqualTo(oltpFirst.write().orElseThrow().iops()
+				* oltp.totals().get(FioDirection.WRITE).ioBytes() / oltp.totals().get(FioDirection.WRITE).totalIos());
+		assertThat(oltp.totals().get(FioDirection.WRITE).ioBytes() / oltp.totals().get(FioDirection.WRITE).totalIos())
+			.isEqualTo(8192);
+		assertThat(oltp.notes()).anySatisfy((note) -> assertThat(note).contains("no bw log"));
+
 		// The imported phase goes straight into the analysis.
-		SteadyStateResult steadyState = SteadyStateDetector.detect(writeIops, 3, OptionalInt.empty());
+		SteadyStateResult steadyState = SteadyStateDetector.detect(writeIops, PerSecondSeries.empty(),
+				Eligibility.notApplicable("rounds only"), 3, OptionalInt.empty());
 		assertThat(steadyState.rounds()).hasSize(7);
+	}
+
+	@Test
+	void sizesAreReadAsFioReadsThem() {
+		assertThat(FioSize.parse("256m").bytes()).hasValue(256L << 20);
+		assertThat(FioSize.parse("4KiB").bytes()).hasValue(4096);
+		assertThat(FioSize.parse("2T").bytes()).hasValue(2L << 40);
+		assertThat(FioSize.parse("1000").bytes()).hasValue(1000);
+		assertThat(FioSize.parse("75%").percent()).hasValue(75.0);
+		assertThat(FioSize.parse("1g-2g")).isNull();
+		assertThat(FioSize.parse("0")).isNull();
+		assertThat(FioSize.parse("150%")).isNull();
+		FioJob noSize = new FioJob(1, "j", Map.of(), List.of(), Map.of(), List.of(), Optional.empty());
+		assertThat(noSize.rangePercent(1000)).hasValue(100.0);
+		FioJob odd = new FioJob(1, "j", Map.of(), List.of(), Map.of(), List.of(), Optional.of("1g-2g"));
+		assertThat(odd.rangePercent(1000)).isEmpty();
 	}
 
 	@Test

@@ -15,6 +15,7 @@ import java.util.OptionalLong;
 
 import io.drivequal.analysis.Comparison;
 import io.drivequal.analysis.Criterion;
+import io.drivequal.analysis.Eligibility;
 import io.drivequal.analysis.Endurance;
 import io.drivequal.analysis.EnduranceProjection;
 import io.drivequal.analysis.EnduranceSpec;
@@ -100,12 +101,16 @@ final class JobAnalyzer {
 		List<PhaseAnalysis> phases = new ArrayList<>();
 		Map<String, IopsPhaseAnalysis> iopsByName = new LinkedHashMap<>();
 		Map<String, Throughput.ThroughputResult> throughputByName = new LinkedHashMap<>();
-		for (PhaseInput input : inputs) {
+		for (int index = 0; index < inputs.size(); index++) {
+			PhaseInput input = inputs.get(index);
 			PhaseSpec spec = input.spec();
 			IopsPhaseAnalysis iops = null;
 			Optional<Throughput.ThroughputResult> throughput = Optional.empty();
 			if (isRandomWorkload(spec)) {
-				iops = IopsPhaseAnalyzer.analyze(iopsSeries(input.samples()), options(profile, spec));
+				Eligibility eligibility = PhaseEligibility.of(inputs, index, rangeWritesRequired(job, profile),
+						job.capacityBytes());
+				iops = IopsPhaseAnalyzer.analyze(iopsSeries(input.samples()), writeBytesSeries(input.samples()),
+						eligibility, options(profile, spec));
 				values.putIopsPhase(spec.name(), iops);
 				iopsByName.put(spec.name(), iops);
 			}
@@ -188,6 +193,25 @@ final class JobAnalyzer {
 	private static PerSecondSeries iopsSeries(List<SamplePoint> samples) {
 		PerSecondSeries.Builder series = PerSecondSeries.builder();
 		samples.forEach((sample) -> series.add(sample.t(), sample.readIops() + sample.writeIops()));
+		return series.build();
+	}
+
+	/**
+	 * W: the submission's for this job, else the profile's, else 1.0 (explicit plans,
+	 * imports without a profile).
+	 */
+	static double rangeWritesRequired(CompletedJobs.JobFacts job, Optional<Profile> profile) {
+		if (job.rangeWritesRequired() != null) {
+			return job.rangeWritesRequired();
+		}
+		return profile.map(Profile::analysis)
+			.map(Profile.AnalysisHints::rangeWritesRequired)
+			.orElse(Eligibility.DEFAULT_RANGE_WRITES_REQUIRED);
+	}
+
+	private static PerSecondSeries writeBytesSeries(List<SamplePoint> samples) {
+		PerSecondSeries.Builder series = PerSecondSeries.builder();
+		samples.forEach((sample) -> series.add(sample.t(), sample.writeBytes()));
 		return series.build();
 	}
 

@@ -14,6 +14,7 @@ import java.util.OptionalDouble;
 import io.drivequal.analysis.ConsistencyResult;
 import io.drivequal.analysis.IopsPhaseAnalysis;
 import io.drivequal.analysis.LatencyQos;
+import io.drivequal.analysis.SteadyStateResult;
 import io.drivequal.analysis.SteadyStateWindow;
 import io.drivequal.analysis.WriteAmplification;
 import io.drivequal.service.qualification.CompletedJobs;
@@ -53,20 +54,26 @@ final class PhaseFigures {
 	}
 
 	/**
-	 * The window that held, or else the last one evaluated; {@code round} is the 0-based
-	 * index of its last round, as the report shows it.
+	 * Where steady state was reached, and the last five rounds ("steady at end") with
+	 * their figures; averageIops (the steady-state IOPS) only when they hold. round is
+	 * the 0-based index of the end window's last round, as the report shows it.
 	 */
 	private static Map<String, Object> steadyState(IopsPhaseAnalysis iops) {
+		SteadyStateResult result = iops.steadyState();
 		Map<String, Object> steadyState = new LinkedHashMap<>();
-		steadyState.put("reached", iops.steadyState().reached());
-		iops.steadyState().window().ifPresent((SteadyStateWindow window) -> {
+		steadyState.put("reached", result.reached());
+		result.reachedAtRound().ifPresent((round) -> steadyState.put("reachedAtRound", round));
+		result.firstEligibleRound().ifPresent((round) -> steadyState.put("firstEligibleRound", round));
+		steadyState.put("rangeWritesRequired", result.eligibility().rangeWritesRequired());
+		steadyState.put("steadyAtEnd", result.end().holds());
+		result.end().window().ifPresent((SteadyStateWindow window) -> {
 			steadyState.put("round", window.lastRoundIndex());
 			steadyState.put("windowStartS", window.windowStartS());
 			steadyState.put("windowEndS", window.windowEndS());
-			steadyState.put("averageIops", window.avgIops());
 			steadyState.put("rangePercent", window.rangePercent());
 			steadyState.put("slopeExcursionPercent", window.slopeExcursionPercent());
 		});
+		result.steadyStateIops().ifPresent((average) -> steadyState.put("averageIops", average));
 		return steadyState;
 	}
 
@@ -88,6 +95,8 @@ final class PhaseFigures {
 	private static void putPercentiles(Map<String, Object> qos, String direction, LatencyQos latency) {
 		qos.put(direction + "P99Ns", latency.p99Ns());
 		qos.put(direction + "P9999Ns", latency.p99_99Ns());
+		qos.put(direction + "P99999Ns", latency.p99_999Ns());
+		qos.put(direction + "P999999Ns", latency.p99_9999Ns());
 	}
 
 	private static Map<String, Object> waf(WriteAmplification.WafResult result) {

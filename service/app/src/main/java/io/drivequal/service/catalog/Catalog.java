@@ -1,12 +1,12 @@
 /*
- * The profiles of catalog/profiles.json, loaded once; immutable afterwards.
+ * The profiles of catalog/profiles.json and the criteria sets of catalog/criteria-sets.json,
+ * loaded and checked once; immutable afterwards.
  */
 package io.drivequal.service.catalog;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,16 +15,23 @@ import java.util.Optional;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.drivequal.analysis.Metric;
 
 import org.springframework.stereotype.Component;
 
 @Component
 public class Catalog {
 
+	private static final ObjectMapper MAPPER = new ObjectMapper()
+		.configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
+
 	private final Map<String, Profile> profiles;
+
+	private final Map<String, CriteriaSet> criteriaSets;
 
 	public Catalog() {
 		this.profiles = load();
+		this.criteriaSets = loadCriteriaSets(this.profiles);
 	}
 
 	public List<Profile> all() {
@@ -35,23 +42,91 @@ public class Catalog {
 		return Optional.ofNullable(this.profiles.get(name));
 	}
 
+	public List<CriteriaSet> criteriaSets() {
+		return List.copyOf(this.criteriaSets.values());
+	}
+
+	public Optional<CriteriaSet> criteriaSet(String name) {
+		return Optional.ofNullable(this.criteriaSets.get(name));
+	}
+
 	private static Map<String, Profile> load() {
-		ObjectMapper mapper = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
-		try (InputStream in = Catalog.class.getResourceAsStream("/catalog/profiles.json")) {
+		Map<String, Profile> byName = new LinkedHashMap<>();
+		for (JsonNode node : read("/catalog/profiles.json").get("profiles")) {
+			Profile profile = treeToValue(node, Profile.class);
+			byName.put(profile.name(), profile);
+		}
+		return byName;
+	}
+
+	/**
+	 * The sets, checked against the analysis and the profiles: a set naming an unknown
+	 * metric, comparator, profile or phase would only fail at a buyer's submission.
+	 */
+	static Map<String, CriteriaSet> loadCriteriaSets(Map<String, Profile> profiles) {
+		Map<String, CriteriaSet> byName = new LinkedHashMap<>();
+		for (JsonNode node : read("/catalog/criteria-sets.json").get("criteriaSets")) {
+			CriteriaSet set = treeToValue(node, CriteriaSet.class);
+			check(set, profiles);
+			if (byName.put(set.name(), set) != null) {
+				throw new IllegalStateException("criteria set " + set.name() + " is defined twice");
+			}
+		}
+		return byName;
+	}
+
+	static void check(CriteriaSet set, Map<String, Profile> profiles) {
+		String where = "criteria set " + set.name();
+		if (set.source() == null || set.source().document() == null || set.source().version() == null
+				|| set.source().section() == null) {
+			throw new IllegalStateException(where + ": name the document, version and section its criteria follow");
+		}
+		for (CriteriaSet.Line line : set.criteria()) {
+			if (Metric.fromWireName(line.metric()).isEmpty()) {
+				throw new IllegalStateException(where + ": unknown metric " + line.metric());
+			}
+			if (!"atLeast".equals(line.comparator()) && !"atMost".equals(line.comparator())) {
+				throw new IllegalStateException(where + ": comparator " + line.comparator());
+			}
+			if (!Double.isFinite(line.limit())) {
+				throw new IllegalStateException(where + ": limit of " + line.metric() + " is not finite");
+			}
+			if (line.phase() != null && set.profiles() == null) {
+				throw new IllegalStateException(where + ": phase " + line.phase() + " needs the set's profiles");
+			}
+		}
+		for (String name : (set.profiles() != null) ? set.profiles() : List.<String>of()) {
+			Profile profile = profiles.get(name);
+			if (profile == null) {
+				throw new IllegalStateException(where + ": no profile " + name);
+			}
+			for (CriteriaSet.Line line : set.criteria()) {
+				if (line.phase() != null
+						&& profile.phases().stream().noneMatch((phase) -> phase.name().equals(line.phase()))) {
+					throw new IllegalStateException(where + ": profile " + name + " has no phase " + line.phase());
+				}
+			}
+		}
+	}
+
+	private static JsonNode read(String resource) {
+		try (InputStream in = Catalog.class.getResourceAsStream(resource)) {
 			if (in == null) {
-				throw new IllegalStateException("catalog/profiles.json missing from the classpath");
+				throw new IllegalStateException(resource.substring(1) + " missing from the classpath");
 			}
-			JsonNode root = mapper.readTree(in);
-			Map<String, Profile> byName = new LinkedHashMap<>();
-			List<Profile> list = new ArrayList<>();
-			for (JsonNode node : root.get("profiles")) {
-				list.add(mapper.treeToValue(node, Profile.class));
-			}
-			list.forEach((profile) -> byName.put(profile.name(), profile));
-			return byName;
+			return MAPPER.readTree(in);
 		}
 		catch (IOException ex) {
-			throw new UncheckedIOException("cannot read the catalog", ex);
+			throw new UncheckedIOException("cannot read " + resource, ex);
+		}
+	}
+
+	private static <T> T treeToValue(JsonNode node, Class<T> type) {
+		try {
+			return MAPPER.treeToValue(node, type);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("catalog entry is not a " + type.getSimpleName() + ": " + node, ex);
 		}
 	}
 

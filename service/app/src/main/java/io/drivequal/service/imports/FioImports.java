@@ -49,6 +49,14 @@ class FioImports {
 
 	static final String IMPORT_RUNNER = "fio-import";
 
+	/**
+	 * fio's output does not say what happened to the drive before the run; the
+	 * conservative reading, stated on every import.
+	 */
+	static final String STEADY_STATE_ASSUMPTION = "steady state: no purge or fill is known before the fio run, so "
+			+ "the drive is assumed purged and filled just before the first imported job (only the imported jobs' "
+			+ "random writes count toward W)";
+
 	private final ImportedJobs jobs;
 
 	private final SampleIndexer samples;
@@ -81,14 +89,17 @@ class FioImports {
 		List<PhaseSpec> plan = new ArrayList<>();
 		Set<String> names = new HashSet<>();
 		for (int i = 0; i < imported.jobs().size(); i++) {
-			plan.add(phase(i, imported.jobs().get(i), names));
+			plan.add(phase(i, imported.jobs().get(i), names, request.drive().capacityBytes()));
 		}
 		long maxSeconds = imported.jobs().stream().mapToLong((job) -> job.seconds().size()).max().orElse(0);
 		Instant start = now.minusSeconds(maxSeconds);
 		for (int i = 0; i < imported.jobs().size(); i++) {
 			FioJob fioJob = imported.jobs().get(i);
 			PhaseSpec phase = plan.get(i);
-			List<SamplePoint> points = fioJob.seconds().stream().map((second) -> point(phase, second, start)).toList();
+			List<SamplePoint> points = fioJob.seconds()
+				.stream()
+				.map((second) -> point(phase, fioJob, second, start))
+				.toList();
 			this.samples.indexImported(jobId, IMPORT_RUNNER, request.drive().serial(),
 					new DriveLabels(request.drive().model(), request.drive().firmware(), false), points);
 			this.writer.write(List.of(phaseResult(jobId, request, phase, fioJob, now)), false)
@@ -97,6 +108,11 @@ class FioImports {
 				});
 		}
 		List<String> notes = new ArrayList<>(imported.notes());
+		notes.add(STEADY_STATE_ASSUMPTION);
+		if (request.drive().capacityBytes() == null) {
+			notes.add("no drive.capacityBytes: the tested range is unknown, so no round of a writing job is "
+					+ "eligible for steady state");
+		}
 		imported.jobs().forEach((job) -> notes.addAll(job.notes()));
 		String message = "imported from fio " + imported.fioVersion()
 				+ (notes.isEmpty() ? "" : "; " + String.join("; ", notes));
@@ -110,9 +126,10 @@ class FioImports {
 
 	/**
 	 * A fio job as a phase: its name made contract-safe, its mix from the directions that
-	 * did IO.
+	 * did IO, its range the share of the drive fio's size option addressed (when the
+	 * capacity is known).
 	 */
-	private static PhaseSpec phase(int index, FioJob job, Set<String> names) {
+	private static PhaseSpec phase(int index, FioJob job, Set<String> names, Long capacityBytes) {
 		String base = job.jobName().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]+", "-").replaceAll("^-+", "");
 		base = base.isEmpty() ? "fio-job" : base.substring(0, Math.min(base.length(), 56));
 		String name = base;
@@ -123,15 +140,23 @@ class FioImports {
 		long writes = Optional.ofNullable(job.totals().get(FioDirection.WRITE)).map(FioJobTotals::totalIos).orElse(0L);
 		String rw = (reads > 0 && writes > 0) ? "randrw" : (reads > 0) ? "randread" : "randwrite";
 		Integer readPercent = "randrw".equals(rw) ? (int) Math.round(100.0 * reads / (reads + writes)) : null;
-		return new PhaseSpec(index, name, "workload", rw, readPercent, null, null, null, (long) job.seconds().size(),
-				null, null, null, null, null, null, null);
+		Double rangePercent = null;
+		if (capacityBytes != null && job.rangePercent(capacityBytes).isPresent()) {
+			rangePercent = job.rangePercent(capacityBytes).getAsDouble();
+		}
+		return new PhaseSpec(index, name, "workload", rw, readPercent, null, null, rangePercent,
+				(long) job.seconds().size(), null, null, null, null, null, null, null);
 	}
 
-	private static SamplePoint point(PhaseSpec phase, FioSecond second, Instant start) {
+	/**
+	 * A second as a sample; bytes from fio's bw log, else IOPS x the JSON's mean IO size,
+	 * so the steady-state rule can count the job's random writes.
+	 */
+	private static SamplePoint point(PhaseSpec phase, FioJob job, FioSecond second, Instant start) {
 		long readIops = second.read().map(FioDirectionSecond::iops).orElse(0L);
 		long writeIops = second.write().map(FioDirectionSecond::iops).orElse(0L);
-		long readBytes = second.read().flatMap((d) -> boxed(d.bytes())).orElse(0L);
-		long writeBytes = second.write().flatMap((d) -> boxed(d.bytes())).orElse(0L);
+		long readBytes = job.bytesAt(second, FioDirection.READ);
+		long writeBytes = job.bytesAt(second, FioDirection.WRITE);
 		return new SamplePoint(phase.index(), phase.name(), (int) second.t(),
 				start.plusSeconds(second.t()).toEpochMilli(), readIops, writeIops, readBytes, writeBytes,
 				readBytes / 1e6, writeBytes / 1e6, latency(second.read()), latency(second.write()), null);
@@ -175,10 +200,6 @@ class FioImports {
 			totals.put("latencyHistogram", encoded);
 		}
 		return totals;
-	}
-
-	private static Optional<Long> boxed(java.util.OptionalLong value) {
-		return value.isPresent() ? Optional.of(value.getAsLong()) : Optional.empty();
 	}
 
 }

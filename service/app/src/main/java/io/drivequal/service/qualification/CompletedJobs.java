@@ -35,16 +35,22 @@ public class CompletedJobs {
 		this.clock = clock;
 	}
 
-	/** The facts of a finished job that its analysis reads. */
+	/**
+	 * The facts of a finished job that its analysis reads.
+	 *
+	 * @param rangeWritesRequired W the submission set for this job; null: the profile's
+	 */
 	public record JobFacts(String jobId, String profile, String deviceSerial, String driveModel, String firmware,
-			Long capacityBytes, List<PhaseSpec> plan, DriveSpec spec, List<Criterion> criteria, Instant endedAt) {
+			Long capacityBytes, List<PhaseSpec> plan, DriveSpec spec, List<Criterion> criteria, Instant endedAt,
+			Double rangeWritesRequired) {
 	}
 
 	public List<JobFacts> awaitingAnalysis(int limit) {
 		return this.store.completedWithoutVerdict(limit)
 			.stream()
 			.map((job) -> new JobFacts(job.jobId(), job.profile(), job.deviceSerial(), job.driveModel(), job.firmware(),
-					job.capacityBytes(), job.plan(), job.spec(), job.criteria(), job.endedAt()))
+					job.capacityBytes(), job.plan(), job.spec(), job.criteria(), job.endedAt(),
+					(job.analysisSettings() != null) ? job.analysisSettings().rangeWritesRequired() : null))
 			.toList();
 	}
 

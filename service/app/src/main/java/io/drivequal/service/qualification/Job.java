@@ -17,8 +17,9 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 		Integer lbaSizeBytes, String idempotencyKey, String commandId, Instant queuedAt, Instant dispatchedAt,
 		Instant startedAt, Instant endedAt, Instant updatedAt, Integer currentPhaseIndex, Long expectedDurationS,
 		String verdict, String failureReason, String message, Instant cancelRequestedAt, String cancelRequestedBy,
-		List<PhaseSpec> plan, DriveSpec spec, List<Criterion> criteria, Map<String, Object> analysis, String priority,
-		Integer priorityRank, Long queueOrder, Instant notBefore, List<String> submitterTeams) {
+		List<PhaseSpec> plan, DriveSpec spec, List<Criterion> criteria, Map<String, Object> analysis,
+		String criteriaSet, AnalysisSettings analysisSettings, String priority, Integer priorityRank, Long queueOrder,
+		Instant notBefore, List<String> submitterTeams) {
 
 	/** A fresh job id, for a job submitted without an Idempotency-Key or imported. */
 	static String newId() {
@@ -94,6 +95,10 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 
 		Map<String, Object> analysis;
 
+		String criteriaSet;
+
+		AnalysisSettings analysisSettings;
+
 		String priority;
 
 		Integer priorityRank;
@@ -138,6 +143,8 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 			this.spec = job.spec;
 			this.criteria = job.criteria;
 			this.analysis = job.analysis;
+			this.criteriaSet = job.criteriaSet;
+			this.analysisSettings = job.analysisSettings;
 			this.priority = job.priority;
 			this.priorityRank = job.priorityRank;
 			this.queueOrder = job.queueOrder;
@@ -151,8 +158,8 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 					this.lbaSizeBytes, this.idempotencyKey, this.commandId, this.queuedAt, this.dispatchedAt,
 					this.startedAt, this.endedAt, this.updatedAt, this.currentPhaseIndex, this.expectedDurationS,
 					this.verdict, this.failureReason, this.message, this.cancelRequestedAt, this.cancelRequestedBy,
-					this.plan, this.spec, this.criteria, this.analysis, this.priority, this.priorityRank,
-					this.queueOrder, this.notBefore, this.submitterTeams);
+					this.plan, this.spec, this.criteria, this.analysis, this.criteriaSet, this.analysisSettings,
+					this.priority, this.priorityRank, this.queueOrder, this.notBefore, this.submitterTeams);
 		}
 
 	}

@@ -26,7 +26,8 @@ public class JobReports {
 	 */
 	public record JobReport(String id, JobState state, String submitter, String profile, Drive drive,
 			List<PhaseSpec> plan, DriveSpec spec, List<Criterion> criteria, Instant queuedAt, Instant startedAt,
-			Instant endedAt, String verdict, String failureReason, Map<String, Object> analysis) {
+			Instant endedAt, String verdict, String failureReason, Map<String, Object> analysis, String criteriaSet,
+			AnalysisSettings analysisSettings) {
 
 		public record Drive(String serial, String model, String firmware, String runnerId, String engine,
 				Long capacityBytes) {
@@ -43,7 +44,7 @@ public class JobReports {
 				new JobReport.Drive(job.deviceSerial(), job.driveModel(), job.firmware(), job.runnerId(), job.engine(),
 						job.capacityBytes()),
 				job.plan(), job.spec(), job.criteria(), job.queuedAt(), job.startedAt(), job.endedAt(), job.verdict(),
-				job.failureReason(), job.analysis());
+				job.failureReason(), job.analysis(), job.criteriaSet(), job.analysisSettings());
 	}
 
 }

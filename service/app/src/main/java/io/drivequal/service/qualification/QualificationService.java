@@ -18,6 +18,7 @@ import java.util.Optional;
 
 import io.drivequal.schemas.Validation;
 import io.drivequal.service.catalog.Catalog;
+import io.drivequal.service.catalog.CriteriaSet;
 import io.drivequal.service.catalog.Durations;
 import io.drivequal.service.catalog.PhaseSpec;
 import io.drivequal.service.catalog.Profile;
@@ -102,6 +103,8 @@ class QualificationService {
 		String profileName = request.plan().profile();
 		List<PhaseSpec> plan = resolvePlan(request.plan(), drive);
 		Criterion.requireKnownMetrics(request.criteria(), "criteria");
+		AnalysisSettings analysisSettings = analysisSettings(request.plan());
+		List<Criterion> criteria = criteria(this.catalog, request, profileName);
 		Instant now = this.clock.instant();
 		Job.Draft draft = new Job.Draft();
 		draft.jobId = jobId;
@@ -123,7 +126,9 @@ class QualificationService {
 		draft.expectedDurationS = Durations.expectedS(plan, drive.capacityBytes());
 		draft.plan = plan;
 		draft.spec = request.spec();
-		draft.criteria = (request.criteria() != null) ? request.criteria() : List.of();
+		draft.criteria = criteria;
+		draft.criteriaSet = request.criteriaSet();
+		draft.analysisSettings = analysisSettings;
 		draft.priority = priority.wireName();
 		draft.priorityRank = priority.rank();
 		draft.queueOrder = DriveQueues.queueOrderOf(now);
@@ -229,6 +234,48 @@ class QualificationService {
 			resolved.add(phase);
 		}
 		return resolved;
+	}
+
+	/**
+	 * The criteria to judge: the named set's first, then the request's own.
+	 */
+	static List<Criterion> criteria(Catalog catalog, SubmitRequest request, String profileName) {
+		List<Criterion> criteria = new ArrayList<>();
+		if (request.criteriaSet() != null) {
+			CriteriaSet set = catalog.criteriaSet(request.criteriaSet())
+				.orElseThrow(() -> new BadRequestException("criteriaSet",
+						"no criteria set named " + request.criteriaSet() + "; known: "
+								+ String.join(", ", catalog.criteriaSets().stream().map(CriteriaSet::name).toList())));
+			if (!set.appliesTo(profileName)) {
+				throw new BadRequestException("criteriaSet",
+						"criteria set " + set.name() + " judges phases of " + String.join(", ", set.profiles())
+								+ "; the plan "
+								+ ((profileName != null) ? "uses " + profileName : "has explicit phases"));
+			}
+			set.criteria()
+				.forEach((line) -> criteria
+					.add(new Criterion(line.metric(), line.comparator(), line.limit(), line.phase())));
+		}
+		if (request.criteria() != null) {
+			criteria.addAll(request.criteria());
+		}
+		return criteria;
+	}
+
+	/**
+	 * plan.analysis, checked beyond what bean validation says (JSON's 1e999 is infinite).
+	 */
+	static AnalysisSettings analysisSettings(SubmitRequest.TestPlan plan) {
+		AnalysisSettings settings = plan.analysis();
+		if (settings == null || settings.rangeWritesRequired() == null) {
+			return settings;
+		}
+		if (!Double.isFinite(settings.rangeWritesRequired()) || settings.rangeWritesRequired() < 0) {
+			throw new BadRequestException("plan.analysis.rangeWritesRequired",
+					"must be a finite number >= 0 (a multiple of the tested range), got "
+							+ settings.rangeWritesRequired());
+		}
+		return settings;
 	}
 
 	/**

@@ -16,7 +16,8 @@ public record QualificationView(String id, JobState state, String submitter, Str
 		List<PhaseSpec> plan, DriveSpec spec, List<Criterion> criteria, CurrentPhase currentPhase,
 		Double progressPercent, Long etaS, Integer queuePosition, Instant queuedAt, Instant dispatchedAt,
 		Instant startedAt, Instant endedAt, boolean cancelRequested, String verdict, String failureReason,
-		String message, Map<String, Object> analysis, List<String> warnings, String priority, Instant notBefore) {
+		String message, Map<String, Object> analysis, List<String> warnings, String criteriaSet,
+		AnalysisSettings analysisSettings, String priority, Instant notBefore) {
 
 	public record DriveView(String serial, String model, String firmware, String runnerId, String transportAddress,
 			String engine, Long capacityBytes, Integer lbaSizeBytes) {

@@ -18,12 +18,14 @@ import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.Size;
 
 /**
+ * @param criteriaSet a named set of the catalog (GET /api/v1/criteria-sets); its criteria
+ * are judged before {@code criteria}
  * @param priority normal (default) or high; urgent needs the admin role
  * @param notBefore the job waits in its drive's queue until then, without holding others
  * up
  */
 record SubmitRequest(@NotNull @Valid DriveSelector drive, @NotNull @Valid TestPlan plan, @Valid DriveSpec spec,
-		@Size(max = 64) List<@Valid @NotNull Criterion> criteria,
+		@Size(max = 64) List<@Valid @NotNull Criterion> criteria, @Size(max = 64) String criteriaSet,
 		@Pattern(regexp = "normal|high|urgent", message = "must be normal, high or urgent") String priority,
 		Instant notBefore) {
 
@@ -40,9 +42,11 @@ record SubmitRequest(@NotNull @Valid DriveSelector drive, @NotNull @Valid TestPl
 	 *
 	 * @param rangePercent limits every phase's LBA range (spare-area emulation)
 	 * @param phaseOverrides fields replacing those of the profile's phases, by phase name
+	 * @param analysis analysis settings replacing the profile's for this job
 	 */
 	record TestPlan(@Size(max = 64) String profile, @Positive @DecimalMax("100") Double rangePercent,
-			Map<String, PhaseSpec> phaseOverrides, @Size(max = 64) List<@NotNull PhaseSpec> phases) {
+			Map<String, PhaseSpec> phaseOverrides, @Size(max = 64) List<@NotNull PhaseSpec> phases,
+			@Valid AnalysisSettings analysis) {
 	}
 
 }

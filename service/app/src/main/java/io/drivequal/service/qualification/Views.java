@@ -65,8 +65,8 @@ class Views {
 				job.plan(), job.spec(), job.criteria(), current, progress.percent(), progress.etaS(), queuePosition,
 				job.queuedAt(), job.dispatchedAt(), job.startedAt(), job.endedAt(), job.cancelRequestedAt() != null,
 				job.verdict(), job.failureReason(), job.message(), job.analysis(),
-				(warnings == null || warnings.isEmpty()) ? null : warnings, JobPriority.of(job).wireName(),
-				job.notBefore());
+				(warnings == null || warnings.isEmpty()) ? null : warnings, job.criteriaSet(), job.analysisSettings(),
+				JobPriority.of(job).wireName(), job.notBefore());
 	}
 
 }

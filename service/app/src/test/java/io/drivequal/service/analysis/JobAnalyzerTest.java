@@ -29,15 +29,19 @@ class JobAnalyzerTest {
 	private final PhaseSpec randwrite = this.consistency.phases().get(2);
 
 	@Test
-	void flatPhaseIsSteadyAtTheFirstWindowAndPerfectlyConsistent() {
+	void flatPhaseIsSteadyOnceOutOfItsFreshStateAndPerfectlyConsistent() {
 		CompletedJobs.JobFacts job = job(List.of(new Criterion("consistencyRatio", "atLeast", 0.9, null),
 				new Criterion("steadyStateIops", "atLeast", 20000.0, null)));
 		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(job, Optional.of(this.consistency),
 				List.of(new JobAnalyzer.PhaseInput(this.randwrite, null, flat(2000, 10000), null)), List.of());
 		JobAnalyzer.PhaseAnalysis phase = analysis.phases().get(0);
 		assertThat(phase.iops().steadyState().reached()).isTrue();
-		// Rounds 0..4 hold t in (0, 300]: the first window ends at 300 s.
-		assertThat(phase.iops().steadyState().window().orElseThrow().windowEndS()).isEqualTo(300);
+		// 40.96 MB/s over a 16 GiB range: round 7 is the first eligible one, so the first
+		// window that holds is rounds 7..11, ending at 720 s; W comes from the profile.
+		assertThat(phase.iops().steadyState().eligibility().rangeWritesRequired()).isEqualTo(1.0);
+		assertThat(phase.iops().steadyState().eligibility().testedRangeBytes()).hasValue(16L << 30);
+		assertThat(phase.iops().steadyState().window().orElseThrow().windowEndS()).isEqualTo(720);
+		assertThat(phase.iops().steadyState().end().holds()).isTrue();
 		assertThat(phase.iops().steadyStateConsistency().orElseThrow().ratio()).hasValue(1.0);
 		// Fixed window t >= 1400 of a 2000 s phase: 601 seconds.
 		assertThat(phase.iops().fixedWindowConsistency().orElseThrow().sampleCount()).isEqualTo(601);
@@ -126,9 +130,63 @@ class JobAnalyzerTest {
 		assertThat(proven.verdict().criteria().get(0).explanation()).contains("the null engine stores nothing");
 	}
 
+	@Test
+	void theSubmissionsWOverridesTheProfiles() {
+		CompletedJobs.JobFacts job = new CompletedJobs.JobFacts("q-1", "consistency-2000s", "SIM-1", "DQSIM-T", "1.0",
+				16L << 30, this.consistency.phases(), null, List.of(), Instant.parse("2026-11-22T21:00:00Z"), 0.0);
+		JobAnalyzer.PhaseAnalysis phase = JobAnalyzer
+			.analyze(job, Optional.of(this.consistency),
+					List.of(new JobAnalyzer.PhaseInput(this.randwrite, null, flat(2000, 10000), null)), List.of())
+			.phases()
+			.get(0);
+		// W = 0: every round is eligible, so the flat phase is steady from rounds 0..4.
+		assertThat(phase.iops().steadyState().eligibility().rangeWritesRequired()).isZero();
+		assertThat(phase.iops().steadyState().reachedAtRound()).hasValue(4);
+	}
+
+	@Test
+	void randomWritesOfEarlierPhasesSinceTheLastFillCount() {
+		// idle-recovery: purge, fill, 2000 s of random writes, idle, 60 s of random
+		// writes,
+		// 60 s sequential. The phase after idle counts the 2000 s phase's writes (from
+		// its
+		// phase-completed total), the fill resets the count.
+		Profile idle = new Catalog().find("idle-recovery").orElseThrow();
+		List<JobAnalyzer.PhaseInput> inputs = new ArrayList<>();
+		for (PhaseSpec phase : idle.phases()) {
+			Map<String, Object> result = "randwrite-4k-qd32".equals(phase.name())
+					? Map.of("samples", 2000, "write", Map.of("ios", 1L, "bytes", 20_000_000_000L)) : null;
+			inputs.add(new JobAnalyzer.PhaseInput(phase, result, List.of(), null));
+		}
+		io.drivequal.analysis.Eligibility afterIdle = PhaseEligibility.of(inputs, 4, 1.0, 16L << 30);
+		assertThat(afterIdle.randomWriteBytesBefore()).isEqualTo(20_000_000_000L);
+		assertThat(afterIdle.basis()).isEqualTo("since the fill in phase 1 (precondition), including "
+				+ "20,000,000,000 bytes written at random by phase 2 (randwrite-4k-qd32)");
+		io.drivequal.analysis.Eligibility first = PhaseEligibility.of(inputs, 2, 1.0, 16L << 30);
+		assertThat(first.randomWriteBytesBefore()).isZero();
+		assertThat(first.basis()).isEqualTo("since the fill in phase 1 (precondition)");
+		// The sequential phase after idle does not write at random, but it does write:
+		// its
+		// rounds are not analysed as IOPS; a read phase has every round eligible.
+		PhaseSpec read = new PhaseSpec(0, "rr", "workload", "randread", null, 4096, 32, 100.0, 60L, null, null, null,
+				null, null, null, null);
+		assertThat(PhaseEligibility.of(List.of(new JobAnalyzer.PhaseInput(read, null, List.of(), null)), 0, 1.0, null)
+			.applies()).isFalse();
+		// Without a capacity the range is unknown; without a purge or fill before it the
+		// drive is taken as fresh at the start of the job.
+		PhaseSpec write = new PhaseSpec(0, "rw", "workload", "randwrite", null, 4096, 32, 50.0, 60L, null, null, null,
+				null, null, null, null);
+		List<JobAnalyzer.PhaseInput> alone = List.of(new JobAnalyzer.PhaseInput(write, null, List.of(), null));
+		assertThat(PhaseEligibility.of(alone, 0, 1.0, null).testedRangeBytes()).isEmpty();
+		io.drivequal.analysis.Eligibility half = PhaseEligibility.of(alone, 0, 2.0, 1_000_000_001L);
+		assertThat(half.testedRangeBytes()).hasValue(500_000_000L);
+		assertThat(half.rangeWritesRequired()).isEqualTo(2.0);
+		assertThat(half.basis()).startsWith("no purge or fill precedes it");
+	}
+
 	private CompletedJobs.JobFacts job(List<Criterion> criteria) {
 		return new CompletedJobs.JobFacts("q-1", "consistency-2000s", "SIM-1", "DQSIM-T", "1.0", 16L << 30,
-				this.consistency.phases(), null, criteria, Instant.parse("2026-11-22T21:00:00Z"));
+				this.consistency.phases(), null, criteria, Instant.parse("2026-11-22T21:00:00Z"), null);
 	}
 
 	private static List<SamplePoint> flat(int seconds, long iops) {

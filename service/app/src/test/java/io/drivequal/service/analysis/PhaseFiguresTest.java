@@ -28,7 +28,7 @@ class PhaseFiguresTest {
 
 	private final CompletedJobs.JobFacts job = new CompletedJobs.JobFacts("q-1", "consistency-2000s", "SIM-1",
 			"DQSIM-T", "1.0", 16L << 30, this.consistency.phases(), null, List.of(),
-			Instant.parse("2026-11-22T21:00:00Z"));
+			Instant.parse("2026-11-22T21:00:00Z"), null);
 
 	@Test
 	void aSteadyPhaseWithCountersGivesEveryFigure() {
@@ -42,11 +42,19 @@ class PhaseFiguresTest {
 		assertThat(figures).containsEntry("driveModel", "DQSIM-T")
 			.containsEntry("firmware", "1.0")
 			.containsEntry("profile", "consistency-2000s");
+		// 40.96 MB/s of random writes over a 16 GiB range: round 7 is the first to start
+		// past one range (7 x 60 x 40.96 MB = 17.2 GB), so steady state is reached at
+		// round
+		// 11; the end window is rounds 28..32.
 		assertThat(figures).extractingByKey("steadyState", MAP)
 			.containsEntry("reached", true)
-			.containsEntry("round", 4)
-			.containsEntry("windowStartS", 0L)
-			.containsEntry("windowEndS", 300L)
+			.containsEntry("reachedAtRound", 11)
+			.containsEntry("firstEligibleRound", 7)
+			.containsEntry("rangeWritesRequired", 1.0)
+			.containsEntry("steadyAtEnd", true)
+			.containsEntry("round", 32)
+			.containsEntry("windowStartS", 1680L)
+			.containsEntry("windowEndS", 1980L)
 			.containsEntry("averageIops", 10000.0)
 			.containsEntry("rangePercent", 0.0);
 		// The fixed window t >= 1400 of a flat phase: ratio 1, no spread.
@@ -60,6 +68,28 @@ class PhaseFiguresTest {
 			.containsEntry("hostBytesWritten", 512_000_000_000L)
 			.containsEntry("mediaBytesWritten", 1_280_000_000_000L);
 		assertThat(figures).doesNotContainKey("qos");
+	}
+
+	@Test
+	void aPhaseNotSteadyAtItsEndHasNoAverage() {
+		// At 1,000 IOPS, 2000 s of 4 KiB random writes are 8.2 GB, 0.48 of the 16 GiB
+		// range: no round is eligible, so the end window does not hold.
+		List<SamplePoint> samples = new ArrayList<>();
+		for (int t = 1; t <= 2000; t++) {
+			samples.add(new SamplePoint(2, "randwrite-4k-qd32", t, t * 1000L, 0, 1000, 0, 1000 * 4096L, 0,
+					1000 * 4096 / 1e6, null, null, null));
+		}
+		JobAnalyzer.PhaseAnalysis phase = JobAnalyzer
+			.analyze(this.job, Optional.of(this.consistency),
+					List.of(new JobAnalyzer.PhaseInput(this.randwrite, null, samples, null)), List.of())
+			.phases()
+			.get(0);
+		Map<String, Object> figures = PhaseFigures.of(this.job, phase);
+		assertThat(figures).extractingByKey("steadyState", MAP)
+			.containsEntry("reached", false)
+			.containsEntry("steadyAtEnd", false)
+			.containsEntry("round", 32)
+			.doesNotContainKeys("averageIops", "reachedAtRound", "firstEligibleRound");
 	}
 
 	@Test

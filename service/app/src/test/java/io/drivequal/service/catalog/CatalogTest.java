@@ -4,7 +4,9 @@
  */
 package io.drivequal.service.catalog;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import io.drivequal.schemas.Contracts;
 import io.drivequal.schemas.Validation;
@@ -12,6 +14,8 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 class CatalogTest {
 
@@ -54,6 +58,50 @@ class CatalogTest {
 		PhaseSpec wsat = this.catalog.find("snia-wsat").orElseThrow().phases().get(1).resolvedFor(CAPACITY);
 		assertThat(wsat.sizeBytes()).isEqualTo(4 * CAPACITY);
 		assertThat(wsat.capacityMultiple()).isNull();
+	}
+
+	@Test
+	void everyProfileSetsW() {
+		for (Profile profile : this.catalog.all()) {
+			assertThat(profile.analysis().rangeWritesRequired()).as(profile.name()).isEqualTo(1.0);
+		}
+		assertThatIllegalArgumentException().isThrownBy(() -> new Profile.AnalysisHints(60, null, null, -0.5))
+			.withMessageContaining("rangeWritesRequired must be a finite number >= 0");
+	}
+
+	@Test
+	void criteriaSetsNameTheirSourceAndOnlyPhasesTheirProfilesHave() {
+		assertThat(this.catalog.criteriaSets()).extracting(CriteriaSet::name)
+			.containsExactly("snia-steady-state", "intel-optane-p4800x-qd1");
+		for (CriteriaSet set : this.catalog.criteriaSets()) {
+			assertThat(set.source().document()).as(set.name()).isNotBlank();
+			assertThat(set.source().version()).as(set.name()).isNotBlank();
+			assertThat(set.source().section()).as(set.name()).isNotBlank();
+			assertThat(set.criteria()).as(set.name()).isNotEmpty();
+		}
+		CriteriaSet optane = this.catalog.criteriaSet("intel-optane-p4800x-qd1").orElseThrow();
+		assertThat(optane.appliesTo("latency-qos")).isTrue();
+		assertThat(optane.appliesTo("consistency-2000s")).isFalse();
+		assertThat(optane.appliesTo(null)).isFalse();
+		assertThat(optane.criteria()).extracting(CriteriaSet.Line::limit).containsExactly(60.0, 100.0);
+		Map<String, Profile> profiles = new LinkedHashMap<>();
+		this.catalog.all().forEach((profile) -> profiles.put(profile.name(), profile));
+		CriteriaSet.Source source = new CriteriaSet.Source("doc", "1", "2.3", null);
+		assertThatIllegalStateException()
+			.isThrownBy(() -> Catalog.check(
+					new CriteriaSet("x", "x", "x", source, List.of("latency-qos"),
+							List.of(new CriteriaSet.Line("readLatencyP99999Us", "atMost", 1, "no-such-phase"))),
+					profiles))
+			.withMessage("criteria set x: profile latency-qos has no phase no-such-phase");
+		assertThatIllegalStateException()
+			.isThrownBy(() -> Catalog.check(new CriteriaSet("x", "x", "x", source, null,
+					List.of(new CriteriaSet.Line("latencyP100", "atMost", 1, null))), profiles))
+			.withMessage("criteria set x: unknown metric latencyP100");
+		assertThatIllegalStateException()
+			.isThrownBy(
+					() -> Catalog.check(new CriteriaSet("x", "x", "x", new CriteriaSet.Source("doc", null, "1", null),
+							null, List.of(new CriteriaSet.Line("waf", "atMost", 1, null))), profiles))
+			.withMessageContaining("name the document, version and section");
 	}
 
 	@Test

@@ -67,6 +67,24 @@ class FioImportIT {
 		assertThat(phases.get(0).get("iops").get("sampleCount").asInt())
 			.isEqualTo(phases.get(0).get("samples").asInt());
 		assertThat(job.get("verdict").asString()).isIn("PASS", "FAIL", "INCONCLUSIVE");
+		// The holdout keeps its analysis; what the steady-state rule assumed is said on
+		// the
+		// job, and each phase's tested range is what fio addressed (size=256m of 3.84
+		// TB).
+		assertThat(job.get("message").asString())
+			.contains("assumed purged and filled just before the first " + "imported job");
+		assertThat(job.get("plan").get(0).get("rangePercent").asDouble())
+			.isCloseTo(100.0 * 268_435_456 / 3_840_755_982_336L, org.assertj.core.api.Assertions.within(1e-12));
+		JsonNode steadyState = phases.get(0).get("iops").get("steadyState");
+		assertThat(steadyState.get("eligibility").get("testedRangeBytes").asLong()).isEqualTo(268_435_456L);
+		assertThat(steadyState.get("eligibility").get("basis").asString()).startsWith("no purge or fill precedes it");
+		// 19 s of a 20 s job: no complete round, so no steady state either way.
+		assertThat(steadyState.get("end").get("failures").get(0).get("kind").asString()).isEqualTo("TOO_FEW_ROUNDS");
+		JsonNode second = api.get("viewer", "/api/v1/qualifications/" + jobId + "/samples?phase=1")
+			.body()
+			.get("items")
+			.get(0);
+		assertThat(second.get("writeBytes").asLong()).as("bytes derived from IOPS without a bw log").isPositive();
 		assertThat(api.get("viewer", "/api/v1/qualifications/" + jobId + "/samples?phase=0").body().get("items").size())
 			.isEqualTo(phases.get(0).get("samples").asInt());
 		assertThat(StoredSamples.anyOf(this.elasticsearch, jobId)).containsEntry("driveModel", "Vendor NVMe 3.84TB")

@@ -116,6 +116,22 @@ class QualificationControllerTest {
 	}
 
 	@Test
+	void aNegativeWIsA400NamingTheFieldAndReachesNoService() throws Exception {
+		this.mvc
+			.perform(post("/api/v1/qualifications").with(user("alice").roles("SUBMITTER"))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("""
+						{"drive":{"serial":"SIM-0001"},
+						 "plan":{"profile":"consistency-2000s","analysis":{"rangeWritesRequired":-0.5}}}
+						"""))
+			.andExpect(status().isBadRequest())
+			.andExpect(content().contentType("application/problem+json"))
+			.andExpect(jsonPath("$.errors[0].field").value("plan.analysis.rangeWritesRequired"))
+			.andExpect(jsonPath("$.errors[0].message").value("must be >= 0 (a multiple of the tested range)"));
+		verify(this.service, never()).submit(any(), any(), any());
+	}
+
+	@Test
 	void missingDriveIsA400NamingTheField() throws Exception {
 		this.mvc
 			.perform(post("/api/v1/qualifications").with(user("alice").roles("SUBMITTER"))
@@ -237,7 +253,7 @@ class QualificationControllerTest {
 	private static QualificationView view(Job job) {
 		return new QualificationView(job.jobId(), job.state(), job.submitter(), job.profile(), null, job.plan(), null,
 				null, null, 0.0, 0L, null, job.queuedAt(), null, null, null, false, null, null, null, null, null,
-				"normal", null);
+				job.criteriaSet(), job.analysisSettings(), "normal", null);
 	}
 
 }

@@ -91,6 +91,55 @@ class QualificationFlowIT {
 		}
 	}
 
+	/**
+	 * A bad W, an unknown criteria set or a set for another profile is a 400 problem
+	 * naming the field, and leaves no job behind; a good one is stored and judged as
+	 * given.
+	 */
+	@Test
+	void badAnalysisSettingsOrCriteriaSetsAre400sThatCreateNothing() {
+		String serial = "IT-" + shortId();
+		try (RunnerStandIn runner = new RunnerStandIn(RealInfrastructure.shared().kafkaBootstrapServers(),
+				"runner-" + shortId())) {
+			runner.heartbeat(List.of(serial));
+			awaitDriveKnown(serial);
+			String[][] refused = {
+					{ "\"plan\":{\"profile\":\"consistency-2000s\",\"analysis\":{\"rangeWritesRequired\":-1}}",
+							"plan.analysis.rangeWritesRequired" },
+					{ "\"plan\":{\"profile\":\"consistency-2000s\",\"analysis\":{\"rangeWritesRequired\":1e999}}",
+							"plan.analysis.rangeWritesRequired" },
+					{ "\"plan\":{\"profile\":\"consistency-2000s\"},\"criteriaSet\":\"ocp-qos\"", "criteriaSet" },
+					{ "\"plan\":{\"profile\":\"consistency-2000s\"},\"criteriaSet\":\"intel-optane-p4800x-qd1\"",
+							"criteriaSet" } };
+			for (String[] request : refused) {
+				ApiClient.Response answer = api().post("alice", "/api/v1/qualifications",
+						"{\"drive\":{\"serial\":\"%s\"},%s}".formatted(serial, request[0]));
+				assertThat(answer.status()).as(request[0]).isEqualTo(400);
+				assertThat(answer.body().get("errors").get(0).get("field").asString()).as(request[0])
+					.isEqualTo(request[1]);
+				System.out.println("refused: " + answer.body().get("detail").asString());
+			}
+			assertThat(api().get("viewer", "/api/v1/qualifications?serial=" + serial).body().get("total").asLong())
+				.as("jobs after the refused submissions")
+				.isZero();
+
+			ApiClient.Response accepted = api().post("alice", "/api/v1/qualifications",
+					"""
+							{"drive":{"serial":"%s"},"plan":{"profile":"consistency-2000s","analysis":{"rangeWritesRequired":2}},
+							 "criteriaSet":"snia-steady-state",
+							 "criteria":[{"metric":"waf","comparator":"atMost","limit":3}]}
+							"""
+						.formatted(serial));
+			assertThat(accepted.status()).as(String.valueOf(accepted.body())).isEqualTo(201);
+			JsonNode job = api().get("viewer", "/api/v1/qualifications/" + accepted.body().get("id").asString()).body();
+			assertThat(job.get("criteriaSet").asString()).isEqualTo("snia-steady-state");
+			assertThat(job.get("analysisSettings").get("rangeWritesRequired").asDouble()).isEqualTo(2.0);
+			assertThat(job.get("criteria")).hasSize(2);
+			assertThat(job.get("criteria").get(0).get("metric").asString()).isEqualTo("steadyStateReached");
+			assertThat(job.get("criteria").get(1).get("metric").asString()).isEqualTo("waf");
+		}
+	}
+
 	@Test
 	void aRunnerThatGoesSilentLosesItsJobWithin30sAndTheDriveIsFreed() {
 		String serial = "IT-" + shortId();

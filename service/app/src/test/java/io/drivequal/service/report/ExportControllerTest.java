@@ -58,7 +58,7 @@ class ExportControllerTest {
 	private static JobReport report(Map<String, Object> analysis) {
 		return new JobReport("q-1", JobState.COMPLETED, "alice", "consistency-2000s",
 				new JobReport.Drive("S1", "DQSIM", "F1", "r1", "sim", 8000000000L), List.of(), null, List.of(),
-				Instant.EPOCH, Instant.EPOCH, Instant.EPOCH, "PASS", null, analysis);
+				Instant.EPOCH, Instant.EPOCH, Instant.EPOCH, "PASS", null, analysis, null, null);
 	}
 
 	@Test

@@ -171,12 +171,35 @@ class WebReportIT {
 			}
 
 			// The tables hold the API's figures.
-			JsonNode window = iops.get("steadyState").get("window");
+			// Steady state: the end window's figures (or why there are none), where it
+			// was
+			// reached, and the round table marking every round not yet eligible.
+			JsonNode steadyState = iops.get("steadyState");
+			JsonNode end = steadyState.get("end");
+			assertThat(page.textContent("#ss-end")).isEqualTo(end.get("holds").asBoolean() ? "yes" : "no");
+			if (end.get("holds").asBoolean()) {
+				assertThat(number(page.textContent("#ss-avg"))).isCloseTo(end.get("window").get("avgIops").asDouble(),
+						within(0.05));
+			}
+			else {
+				assertThat(page.textContent("#ss-avg")).startsWith("none");
+				assertThat(page.textContent("#ss-end-failures"))
+					.contains(end.get("failures").get(0).get("message").asString());
+			}
 			assertThat(page.textContent("#ss-reached"))
-				.isEqualTo(iops.get("steadyState").get("reached").asBoolean() ? "yes" : "no");
-			assertThat(number(page.textContent("#ss-avg"))).isCloseTo(window.get("avgIops").asDouble(), within(0.05));
-			assertThat(page.locator("#rounds-table tbody tr").count())
-				.isEqualTo(iops.get("steadyState").get("rounds").size());
+				.startsWith(steadyState.get("reached").asBoolean() ? "yes" : "no");
+			assertThat(page.textContent("#ss-eligibility")).contains("W = 1");
+			assertThat(page.locator("#rounds-table tbody tr").count()).isEqualTo(steadyState.get("rounds").size());
+			int ineligible = 0;
+			for (JsonNode round : steadyState.get("rounds")) {
+				ineligible += round.get("eligible").asBoolean() ? 0 : 1;
+			}
+			assertThat(ineligible).as("rounds before one range of random writes").isPositive();
+			assertThat(page.locator("#rounds-table tbody tr.ineligible").count()).isEqualTo(ineligible);
+			assertThat(page.locator("#rounds-table tbody tr[data-round='0']").getAttribute("data-eligible"))
+				.isEqualTo("false");
+			page.locator("#steady-state-section")
+				.screenshot(new Locator.ScreenshotOptions().setPath(OUT.resolve("consistency-2000s-steady-state.png")));
 			String ratios = page.textContent("#consistency-table tr[data-figure=ratio]");
 			assertThat(ratios).contains(fixed4(iops.get("fixedWindowConsistency").get("ratio").asDouble()));
 			String qos = page.textContent("#qos-table tr[data-phase=randwrite-4k-qd32][data-direction=write]");
