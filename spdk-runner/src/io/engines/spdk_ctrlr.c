@@ -417,6 +417,7 @@ int dq_spdk_smart(struct spdk_dev *dev, struct dq_smart_snapshot *out)
 		return 0;
 	}
 	dq_nvme_smart_parse(log, out);
+	dq_nvme_smart_add_limits(&dev->controller, out);
 	/* C0h is vendor-specific space: only a page with the OCP GUID is read as OCP. */
 	if (dq_spdk_get_log(dev, DQ_NVME_LOG_OCP_SMART_EXTENDED, SPDK_NVME_GLOBAL_NS_TAG, log,
 			    DQ_NVME_LOG_PAGE_BYTES, err, sizeof(err)) == 0) {

@@ -398,6 +398,9 @@ static int uring_smart(void *data, struct dq_smart_snapshot *out)
 		return 0;
 	}
 	dq_nvme_smart_parse(log, out);
+	if (engine->kdev.identified) {
+		dq_nvme_smart_add_limits(&engine->kdev.controller, out);
+	}
 	/* C0h is vendor-specific space: only a page with the OCP GUID is read as OCP. */
 	if (dq_nvme_get_log(engine->fd, DQ_NVME_LOG_OCP_SMART_EXTENDED, 0xffffffffu, log,
 			    DQ_NVME_LOG_PAGE_BYTES, err, sizeof(err)) == 0) {
