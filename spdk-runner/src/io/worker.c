@@ -92,6 +92,7 @@ static void close_second(struct io_worker *w)
 	struct dq_sample sample;
 	struct dq_direction_stats *dir[2] = { &w->stats->read, &w->stats->write };
 	struct dq_sample_direction *out[2] = { &sample.read, &sample.write };
+	uint64_t sample_end_ns;
 	int op, rc;
 
 	memset(&sample, 0, sizeof(sample));
@@ -101,7 +102,8 @@ static void close_second(struct io_worker *w)
 	sample.phase_index = w->params->phase_index;
 	dq_strlcpy(sample.phase_name, w->params->phase_name, sizeof(sample.phase_name));
 	sample.t = w->t;
-	sample.time_ms = dq_phase_env_epoch_ms(env, w->next_boundary_ns);
+	sample_end_ns = w->next_boundary_ns;
+	sample.time_ms = dq_phase_env_epoch_ms(env, sample_end_ns);
 	for (op = 0; op < 2; op++) {
 		out[op]->ios = sec->ios[op];
 		out[op]->bytes = sec->bytes[op];
@@ -125,6 +127,9 @@ static void close_second(struct io_worker *w)
 	if (rc != 0) {
 		w->sink_rc = rc;
 		w->stopping = true;
+	}
+	if (env->second_tick != NULL) {
+		env->second_tick(env->second_tick_arg, sample_end_ns);
 	}
 }
 

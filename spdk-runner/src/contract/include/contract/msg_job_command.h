@@ -7,8 +7,10 @@
 
 #include "contract/msg_common.h"
 
-/* healthPollIntervalS: 0 polls nothing; the schema's maximum. */
+/* healthPollIntervalS: 0 polls nothing; the schema's maximum, and the runner's default when
+ * neither the command nor the runner's configuration says. */
 #define DQ_HEALTH_POLL_INTERVAL_MAX_S 3600
+#define DQ_HEALTH_POLL_INTERVAL_DEFAULT_S 10
 
 enum dq_job_command_type {
 	DQ_JOB_COMMAND_NONE = 0,
