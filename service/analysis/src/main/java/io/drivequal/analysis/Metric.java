@@ -30,7 +30,15 @@ public enum Metric {
 	/** First 60 s IOPS after idle / steady-state IOPS before idle. */
 	IDLE_RECOVERY("idleRecovery", "ratio"),
 	/** Mean MB/s of a sequential phase. */
-	THROUGHPUT_MBPS("throughputMBps", "MB/s");
+	THROUGHPUT_MBPS("throughputMBps", "MB/s"),
+	/** The hottest health reading of the job, degrees Celsius. */
+	MAX_TEMPERATURE_C("maxTemperatureC", "°C"),
+	/** Every NVMe critical warning bit a health reading of the job had set (0: none). */
+	CRITICAL_WARNING("criticalWarning", "bits"),
+	/** Media and data integrity errors the drive counted during the job. */
+	NEW_MEDIA_ERRORS("newMediaErrors", "errors"),
+	/** Seconds of the job's workload phases found thermally throttled. */
+	THERMAL_THROTTLE_SECONDS("thermalThrottleSeconds", "s");
 
 	private final String wireName;
 

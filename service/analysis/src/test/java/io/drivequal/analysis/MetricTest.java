@@ -14,7 +14,8 @@ class MetricTest {
 		assertThat(Arrays.stream(Metric.values()).map(Metric::wireName)).containsExactly("steadyStateReached",
 				"steadyStateIops", "consistencyRatio", "consistencyRatioFixedWindow", "writeLatencyP99Us",
 				"writeLatencyP999Us", "writeLatencyP9999Us", "readLatencyP99Us", "readLatencyP999Us",
-				"readLatencyP9999Us", "waf", "dwpd", "tbwBytes", "trimRecovery", "idleRecovery", "throughputMBps");
+				"readLatencyP9999Us", "waf", "dwpd", "tbwBytes", "trimRecovery", "idleRecovery", "throughputMBps",
+				"maxTemperatureC", "criticalWarning", "newMediaErrors", "thermalThrottleSeconds");
 	}
 
 	@Test
