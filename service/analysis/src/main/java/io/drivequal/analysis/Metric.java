@@ -37,7 +37,9 @@ public enum Metric {
 	CRITICAL_WARNING("criticalWarning", "bits"),
 	/** Media and data integrity errors the drive counted during the job. */
 	NEW_MEDIA_ERRORS("newMediaErrors", "errors"),
-	/** Seconds of the job's workload phases found thermally throttled. */
+	/**
+	 * Seconds of the job's IO phases (workload, precondition) found thermally throttled.
+	 */
 	THERMAL_THROTTLE_SECONDS("thermalThrottleSeconds", "s");
 
 	private final String wireName;
