@@ -31,6 +31,15 @@ public final class RunnerAgents implements AutoCloseable {
 		this.agents.add(start(runnerId, RealInfrastructure.shared().kafkaBootstrapServers(), targets));
 	}
 
+	/**
+	 * As {@link #start(String, List)}, with more members of the agent's configuration.
+	 * @param configMembers JSON members added to agent.json, e.g.
+	 * {@code "healthPollIntervalS":1}
+	 */
+	public void start(String runnerId, List<String> targets, String configMembers) throws IOException {
+		this.agents.add(start(runnerId, RealInfrastructure.shared().kafkaBootstrapServers(), targets, configMembers));
+	}
+
 	@Override
 	public void close() throws InterruptedException {
 		for (Process agent : this.agents) {
@@ -45,6 +54,11 @@ public final class RunnerAgents implements AutoCloseable {
 	 * {@code null:1g}; each is allowlisted by its transport address
 	 */
 	public static Process start(String runnerId, String brokers, List<String> targets) throws IOException {
+		return start(runnerId, brokers, targets, null);
+	}
+
+	private static Process start(String runnerId, String brokers, List<String> targets, String configMembers)
+			throws IOException {
 		Path dir = Files.createDirectories(Path.of("target", "agents", runnerId));
 		StringBuilder devices = new StringBuilder();
 		StringBuilder allowed = new StringBuilder();
@@ -56,8 +70,9 @@ public final class RunnerAgents implements AutoCloseable {
 		}
 		Path allowlist = Files.writeString(dir.resolve("allowlist.json"), "{\"devices\":[" + allowed + "]}");
 		Path config = Files.writeString(dir.resolve("agent.json"), """
-				{"runnerId":"%s","brokers":"%s","heartbeatIntervalMs":1000,"allowlist":"%s","devices":[%s]}
-				""".formatted(runnerId, brokers, allowlist.toAbsolutePath(), devices));
+				{"runnerId":"%s","brokers":"%s","heartbeatIntervalMs":1000,"allowlist":"%s","devices":[%s]%s}
+				""".formatted(runnerId, brokers, allowlist.toAbsolutePath(), devices,
+				(configMembers != null) ? "," + configMembers : ""));
 		Path runner = Path.of(System.getProperty("drivequal.runner.binary", "drivequal-runner"));
 		assertThat(runner).as("the C runner must be built before the service's integration tests").isExecutable();
 		return new ProcessBuilder(runner.toString(), "agent", "--config", config.toString()).redirectErrorStream(true)
