@@ -55,7 +55,11 @@ static void test_identify(struct test_ctx *t)
 	put_le(data + 256, 1u << 1, 2); /* OACS: Format NVM */
 	put_le(data + 328, (1u << 0) | (1u << 1), 4); /* SANICAP: crypto, block */
 	data[524] = 1u << 2; /* FNA: crypto erase */
+	put_le(data + 266, 343, 2); /* WCTEMP 70 C */
+	put_le(data + 268, 358, 2); /* CCTEMP 85 C */
 	dq_nvme_controller_parse(data, &controller);
+	CHECK(t, controller.wctemp_k == 343 && controller.cctemp_k == 358, "WCTEMP %u, CCTEMP %u",
+	      controller.wctemp_k, controller.cctemp_k);
 	CHECK(t, strcmp(controller.serial, "S6CKNE0T801234") == 0, "serial '%s'",
 	      controller.serial);
 	CHECK(t, strcmp(controller.model, "SAMSUNG MZQL23T8HCLS-00A07") == 0, "model '%s'",
@@ -93,7 +97,38 @@ static void test_smart(struct test_ctx *t)
 	put_le(log + 128, 4321, 8);
 	put_le(log + 160, 7, 8);
 	put_le(log + 48 + 8, 1, 8); /* data units written beyond 2^64: saturates */
+	put_le(log + 192, 61, 4); /* warning composite temperature time, minutes */
+	put_le(log + 196, 2, 4); /* critical composite temperature time */
+	put_le(log + 200, 0xbeef, 2); /* temperature sensor 1: not read */
+	put_le(log + 216, 5, 4); /* TMT1 transitions */
+	put_le(log + 220, 1, 4); /* TMT2 transitions */
+	put_le(log + 224, 900, 4); /* seconds in TMT1 */
+	put_le(log + 228, 30, 4); /* seconds in TMT2 */
 	dq_nvme_smart_parse(log, &smart);
+	CHECK(t,
+	      smart.has_warning_temperature_time_min && smart.warning_temperature_time_min == 61 &&
+		      smart.has_critical_temperature_time_min &&
+		      smart.critical_temperature_time_min == 2,
+	      "composite temperature times");
+	CHECK(t,
+	      smart.has_thermal_management && smart.thermal_management_temp1_transitions == 5 &&
+		      smart.thermal_management_temp2_transitions == 1 &&
+		      smart.thermal_management_temp1_time_s == 900 &&
+		      smart.thermal_management_temp2_time_s == 30,
+	      "thermal management counters");
+	CHECK(t,
+	      !smart.has_warning_temperature_threshold_k && !smart.has_thermal_management_temp1_k,
+	      "thresholds come from Identify, not the log");
+	{
+		struct dq_nvme_controller limits = { .wctemp_k = 343, .cctemp_k = 0 };
+
+		dq_nvme_smart_add_limits(&limits, &smart);
+		CHECK(t,
+		      smart.has_warning_temperature_threshold_k &&
+			      smart.warning_temperature_threshold_k == 343 &&
+			      !smart.has_critical_temperature_threshold_k,
+		      "a declared WCTEMP is reported, an undeclared CCTEMP (0) is not");
+	}
 	CHECK(t, smart.available && smart.source == DQ_SMART_SOURCE_NVME_LOG_02H, "available");
 	CHECK(t, smart.critical_warning == 4 && smart.temperature_k == 310, "warning, temperature");
 	CHECK(t,

@@ -71,6 +71,22 @@ struct dq_sim_profile {
 	double free_target_pct; /* GC's free pool, as % of the spare area (see docs/simulator.md) */
 	double idle_delay_ms; /* background GC starts after the drive has been idle this long */
 	double idle_target_pct; /* background GC reclaims until this % of the spare area is free */
+
+	/* thermal model (optional section "thermal"; off: a constant 40 C, no thresholds) */
+	int thermal_enabled;
+	double ambient_c; /* the air the drive sheds heat into */
+	double idle_w; /* power with no host IO */
+	double c_per_w; /* thermal resistance: steady-state rise above ambient per watt */
+	double time_constant_s; /* how fast the temperature follows the power */
+	double command_uj; /* energy per host command (controller, PCIe) */
+	double program_nj_per_byte; /* NAND programs (host and GC) */
+	double read_nj_per_byte; /* NAND reads (host and GC) */
+	double erase_uj; /* one block erase on one die */
+	double throttle_c; /* throttling starts at this temperature (reported as TMT1) */
+	double throttle_release_c; /* and stops below this one */
+	double throttle_speed_pct; /* throttled, the drive runs at this % of its speed (IOPS cap) */
+	double warning_c; /* WCTEMP, and the over-temperature threshold of critical warning bit 1 */
+	double critical_c; /* CCTEMP */
 };
 
 /* Reads and validates a profile file; on failure writes a one-line reason into err. */
@@ -148,8 +164,16 @@ struct dq_sim_smart {
 	uint32_t percentage_used; /* average erase count / rated P/E cycles, capped at 255 */
 	uint32_t available_spare_percent;
 	uint32_t available_spare_threshold_percent;
-	uint32_t critical_warning;
-	uint32_t temperature_k;
+	uint32_t critical_warning; /* bit 1: temperature at or above warning_c */
+	uint32_t temperature_k; /* rounded composite temperature */
+	/* thermal history, as NVMe log 02h and Identify report it (zero without a thermal model) */
+	uint32_t warning_temperature_threshold_k; /* 0: none declared */
+	uint32_t critical_temperature_threshold_k;
+	uint32_t throttle_temperature_k; /* TMT1 */
+	uint64_t warning_temperature_time_min;
+	uint64_t critical_temperature_time_min;
+	uint64_t throttle_transitions;
+	uint64_t throttle_time_s;
 	uint64_t power_on_hours; /* virtual time */
 	uint64_t media_errors;
 	/* OCP C0h */
@@ -166,6 +190,24 @@ struct dq_sim_smart {
 };
 
 void dq_sim_drive_smart(const struct dq_sim_drive *drive, struct dq_sim_smart *out);
+
+/*
+ * The thermal model's exact state (docs/simulator.md "Temperature and throttling"), for tests and
+ * the runner's health truth. The state is that of the last 10 ms step at or before the drive's
+ * latest command; reading it changes nothing.
+ */
+struct dq_sim_thermal {
+	int enabled;
+	double temperature_c;
+	int throttled; /* the host command ceiling is throttle_max_kiops now */
+	uint64_t throttle_transitions; /* times throttling started */
+	uint64_t throttled_ns; /* virtual time spent throttled */
+	uint64_t warning_ns; /* at or above warning_c, below critical_c */
+	uint64_t critical_ns; /* at or above critical_c */
+	uint64_t updated_ns; /* the step the state belongs to */
+};
+
+void dq_sim_drive_thermal(const struct dq_sim_drive *drive, struct dq_sim_thermal *out);
 
 /* Copies per-superblock erase counts into counts[0..n); returns the number of superblocks. */
 size_t dq_sim_drive_erase_counts(const struct dq_sim_drive *drive, uint32_t *counts, size_t n);

@@ -149,6 +149,7 @@ int dq_sim_drive_create(const struct dq_sim_profile *profile, uint64_t seed,
 	    d->buffer_release == NULL)
 		goto err_tables;
 	sim_ftl_reset(d);
+	sim_thermal_init(d);
 	*out = d;
 	return 0;
 
@@ -197,6 +198,7 @@ int dq_sim_drive_purge(struct dq_sim_drive *d, uint64_t now_ns, uint64_t *comple
 
 	now_ns = sim_max_u64(now_ns, d->last_now);
 	d->last_now = now_ns;
+	sim_thermal_advance(d, now_ns);
 	for (uint32_t b = 0; b < d->geo.blocks; b++) {
 		if (d->state[b] == SIM_BLOCK_FREE)
 			continue;
@@ -258,7 +260,7 @@ void dq_sim_drive_smart(const struct dq_sim_drive *d, struct dq_sim_smart *out)
 	out->host_read_commands = d->cnt.host_read_cmds;
 	out->available_spare_percent = 100; /* no bad blocks are simulated */
 	out->available_spare_threshold_percent = 10;
-	out->temperature_k = 313;
+	sim_thermal_smart(d, out);
 	out->power_on_hours = d->last_now / (3600ull * DQ_SIM_NS_PER_S);
 	out->physical_media_units_written_bytes = d->cnt.nand_write_units * SIM_UNIT_BYTES;
 	out->physical_media_units_read_bytes = d->cnt.nand_read_bytes;

@@ -82,10 +82,27 @@ struct sim_counters {
 	uint64_t erases;
 };
 
+/* Fixed-step thermal integration (sim_thermal.c): steps on a grid of SIM_THERMAL_STEP_NS. */
+#define SIM_THERMAL_STEP_NS 10000000ull
+
+struct sim_thermal {
+	double temperature_c;
+	double decay; /* exp(-step / time constant) */
+	uint64_t next_step_ns; /* the end of the step not yet integrated */
+	struct sim_counters energy_seen; /* counters at the last step: their deltas are the work */
+	bool throttled;
+	uint64_t throttle_transitions;
+	uint64_t throttled_ns;
+	uint64_t warning_ns;
+	uint64_t critical_ns;
+};
+
 struct dq_sim_drive {
 	struct dq_sim_profile profile;
 	struct sim_geometry geo;
-	struct sim_timing tm;
+	struct sim_timing tm; /* in force now: tm_cool, or tm_throttled while the drive throttles */
+	struct sim_timing tm_cool;
+	struct sim_timing tm_throttled;
 	struct sim_gc_policy gc;
 	uint64_t seed;
 	uint64_t rng;
@@ -129,6 +146,7 @@ struct dq_sim_drive {
 	uint64_t host_unit_seq;
 
 	struct sim_counters cnt;
+	struct sim_thermal thermal;
 };
 
 /* sim_sched.c: die, channel and write-cache timelines */
@@ -159,6 +177,18 @@ static inline void sim_ftl_prefetch(const struct dq_sim_drive *d, uint64_t lba)
 void sim_gc_paced(struct dq_sim_drive *d, uint32_t host_units, uint64_t now_ns);
 void sim_gc_burst(struct dq_sim_drive *d, uint64_t now_ns);
 void sim_gc_idle(struct dq_sim_drive *d, uint64_t from_ns, uint64_t until_ns);
+
+/* sim_thermal.c: temperature from the power of the work done, and throttling */
+void sim_thermal_init(struct dq_sim_drive *d);
+void sim_thermal_step_until(struct dq_sim_drive *d, uint64_t now_ns);
+void sim_thermal_smart(const struct dq_sim_drive *d, struct dq_sim_smart *out);
+
+/* Integrate every whole step that ended by now_ns: one compare on the IO path. */
+static inline void sim_thermal_advance(struct dq_sim_drive *d, uint64_t now_ns)
+{
+	if (d->profile.thermal_enabled && now_ns >= d->thermal.next_step_ns)
+		sim_thermal_step_until(d, now_ns);
+}
 
 static inline uint64_t sim_max_u64(uint64_t a, uint64_t b)
 {

@@ -86,7 +86,9 @@ void dq_sim_drive_idle(struct dq_sim_drive *d, uint64_t from_ns, uint64_t until_
 	if (until_ns <= from_ns)
 		return;
 	d->last_now = until_ns;
+	sim_thermal_advance(d, from_ns);
 	sim_gc_idle(d, from_ns, until_ns);
+	sim_thermal_advance(d, until_ns);
 }
 
 int dq_sim_drive_submit(struct dq_sim_drive *d, enum dq_sim_op op, uint64_t lba, uint32_t lba_count,
@@ -105,6 +107,7 @@ int dq_sim_drive_submit(struct dq_sim_drive *d, enum dq_sim_op op, uint64_t lba,
 		return -EINVAL;
 
 	now_ns = sim_max_u64(now_ns, d->last_now);
+	sim_thermal_advance(d, now_ns);
 	idle_from = d->nand_busy_until + d->gc.idle_delay_ns;
 	if (now_ns > idle_from && d->free_count < d->gc.idle_target)
 		sim_gc_idle(d, sim_max_u64(idle_from, d->last_now), now_ns);

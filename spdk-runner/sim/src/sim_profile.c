@@ -36,6 +36,9 @@ struct sim_field {
 		.size = sizeof(((struct dq_sim_profile *)0)->member) \
 	}
 
+/* The one optional section: a profile without it has no thermal model. */
+#define SIM_THERMAL "thermal"
+
 static const struct sim_field g_sim_fields[] = {
 	SIM_FIELD(NULL, "name", SIM_FIELD_STRING, name),
 	SIM_FIELD(NULL, "model", SIM_FIELD_STRING, model),
@@ -63,6 +66,19 @@ static const struct sim_field g_sim_fields[] = {
 	SIM_FIELD("gc", "free_target_pct", SIM_FIELD_DOUBLE, free_target_pct),
 	SIM_FIELD("gc", "idle_delay_ms", SIM_FIELD_DOUBLE, idle_delay_ms),
 	SIM_FIELD("gc", "idle_target_pct", SIM_FIELD_DOUBLE, idle_target_pct),
+	SIM_FIELD(SIM_THERMAL, "ambient_c", SIM_FIELD_DOUBLE, ambient_c),
+	SIM_FIELD(SIM_THERMAL, "idle_w", SIM_FIELD_DOUBLE, idle_w),
+	SIM_FIELD(SIM_THERMAL, "c_per_w", SIM_FIELD_DOUBLE, c_per_w),
+	SIM_FIELD(SIM_THERMAL, "time_constant_s", SIM_FIELD_DOUBLE, time_constant_s),
+	SIM_FIELD(SIM_THERMAL, "command_uj", SIM_FIELD_DOUBLE, command_uj),
+	SIM_FIELD(SIM_THERMAL, "program_nj_per_byte", SIM_FIELD_DOUBLE, program_nj_per_byte),
+	SIM_FIELD(SIM_THERMAL, "read_nj_per_byte", SIM_FIELD_DOUBLE, read_nj_per_byte),
+	SIM_FIELD(SIM_THERMAL, "erase_uj", SIM_FIELD_DOUBLE, erase_uj),
+	SIM_FIELD(SIM_THERMAL, "throttle_c", SIM_FIELD_DOUBLE, throttle_c),
+	SIM_FIELD(SIM_THERMAL, "throttle_release_c", SIM_FIELD_DOUBLE, throttle_release_c),
+	SIM_FIELD(SIM_THERMAL, "throttle_speed_pct", SIM_FIELD_DOUBLE, throttle_speed_pct),
+	SIM_FIELD(SIM_THERMAL, "warning_c", SIM_FIELD_DOUBLE, warning_c),
+	SIM_FIELD(SIM_THERMAL, "critical_c", SIM_FIELD_DOUBLE, critical_c),
 };
 
 #define SIM_NFIELDS (sizeof(g_sim_fields) / sizeof(g_sim_fields[0]))
@@ -172,10 +188,14 @@ static int sim_profile_from_json(json_object *root, struct dq_sim_profile *p, ch
 		}
 	}
 	memset(p, 0, sizeof(*p));
+	p->thermal_enabled = json_object_object_get_ex(root, SIM_THERMAL, NULL);
 	for (size_t i = 0; i < SIM_NFIELDS; i++) {
 		const struct sim_field *f = &g_sim_fields[i];
 		json_object *sec = root, *v;
 
+		if (!p->thermal_enabled && f->section != NULL &&
+		    strcmp(f->section, SIM_THERMAL) == 0)
+			continue;
 		if (f->section != NULL && !json_object_object_get_ex(root, f->section, &sec))
 			return sim_profile_fail(err, err_len, "missing section \"%s\"", f->section);
 		if (!json_object_object_get_ex(sec, f->key, &v))
@@ -237,6 +257,42 @@ static int sim_profile_range(double v, double lo, double hi, const char *what, c
 	return sim_profile_fail(err, err_len, "%s must be in %s", what, range);
 }
 
+static int sim_profile_validate_thermal(const struct dq_sim_profile *p, char *err, size_t err_len)
+{
+	int rc = 0;
+
+	if (!p->thermal_enabled)
+		return 0;
+	rc = rc ? rc : sim_profile_range(p->ambient_c, -40, 100, "thermal.ambient_c", err, err_len);
+	rc = rc ? rc : sim_profile_range(p->idle_w, 0, 100, "thermal.idle_w", err, err_len);
+	rc = rc ? rc : sim_profile_range(p->c_per_w, 0.01, 100, "thermal.c_per_w", err, err_len);
+	rc = rc ? rc :
+		  sim_profile_range(p->time_constant_s, 0.1, 1e5, "thermal.time_constant_s", err,
+				    err_len);
+	rc = rc ? rc : sim_profile_range(p->command_uj, 0, 1e4, "thermal.command_uj", err, err_len);
+	rc = rc ? rc :
+		  sim_profile_range(p->program_nj_per_byte, 0, 1e4, "thermal.program_nj_per_byte",
+				    err, err_len);
+	rc = rc ? rc :
+		  sim_profile_range(p->read_nj_per_byte, 0, 1e4, "thermal.read_nj_per_byte", err,
+				    err_len);
+	rc = rc ? rc : sim_profile_range(p->erase_uj, 0, 1e6, "thermal.erase_uj", err, err_len);
+	rc = rc ? rc :
+		  sim_profile_range(p->throttle_speed_pct, 1, 100, "thermal.throttle_speed_pct",
+				    err, err_len);
+	if (rc != 0)
+		return rc;
+	if (!(p->ambient_c < p->throttle_release_c && p->throttle_release_c < p->throttle_c))
+		return sim_profile_fail(
+			err, err_len,
+			"thermal: ambient_c < throttle_release_c < throttle_c must hold");
+	if (!(p->ambient_c < p->warning_c && p->warning_c < p->critical_c && p->critical_c < 200))
+		return sim_profile_fail(
+			err, err_len,
+			"thermal: ambient_c < warning_c < critical_c < 200 must hold");
+	return 0;
+}
+
 int dq_sim_profile_validate(const struct dq_sim_profile *p, char *err, size_t err_len)
 {
 	uint64_t upb, block_bytes, blocks, user_units, user_blocks;
@@ -284,6 +340,9 @@ int dq_sim_profile_validate(const struct dq_sim_profile *p, char *err, size_t er
 		return rc;
 	if (p->victim != DQ_SIM_VICTIM_GREEDY && p->victim != DQ_SIM_VICTIM_COST_BENEFIT)
 		return sim_profile_fail(err, err_len, "gc.victim is unknown");
+	rc = sim_profile_validate_thermal(p, err, err_len);
+	if (rc != 0)
+		return rc;
 
 	upb = (uint64_t)p->channels * p->dies_per_channel * p->pages_per_block * p->planes *
 	      (p->page_bytes / SIM_UNIT_BYTES);

@@ -11,6 +11,7 @@
 #include <json-c/json.h>
 
 #include "agent/agent_config.h"
+#include "contract/msg_job_command.h"
 #include "contract/strutil.h"
 #include "contract/topics.h"
 #include "io/engine.h"
@@ -23,6 +24,7 @@ static const char *const g_top_keys[] = { "runnerId",
 					  "kafkaPropertiesFile",
 					  "topics",
 					  "heartbeatIntervalMs",
+					  "healthPollIntervalS",
 					  "flushTimeoutMs",
 					  "allowlist",
 					  "devices",
@@ -72,6 +74,7 @@ void dq_agent_config_init(struct dq_agent_config *config)
 	dq_strlcpy(config->topic_heartbeats, DQ_TOPIC_RUNNER_HEARTBEATS,
 		   sizeof(config->topic_heartbeats));
 	config->heartbeat_interval_ms = DQ_AGENT_HEARTBEAT_INTERVAL_MS_DEFAULT;
+	config->health_poll_interval_s = DQ_HEALTH_POLL_INTERVAL_DEFAULT_S;
 	config->flush_timeout_ms = DQ_AGENT_FLUSH_TIMEOUT_MS_DEFAULT;
 }
 
@@ -411,6 +414,9 @@ static int parse_root(struct dq_agent_config *config, struct json_object *root, 
 		       parse_uint(root, "heartbeatIntervalMs", DQ_HEARTBEAT_INTERVAL_MS_MIN,
 				  DQ_HEARTBEAT_INTERVAL_MS_MAX, &config->heartbeat_interval_ms, err,
 				  err_len);
+	rc = rc != 0 ? rc :
+		       parse_uint(root, "healthPollIntervalS", 0, DQ_HEALTH_POLL_INTERVAL_MAX_S,
+				  &config->health_poll_interval_s, err, err_len);
 	rc = rc != 0 ? rc :
 		       parse_uint(root, "flushTimeoutMs", 0, 3600000, &config->flush_timeout_ms,
 				  err, err_len);

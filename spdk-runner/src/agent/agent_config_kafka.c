@@ -369,8 +369,9 @@ void dq_agent_config_describe(const struct dq_agent_config *config, FILE *out)
 			"(fixed in librdkafka 2.6.1): use SASL PLAIN over TLS or a newer librdkafka\n",
 			rd_kafka_version_str());
 	}
-	fprintf(out, "  heartbeat every %u ms; allowlist %s; %zu device(s)\n",
-		config->heartbeat_interval_ms,
+	fprintf(out,
+		"  heartbeat every %u ms; health polled every %u s; allowlist %s; %zu device(s)\n",
+		config->heartbeat_interval_ms, config->health_poll_interval_s,
 		config->allowlist_path != NULL ? config->allowlist_path : "(none)",
 		config->device_count);
 	for (i = 0; i < config->device_count; i++) {

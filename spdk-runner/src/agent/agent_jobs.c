@@ -133,6 +133,9 @@ static int start_job(struct dq_agent *agent, size_t slot_index,
 	job->spec.engine_options = slot->config->options;
 	job->spec.expected_serial = job->serial;
 	job->spec.require_serial = true;
+	job->spec.health_poll_interval_s = start->has_health_poll_interval_s ?
+						   start->health_poll_interval_s :
+						   agent->config->health_poll_interval_s;
 	job->spec.phase_count = start->phase_count;
 	job->spec.phases = job->phases;
 	dq_kafka_sink_init(&job->sink, &agent->producer, agent->config->topic_samples,

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cmd_run_args.h"
+#include "contract/msg_job_command.h"
 #include "contract/phase_rules.h"
 #include "contract/strutil.h"
 #include "contract/units.h"
@@ -40,6 +41,7 @@ enum run_option {
 	OPT_SMART,
 	OPT_VERIFY,
 	OPT_JOB,
+	OPT_HEALTH_POLL_INTERVAL,
 	OPT_HELP,
 	OPT_ENGINE_OPTION, /* the engine's own options follow */
 };
@@ -69,6 +71,8 @@ static void print_usage(FILE *out, const struct dq_io_engine_ops *ops)
 					    "  --smart                    SMART snapshots before and after the workload\n"
 					    "  --verify                   then read the range back: every block written\n"
 					    "                             must carry its header, LBA and CRC32C\n"
+					    "  --health-poll-interval S   seconds between health polls during the job\n"
+					    "                             (default 10, 0: none; else a --job file's)\n"
 					    "  --serial SERIAL            refuse unless the device reports this serial\n"
 					    "  --allowlist FILE           devices destructive phases may touch (JSON)\n"
 					    "  --job-id ID, --runner-id ID, --name PHASE-NAME, --seed N\n"
@@ -318,6 +322,21 @@ static int parse_option(struct dq_run_args *a, const struct dq_io_engine_ops *op
 	case OPT_JOB:
 		a->job_path = value;
 		return 0;
+	case OPT_HEALTH_POLL_INTERVAL: {
+		char *end;
+		unsigned long seconds;
+
+		errno = 0;
+		seconds = strtoul(value, &end, 10);
+		if (errno != 0 || end == value || *end != '\0' ||
+		    seconds > DQ_HEALTH_POLL_INTERVAL_MAX_S) {
+			return usage_error("--health-poll-interval: '%s' is not 0..%d seconds",
+					   value, DQ_HEALTH_POLL_INTERVAL_MAX_S);
+		}
+		a->health_poll_interval_s = (uint32_t)seconds;
+		a->health_poll_given = true;
+		return 0;
+	}
 	default:
 		if (ops == NULL || a->engine_options == NULL) {
 			return usage_error("unknown option --%s", name);
@@ -360,6 +379,7 @@ static int parse_args(int argc, char **argv, struct dq_run_args *a,
 		{ "smart", no_argument, NULL, OPT_SMART },
 		{ "verify", no_argument, NULL, OPT_VERIFY },
 		{ "job", required_argument, NULL, OPT_JOB },
+		{ "health-poll-interval", required_argument, NULL, OPT_HEALTH_POLL_INTERVAL },
 		{ "help", no_argument, NULL, OPT_HELP },
 	};
 	const size_t core_count = sizeof(core_options) / sizeof(core_options[0]);
@@ -421,6 +441,7 @@ int dq_run_args_parse(struct dq_run_args *a, int argc, char **argv)
 				   .range_percent = 100,
 				   .direct = true,
 				   .data_pattern = DQ_DATA_PATTERN_RANDOM,
+				   .health_poll_interval_s = DQ_HEALTH_POLL_INTERVAL_DEFAULT_S,
 				   .format = isatty(STDOUT_FILENO) ? DQ_OUTPUT_NORMAL :
 								     DQ_OUTPUT_JSON };
 	if (a->engine_name == NULL) {

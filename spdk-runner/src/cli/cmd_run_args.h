@@ -35,6 +35,8 @@ struct dq_run_args {
 	bool verify; /* append a verify phase over the workload's range */
 	enum dq_output_format format;
 	uint64_t seed;
+	uint32_t health_poll_interval_s;
+	bool health_poll_given; /* else a --job file's healthPollIntervalS wins */
 	struct dq_job_spec spec;
 	struct dq_phase_spec phases[DQ_MAX_PHASES];
 	const char *job_path;

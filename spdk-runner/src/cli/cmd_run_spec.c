@@ -163,6 +163,9 @@ static int load_job(struct dq_run_args *a)
 		dq_strlcpy(a->job_target, command->start.transport_address, sizeof(a->job_target));
 		a->filename = a->job_target;
 	}
+	if (!a->health_poll_given && command->start.has_health_poll_interval_s) {
+		a->health_poll_interval_s = command->start.health_poll_interval_s;
+	}
 	if (!a->engine_given && command->start.engine != DQ_ENGINE_NONE) {
 		a->engine_name = dq_engine_to_str(command->start.engine);
 	}
@@ -240,6 +243,7 @@ int dq_run_spec_build(struct dq_run_args *a)
 	a->spec.direct = a->direct;
 	a->spec.expected_serial = a->serial;
 	a->spec.seed = a->seed;
+	a->spec.health_poll_interval_s = a->health_poll_interval_s;
 	if (a->job_path == NULL) {
 		build_phases(a);
 		resolve_size(a, a->ops);

@@ -259,6 +259,41 @@ static int ocp_decode(struct dq_jctx *ctx, const struct dq_jpath *path, struct j
 	return ctx->rc;
 }
 
+static const char *const thermal_management_keys[] = { "temp1Transitions", "temp2Transitions",
+						       "temp1TimeS", "temp2TimeS", NULL };
+
+static void thermal_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
+			   struct json_object *obj, struct dq_smart_snapshot *s)
+{
+	const struct dq_jpath *tm_path = DQ_JPATH_KEY(path, "thermalManagement");
+	struct json_object *tm;
+
+	dq_json_u64(ctx, path, obj, "warningTemperatureTimeMin", false, 0, INT64_MAX,
+		    &s->warning_temperature_time_min, &s->has_warning_temperature_time_min);
+	dq_json_u64(ctx, path, obj, "criticalTemperatureTimeMin", false, 0, INT64_MAX,
+		    &s->critical_temperature_time_min, &s->has_critical_temperature_time_min);
+	dq_json_u32(ctx, path, obj, "warningTemperatureThresholdK", false, 1, 65535,
+		    &s->warning_temperature_threshold_k, &s->has_warning_temperature_threshold_k);
+	dq_json_u32(ctx, path, obj, "criticalTemperatureThresholdK", false, 1, 65535,
+		    &s->critical_temperature_threshold_k, &s->has_critical_temperature_threshold_k);
+	dq_json_u32(ctx, path, obj, "thermalManagementTemp1K", false, 1, 65535,
+		    &s->thermal_management_temp1_k, &s->has_thermal_management_temp1_k);
+	dq_json_object(ctx, path, obj, "thermalManagement", false, &tm);
+	if (ctx->rc != 0 || tm == NULL) {
+		return;
+	}
+	s->has_thermal_management = true;
+	dq_json_check_keys(ctx, tm_path, tm, thermal_management_keys, NULL);
+	dq_json_u64(ctx, tm_path, tm, "temp1Transitions", true, 0, INT64_MAX,
+		    &s->thermal_management_temp1_transitions, NULL);
+	dq_json_u64(ctx, tm_path, tm, "temp2Transitions", true, 0, INT64_MAX,
+		    &s->thermal_management_temp2_transitions, NULL);
+	dq_json_u64(ctx, tm_path, tm, "temp1TimeS", true, 0, INT64_MAX,
+		    &s->thermal_management_temp1_time_s, NULL);
+	dq_json_u64(ctx, tm_path, tm, "temp2TimeS", true, 0, INT64_MAX,
+		    &s->thermal_management_temp2_time_s, NULL);
+}
+
 static const char *const smart_keys[] = { "available",
 					  "source",
 					  "reason",
@@ -273,6 +308,12 @@ static const char *const smart_keys[] = { "available",
 					  "temperatureK",
 					  "powerOnHours",
 					  "mediaErrors",
+					  "warningTemperatureTimeMin",
+					  "criticalTemperatureTimeMin",
+					  "warningTemperatureThresholdK",
+					  "criticalTemperatureThresholdK",
+					  "thermalManagementTemp1K",
+					  "thermalManagement",
 					  "ocp",
 					  NULL };
 
@@ -311,12 +352,43 @@ int dq_smart_snapshot_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
 		    &s->has_power_on_hours);
 	dq_json_u64(ctx, path, obj, "mediaErrors", false, 0, INT64_MAX, &s->media_errors,
 		    &s->has_media_errors);
+	thermal_decode(ctx, path, obj, s);
 	dq_json_object(ctx, path, obj, "ocp", false, &ocp);
 	if (ctx->rc == 0 && ocp != NULL) {
 		s->has_ocp = true;
 		ocp_decode(ctx, DQ_JPATH_KEY(path, "ocp"), ocp, &s->ocp);
 	}
 	return ctx->rc;
+}
+
+static void thermal_encode(struct dq_jbuild *b, struct json_object *obj,
+			   const struct dq_smart_snapshot *s)
+{
+	if (s->has_warning_temperature_time_min) {
+		dq_jb_u64(b, obj, "warningTemperatureTimeMin", s->warning_temperature_time_min);
+	}
+	if (s->has_critical_temperature_time_min) {
+		dq_jb_u64(b, obj, "criticalTemperatureTimeMin", s->critical_temperature_time_min);
+	}
+	if (s->has_warning_temperature_threshold_k) {
+		dq_jb_u64(b, obj, "warningTemperatureThresholdK",
+			  s->warning_temperature_threshold_k);
+	}
+	if (s->has_critical_temperature_threshold_k) {
+		dq_jb_u64(b, obj, "criticalTemperatureThresholdK",
+			  s->critical_temperature_threshold_k);
+	}
+	if (s->has_thermal_management_temp1_k) {
+		dq_jb_u64(b, obj, "thermalManagementTemp1K", s->thermal_management_temp1_k);
+	}
+	if (s->has_thermal_management) {
+		struct json_object *tm = dq_jb_object(b, obj, "thermalManagement");
+
+		dq_jb_u64(b, tm, "temp1Transitions", s->thermal_management_temp1_transitions);
+		dq_jb_u64(b, tm, "temp2Transitions", s->thermal_management_temp2_transitions);
+		dq_jb_u64(b, tm, "temp1TimeS", s->thermal_management_temp1_time_s);
+		dq_jb_u64(b, tm, "temp2TimeS", s->thermal_management_temp2_time_s);
+	}
 }
 
 void dq_smart_snapshot_encode(struct dq_jbuild *b, struct json_object *obj,
@@ -363,6 +435,7 @@ void dq_smart_snapshot_encode(struct dq_jbuild *b, struct json_object *obj,
 	if (s->has_media_errors) {
 		dq_jb_u64(b, obj, "mediaErrors", s->media_errors);
 	}
+	thermal_encode(b, obj, s);
 	if (s->has_ocp) {
 		ocp = dq_jb_object(b, obj, "ocp");
 		dq_jb_u64(b, ocp, "physicalMediaUnitsWrittenBytes",

@@ -14,9 +14,10 @@ static const char *const command_type_names_array[] = { NULL, "start", "cancel" 
 static const struct dq_enum_names command_type_names = DQ_ENUM_NAMES(command_type_names_array);
 
 /* The oneOf branches: each lists every member it allows (additionalProperties: false). */
-static const char *const start_keys[] = { "schemaVersion", "type",     "commandId", "jobId",
-					  "runnerId",	   "issuedAt", "device",    "engine",
-					  "phases",	   NULL };
+static const char *const start_keys[] = {
+	"schemaVersion", "type",   "commandId",		  "jobId", "runnerId", "issuedAt", "device",
+	"engine",	 "phases", "healthPollIntervalS", NULL
+};
 static const char *const cancel_keys[] = { "schemaVersion", "type",	"commandId", "jobId",
 					   "runnerId",	    "issuedAt", "reason",    NULL };
 static const char *const device_keys[] = { "serial", "transportAddress", NULL };
@@ -50,6 +51,8 @@ static int start_decode(struct dq_jctx *ctx, struct json_object *root,
 	if (ctx->rc == 0) {
 		start->phase_count = n;
 	}
+	dq_json_u32(ctx, NULL, root, "healthPollIntervalS", false, 0, DQ_HEALTH_POLL_INTERVAL_MAX_S,
+		    &start->health_poll_interval_s, &start->has_health_poll_interval_s);
 	return ctx->rc;
 }
 
@@ -107,6 +110,9 @@ static void start_encode(struct dq_jbuild *b, struct json_object *root,
 	phases = dq_jb_array(b, root, "phases");
 	for (i = 0; i < start->phase_count && i < DQ_MAX_PHASES && b->rc == 0; i++) {
 		dq_phase_spec_encode(b, dq_jb_append_object(b, phases), &start->phases[i]);
+	}
+	if (start->has_health_poll_interval_s) {
+		dq_jb_u64(b, root, "healthPollIntervalS", start->health_poll_interval_s);
 	}
 }
 

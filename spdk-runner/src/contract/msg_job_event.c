@@ -12,8 +12,8 @@
 #include "msg_internal.h"
 
 static const char *const event_type_names_array[] = {
-	NULL,	     "accepted", "refused",  "phase-started", "phase-completed", "smart-snapshot",
-	"completed", "failed",	 "cancelled"
+	NULL,	     "accepted", "refused",   "phase-started", "phase-completed", "smart-snapshot",
+	"completed", "failed",	 "cancelled", "health"
 };
 static const char *const refuse_reason_names_array[] = { NULL,
 							 "not-allowlisted",
@@ -59,6 +59,8 @@ static const char *const *const event_keys[] = {
 		(const char *const[]){ ENVELOPE_KEYS, "phaseIndex", "reason", "message", NULL },
 	[DQ_JOB_EVENT_CANCELLED] =
 		(const char *const[]){ ENVELOPE_KEYS, "phaseIndex", "message", NULL },
+	[DQ_JOB_EVENT_HEALTH] = (const char *const[]){ ENVELOPE_KEYS, "phaseIndex", "elapsedMs",
+						       "timeMs", "smart", NULL },
 };
 
 const char *dq_job_event_type_to_str(enum dq_job_event_type type)
@@ -206,6 +208,19 @@ static void body_decode(struct dq_jctx *ctx, struct json_object *root, struct dq
 			    e->cancelled.message, sizeof(e->cancelled.message),
 			    &e->cancelled.has_message);
 		break;
+	case DQ_JOB_EVENT_HEALTH:
+		dq_json_u32(ctx, NULL, root, "phaseIndex", true, 0, DQ_PHASE_INDEX_MAX,
+			    &e->health.phase_index, NULL);
+		dq_json_u64(ctx, NULL, root, "elapsedMs", true, 0, INT64_MAX, &e->health.elapsed_ms,
+			    NULL);
+		dq_json_u64(ctx, NULL, root, "timeMs", true, 0, INT64_MAX, &e->health.time_ms,
+			    NULL);
+		dq_json_object(ctx, NULL, root, "smart", true, &obj);
+		if (ctx->rc == 0) {
+			dq_smart_snapshot_decode(ctx, DQ_JPATH_KEY(NULL, "smart"), obj,
+						 &e->health.smart);
+		}
+		break;
 	case DQ_JOB_EVENT_NONE:
 		break;
 	}
@@ -319,6 +334,12 @@ static void body_encode(struct dq_jbuild *b, struct json_object *root, const str
 			dq_jb_str(b, root, "message", e->cancelled.message,
 				  sizeof(e->cancelled.message));
 		}
+		break;
+	case DQ_JOB_EVENT_HEALTH:
+		dq_jb_u64(b, root, "phaseIndex", e->health.phase_index);
+		dq_jb_u64(b, root, "elapsedMs", e->health.elapsed_ms);
+		dq_jb_u64(b, root, "timeMs", e->health.time_ms);
+		dq_smart_snapshot_encode(b, dq_jb_object(b, root, "smart"), &e->health.smart);
 		break;
 	case DQ_JOB_EVENT_NONE:
 		break;

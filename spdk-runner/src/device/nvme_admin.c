@@ -67,6 +67,8 @@ void dq_nvme_controller_parse(const uint8_t *data, struct dq_nvme_controller *co
 	controller->lpa = data[261];
 	controller->sanicap = (uint32_t)le_u64(data + 328, 4);
 	controller->fna = data[524];
+	controller->wctemp_k = (uint16_t)le_u64(data + 266, 2);
+	controller->cctemp_k = (uint16_t)le_u64(data + 268, 2);
 }
 
 void dq_nvme_namespace_parse(const uint8_t *data, struct dq_nvme_namespace *ns)
@@ -112,6 +114,24 @@ void dq_nvme_smart_parse(const uint8_t *log, struct dq_smart_snapshot *smart)
 	smart->power_on_hours = le_u128_sat(log + 128);
 	smart->has_media_errors = true;
 	smart->media_errors = le_u128_sat(log + 160);
+	smart->has_warning_temperature_time_min = true;
+	smart->warning_temperature_time_min = le_u64(log + 192, 4);
+	smart->has_critical_temperature_time_min = true;
+	smart->critical_temperature_time_min = le_u64(log + 196, 4);
+	smart->has_thermal_management = true;
+	smart->thermal_management_temp1_transitions = le_u64(log + 216, 4);
+	smart->thermal_management_temp2_transitions = le_u64(log + 220, 4);
+	smart->thermal_management_temp1_time_s = le_u64(log + 224, 4);
+	smart->thermal_management_temp2_time_s = le_u64(log + 228, 4);
+}
+
+void dq_nvme_smart_add_limits(const struct dq_nvme_controller *controller,
+			      struct dq_smart_snapshot *smart)
+{
+	smart->has_warning_temperature_threshold_k = controller->wctemp_k != 0;
+	smart->warning_temperature_threshold_k = controller->wctemp_k;
+	smart->has_critical_temperature_threshold_k = controller->cctemp_k != 0;
+	smart->critical_temperature_threshold_k = controller->cctemp_k;
 }
 
 bool dq_nvme_ocp_parse(const uint8_t *log, struct dq_smart_snapshot *smart)

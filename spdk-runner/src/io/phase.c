@@ -196,6 +196,9 @@ int dq_idle_phase_run(const struct dq_phase_env *env, const struct dq_phase_spec
 				phase_fail(stats, DQ_FAIL_ENGINE_ERROR, "idle", NULL, rc);
 				break;
 			}
+			if (env->second_tick != NULL) {
+				env->second_tick(env->second_tick_arg, dq_phase_env_now(env));
+			}
 			continue;
 		}
 		step = end - now < DQ_TICK_NS ? end - now : DQ_TICK_NS;

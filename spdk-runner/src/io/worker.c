@@ -65,6 +65,7 @@ static void close_second(struct io_worker *w, uint64_t interval_end_ns)
 	struct dq_sample sample;
 	struct dq_direction_stats *dir[2] = { &w->stats->read, &w->stats->write };
 	struct dq_sample_direction *out[2] = { &sample.read, &sample.write };
+	uint64_t sample_end_ns;
 	int op, rc;
 
 	integrate(w, interval_end_ns);
@@ -75,7 +76,8 @@ static void close_second(struct io_worker *w, uint64_t interval_end_ns)
 	sample.phase_index = w->params->phase_index;
 	dq_strlcpy(sample.phase_name, w->params->phase_name, sizeof(sample.phase_name));
 	sample.t = w->t;
-	sample.time_ms = dq_phase_env_epoch_ms(env, w->next_boundary_ns);
+	sample_end_ns = w->next_boundary_ns;
+	sample.time_ms = dq_phase_env_epoch_ms(env, sample_end_ns);
 	sample.has_effective_queue_depth_milli = true;
 	sample.effective_queue_depth_milli = queue_depth_milli(
 		sec->outstanding_io_ns, interval_end_ns - (w->next_boundary_ns - DQ_NS_PER_S));
@@ -104,6 +106,9 @@ static void close_second(struct io_worker *w, uint64_t interval_end_ns)
 	if (rc != 0) {
 		w->sink_rc = rc;
 		w->stopping = true;
+	}
+	if (env->second_tick != NULL) {
+		env->second_tick(env->second_tick_arg, sample_end_ns);
 	}
 }
 

@@ -1,9 +1,12 @@
 /*
  * A job from start to its final event: open the engine, refuse unless every interlock passes, then
- * run each phase with phase-started / smart-snapshot / phase-completed events around it. Events
- * are numbered per job (seq) so the service can index them idempotently.
+ * run each phase with phase-started / smart-snapshot / phase-completed events around it, and the
+ * drive's health polled meanwhile (health_monitor.c). Events are numbered per job (seq) so the
+ * service can index them idempotently; health polls may come from another thread, so events and
+ * samples reach the sink under one lock.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,15 +16,19 @@
 #include "contract/strutil.h"
 #include "io/phase.h"
 #include "io/prng.h"
+#include "health_monitor.h"
 #include "job/job_runner.h"
 
 struct job {
 	const struct dq_job_spec *spec;
 	const struct dq_sink *sink;
+	struct dq_sink locked_sink; /* what the phases write samples to */
 	struct dq_job_outcome *outcome;
 	struct dq_io_engine engine;
 	struct dq_block_ledger ledger;
 	struct dq_phase_env env;
+	struct dq_health_monitor *health;
+	pthread_mutex_t sink_lock; /* seq, sink_rc and every sink call */
 	uint32_t seq;
 	int sink_rc;
 };
@@ -31,19 +38,60 @@ static int emit(struct job *job, struct dq_job_event *event)
 {
 	int rc;
 
-	if (job->sink_rc != 0) {
-		return job->sink_rc;
-	}
-	dq_strlcpy(event->job_id, job->spec->job_id, sizeof(event->job_id));
-	dq_strlcpy(event->runner_id, job->spec->runner_id, sizeof(event->runner_id));
-	event->seq = job->seq++;
-	snprintf(event->event_id, sizeof(event->event_id), "%s:%u", job->spec->job_id, event->seq);
-	dq_clock_format_timestamp(dq_clock_wall_ms(), event->time);
-	rc = job->sink->event(job->sink->arg, event);
-	if (rc != 0) {
+	pthread_mutex_lock(&job->sink_lock);
+	rc = job->sink_rc;
+	if (rc == 0) {
+		dq_strlcpy(event->job_id, job->spec->job_id, sizeof(event->job_id));
+		dq_strlcpy(event->runner_id, job->spec->runner_id, sizeof(event->runner_id));
+		event->seq = job->seq++;
+		snprintf(event->event_id, sizeof(event->event_id), "%s:%u", job->spec->job_id,
+			 event->seq);
+		dq_clock_format_timestamp(dq_clock_wall_ms(), event->time);
+		rc = job->sink->event(job->sink->arg, event);
 		job->sink_rc = rc;
 	}
+	pthread_mutex_unlock(&job->sink_lock);
 	return rc;
+}
+
+static int emit_health(void *arg, struct dq_job_event *event)
+{
+	return emit(arg, event);
+}
+
+/* The phases' samples, serialized with the events (a health poll may emit meanwhile). */
+static int locked_sample(void *arg, const struct dq_sample *sample)
+{
+	struct job *job = arg;
+	int rc;
+
+	pthread_mutex_lock(&job->sink_lock);
+	rc = job->sink_rc;
+	if (rc == 0) {
+		rc = job->sink->sample(job->sink->arg, sample);
+		job->sink_rc = rc;
+	}
+	pthread_mutex_unlock(&job->sink_lock);
+	return rc;
+}
+
+static int sink_error(struct job *job)
+{
+	int rc;
+
+	pthread_mutex_lock(&job->sink_lock);
+	rc = job->sink_rc;
+	pthread_mutex_unlock(&job->sink_lock);
+	return rc;
+}
+
+static void set_sink_error(struct job *job, int rc)
+{
+	pthread_mutex_lock(&job->sink_lock);
+	if (job->sink_rc == 0) {
+		job->sink_rc = rc;
+	}
+	pthread_mutex_unlock(&job->sink_lock);
 }
 
 static int refuse(struct job *job, enum dq_refuse_reason reason, const char *fmt, ...)
@@ -473,8 +521,11 @@ static int run_phase(struct job *job, const struct dq_phase_spec *spec,
 		dq_phase_env_epoch_ms(&job->env, dq_phase_env_now(&job->env));
 	if (emit(job, &event) != 0 ||
 	    (snapshots && smart_event(job, spec->index, DQ_SMART_WHEN_BEFORE) != 0)) {
-		return job->sink_rc;
+		return sink_error(job);
 	}
+	/* Format and Sanitize own the controller while they run: no polls meanwhile. */
+	dq_health_monitor_phase(job->health, spec->index, dq_phase_env_now(&job->env),
+				spec->kind != DQ_PHASE_KIND_PURGE);
 	switch (spec->kind) {
 	case DQ_PHASE_KIND_WORKLOAD:
 	case DQ_PHASE_KIND_PRECONDITION:
@@ -501,7 +552,7 @@ static int run_phase(struct job *job, const struct dq_phase_spec *spec,
 		break;
 	}
 	if (rc != 0) {
-		job->sink_rc = rc;
+		set_sink_error(job, rc);
 		return rc;
 	}
 	if (stats->cancelled || stats->fail_reason != DQ_FAIL_NONE) {
@@ -548,6 +599,30 @@ static int finish(struct job *job, const struct dq_phase_spec *last,
 	return emit(job, &event);
 }
 
+/* Health polls for the job's length, when asked for and the engine reads health at all. */
+static int start_health(struct job *job)
+{
+	int rc;
+
+	if (job->spec->health_poll_interval_s == 0 ||
+	    !dq_io_engine_has(&job->engine, DQ_ENGINE_HAS_SMART) ||
+	    job->engine.ops->smart == NULL) {
+		return 0;
+	}
+	rc = dq_health_monitor_start(&job->env, job->spec->health_poll_interval_s, emit_health, job,
+				     &job->health);
+	if (rc != 0) {
+		return rc;
+	}
+	/* In simulated time the job's thread polls between seconds; a real-clock engine whose
+	 * smart() cannot run beside its IO is read only between phases, never inside the IO loop. */
+	if (dq_health_monitor_on_job_thread(job->health) && job->env.virtual_clock) {
+		job->env.second_tick = dq_health_monitor_tick;
+		job->env.second_tick_arg = job->health;
+	}
+	return 0;
+}
+
 int dq_job_run(const struct dq_job_spec *spec, const struct dq_allowlist *allowlist,
 	       const struct dq_sink *sink, atomic_int *cancel, struct dq_job_outcome *outcome)
 {
@@ -559,13 +634,15 @@ int dq_job_run(const struct dq_job_spec *spec, const struct dq_allowlist *allowl
 	int rc;
 
 	memset(outcome, 0, sizeof(*outcome));
+	pthread_mutex_init(&job.sink_lock, NULL);
+	job.locked_sink = (struct dq_sink){ .sample = locked_sample, .event = NULL, .arg = &job };
 	rc = admit(&job, allowlist);
 	if (rc <= 0) {
 		goto out_close;
 	}
 	job.env = (struct dq_phase_env){
 		.engine = &job.engine,
-		.sink = sink,
+		.sink = &job.locked_sink,
 		.cancel = cancel,
 		.job_id = spec->job_id,
 		.runner_id = spec->runner_id,
@@ -588,8 +665,14 @@ int dq_job_run(const struct dq_job_spec *spec, const struct dq_allowlist *allowl
 	if (rc != 0) {
 		goto out_free;
 	}
+	rc = start_health(&job);
+	if (rc != 0) {
+		stats->fail_reason = DQ_FAIL_INTERNAL;
+		snprintf(stats->message, sizeof(stats->message), "starting the health monitor: %s",
+			 strerror(-rc));
+	}
 	start_ns = dq_phase_env_now(&job.env);
-	for (i = 0; i < spec->phase_count; i++) {
+	for (i = 0; i < spec->phase_count && stats->fail_reason == DQ_FAIL_NONE; i++) {
 		if (atomic_load(cancel) != 0) {
 			stats->cancelled = true;
 		} else {
@@ -602,12 +685,17 @@ int dq_job_run(const struct dq_job_spec *spec, const struct dq_allowlist *allowl
 			break;
 		}
 	}
+	/* the last reading, then the final event: no health event follows it */
+	dq_health_monitor_stop(job.health, true);
+	job.health = NULL;
 	rc = finish(&job, &spec->phases[i < spec->phase_count ? i : spec->phase_count - 1], stats,
 		    start_ns);
 out_free:
+	dq_health_monitor_stop(job.health, false);
 	free(stats);
 out_close:
 	dq_block_ledger_fini(&job.ledger);
 	dq_io_engine_close(&job.engine);
+	pthread_mutex_destroy(&job.sink_lock);
 	return rc < 0 ? rc : 0;
 }

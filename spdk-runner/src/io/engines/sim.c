@@ -408,6 +408,22 @@ static int sim_smart(void *data, struct dq_smart_snapshot *out)
 	out->power_on_hours = smart.power_on_hours;
 	out->has_media_errors = true;
 	out->media_errors = smart.media_errors;
+	if (smart.warning_temperature_threshold_k != 0) {
+		/* the profile has a thermal model: its history and limits as a drive reports them */
+		out->has_warning_temperature_time_min = true;
+		out->warning_temperature_time_min = smart.warning_temperature_time_min;
+		out->has_critical_temperature_time_min = true;
+		out->critical_temperature_time_min = smart.critical_temperature_time_min;
+		out->has_warning_temperature_threshold_k = true;
+		out->warning_temperature_threshold_k = smart.warning_temperature_threshold_k;
+		out->has_critical_temperature_threshold_k = true;
+		out->critical_temperature_threshold_k = smart.critical_temperature_threshold_k;
+		out->has_thermal_management_temp1_k = true;
+		out->thermal_management_temp1_k = smart.throttle_temperature_k;
+		out->has_thermal_management = true;
+		out->thermal_management_temp1_transitions = smart.throttle_transitions;
+		out->thermal_management_temp1_time_s = smart.throttle_time_s;
+	}
 	out->has_ocp = true;
 	out->ocp.physical_media_units_written_bytes = smart.physical_media_units_written_bytes;
 	out->ocp.physical_media_units_read_bytes = smart.physical_media_units_read_bytes;

@@ -254,7 +254,11 @@ static void poll_admin(struct spdk_engine *engine, uint64_t now)
 	/* Keep-alives and asynchronous events ride on the admin queue; NVMe-oF targets drop a
 	 * host that stays silent for the keep-alive timeout. */
 	if (now >= engine->next_admin_tsc) {
-		spdk_nvme_ctrlr_process_admin_completions(engine->dev.ctrlr);
+		/* a health poll holding the admin queue keeps it alive meanwhile */
+		if (pthread_mutex_trylock(&engine->dev.admin_lock) == 0) {
+			spdk_nvme_ctrlr_process_admin_completions(engine->dev.ctrlr);
+			pthread_mutex_unlock(&engine->dev.admin_lock);
+		}
 		engine->next_admin_tsc = now + engine->admin_poll_tsc;
 	}
 }
@@ -309,7 +313,9 @@ static int spdk_engine_idle(void *data, uint64_t duration_ns)
 	struct timespec pause;
 
 	while (slept < duration_ns) {
+		pthread_mutex_lock(&engine->dev.admin_lock);
 		spdk_nvme_ctrlr_process_admin_completions(engine->dev.ctrlr);
+		pthread_mutex_unlock(&engine->dev.admin_lock);
 		ns = duration_ns - slept < step_ns ? duration_ns - slept : step_ns;
 		pause.tv_sec = (time_t)(ns / 1000000000ULL);
 		pause.tv_nsec = (long)(ns % 1000000000ULL);
@@ -376,7 +382,8 @@ static const struct dq_io_engine_ops spdk_engine_ops = {
 	.name = "spdk",
 	.version = DQ_IO_ENGINE_OPS_VERSION,
 	.engine = DQ_ENGINE_SPDK,
-	.flags = DQ_ENGINE_CAN_DEALLOCATE | DQ_ENGINE_HAS_SMART | DQ_ENGINE_OWN_LATENCY,
+	.flags = DQ_ENGINE_CAN_DEALLOCATE | DQ_ENGINE_HAS_SMART | DQ_ENGINE_OWN_LATENCY |
+		 DQ_ENGINE_SMART_CONCURRENT,
 	.target_help =
 		"a PCIe BDF (0000:04:00.0) or an SPDK transport ID ('trtype:TCP "
 		"adrfam:IPv4 traddr:127.0.0.1 trsvcid:4420 subnqn:NQN'), plus ns:N (default 1)",

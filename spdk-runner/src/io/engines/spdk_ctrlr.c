@@ -137,6 +137,8 @@ int dq_spdk_dev_attach(struct spdk_dev *dev, const char *text, char *err, size_t
 	int rc;
 
 	memset(dev, 0, sizeof(*dev));
+	/* a default mutex holds no resources: nothing to destroy at detach */
+	pthread_mutex_init(&dev->admin_lock, NULL);
 	rc = dq_spdk_target_parse(text, &dev->target, err, err_len);
 	if (rc == 0) {
 		rc = dq_spdk_target_trid(&dev->target, trid_text, sizeof(trid_text));
@@ -234,13 +236,16 @@ int dq_spdk_get_log(struct spdk_dev *dev, uint8_t log_id, uint32_t nsid, void *b
 
 	memset(buf, 0, len);
 	snprintf(what, sizeof(what), "Get Log Page %02Xh", log_id);
+	pthread_mutex_lock(&dev->admin_lock);
 	rc = spdk_nvme_ctrlr_cmd_get_log_page(dev->ctrlr, log_id, nsid, buf, len, 0, sync_done,
 					      &cmd);
 	if (rc != 0) {
 		snprintf(err, err_len, "%s: not submitted (%s)", what, strerror(-rc));
-		return rc;
+	} else {
+		rc = admin_wait(dev, &cmd, what, err, err_len);
 	}
-	return admin_wait(dev, &cmd, what, err, err_len);
+	pthread_mutex_unlock(&dev->admin_lock);
+	return rc;
 }
 
 static int format_nvm(struct spdk_dev *dev, enum dq_purge_method method, char *err, size_t err_len)
@@ -254,7 +259,9 @@ static int format_nvm(struct spdk_dev *dev, enum dq_purge_method method, char *e
 	dq_nvme_format_cdw10(&ns, method, &cdw10);
 	memcpy(&format, &cdw10, sizeof(format));
 	/* spdk_nvme_ctrlr_format() waits for the command and re-reads the namespace. */
+	pthread_mutex_lock(&dev->admin_lock);
 	rc = spdk_nvme_ctrlr_format(dev->ctrlr, dev->nsid, &format);
+	pthread_mutex_unlock(&dev->admin_lock);
 	if (rc != 0) {
 		snprintf(err, err_len, "Format NVM (SES %u) of namespace %u failed (%s)",
 			 format.ses, dev->nsid, strerror(rc < 0 ? -rc : rc));
@@ -275,12 +282,14 @@ static int sanitize(struct spdk_dev *dev, enum dq_purge_method method, char *err
 	command.opc = SPDK_NVME_OPC_SANITIZE;
 	command.nsid = 0;
 	dq_nvme_sanitize_cdw10(method, &command.cdw10);
+	pthread_mutex_lock(&dev->admin_lock);
 	rc = spdk_nvme_ctrlr_cmd_admin_raw(dev->ctrlr, &command, NULL, 0, sync_done, &cmd);
 	if (rc == 0) {
 		rc = admin_wait(dev, &cmd, "Sanitize", err, err_len);
 	} else {
 		snprintf(err, err_len, "Sanitize: not submitted (%s)", strerror(-rc));
 	}
+	pthread_mutex_unlock(&dev->admin_lock);
 	if (rc != 0) {
 		return rc;
 	}
@@ -418,6 +427,7 @@ int dq_spdk_smart(struct spdk_dev *dev, struct dq_smart_snapshot *out)
 		return 0;
 	}
 	dq_nvme_smart_parse(log, out);
+	dq_nvme_smart_add_limits(&dev->controller, out);
 	/* C0h is vendor-specific space: only a page with the OCP GUID is read as OCP. */
 	if (dq_spdk_get_log(dev, DQ_NVME_LOG_OCP_SMART_EXTENDED, SPDK_NVME_GLOBAL_NS_TAG, log,
 			    DQ_NVME_LOG_PAGE_BYTES, err, sizeof(err)) == 0) {

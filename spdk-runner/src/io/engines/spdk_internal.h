@@ -6,6 +6,7 @@
 #ifndef DRIVEQUAL_ENGINE_SPDK_INTERNAL_H
 #define DRIVEQUAL_ENGINE_SPDK_INTERNAL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -35,6 +36,9 @@ struct spdk_dev {
 	uint32_t lba_size;
 	uint64_t blocks;
 	bool single_namespace;
+	/* Held by whoever submits an admin command or processes admin completions: health polls
+	 * run on their own thread, and a completion must be reaped by the thread that waits for it. */
+	pthread_mutex_t admin_lock;
 };
 
 /* Set up the SPDK environment once per process (later calls reuse it, options ignored). 0 or

@@ -412,6 +412,9 @@ static int uring_smart(void *data, struct dq_smart_snapshot *out)
 		return 0;
 	}
 	dq_nvme_smart_parse(log, out);
+	if (engine->kdev.identified) {
+		dq_nvme_smart_add_limits(&engine->kdev.controller, out);
+	}
 	/* C0h is vendor-specific space: only a page with the OCP GUID is read as OCP. */
 	if (dq_nvme_get_log(engine->fd, DQ_NVME_LOG_OCP_SMART_EXTENDED, 0xffffffffu, log,
 			    DQ_NVME_LOG_PAGE_BYTES, err, sizeof(err)) == 0) {
@@ -445,7 +448,7 @@ static const struct dq_io_engine_ops uring_ops = {
 	.name = "uring",
 	.version = DQ_IO_ENGINE_OPS_VERSION,
 	.engine = DQ_ENGINE_URING,
-	.flags = DQ_ENGINE_CAN_DEALLOCATE | DQ_ENGINE_HAS_SMART,
+	.flags = DQ_ENGINE_CAN_DEALLOCATE | DQ_ENGINE_HAS_SMART | DQ_ENGINE_SMART_CONCURRENT,
 	.target_help = "a block device (/dev/nvme0n1, /dev/loop0) or a regular file",
 	.options = uring_options,
 	.options_size = sizeof(struct uring_options),

@@ -44,6 +44,8 @@ struct dq_agent_config {
 	char topic_events[DQ_AGENT_TOPIC_MAX_LEN + 1];
 	char topic_heartbeats[DQ_AGENT_TOPIC_MAX_LEN + 1];
 	uint32_t heartbeat_interval_ms;
+	/* health polls during a job unless its start command says otherwise; 0: none */
+	uint32_t health_poll_interval_s;
 	uint32_t flush_timeout_ms; /* how long shutdown waits for deliveries */
 	char *allowlist_path; /* NULL: nothing is allowlisted */
 	size_t device_count;

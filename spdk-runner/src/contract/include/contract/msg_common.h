@@ -268,6 +268,22 @@ struct dq_smart_snapshot {
 	uint64_t power_on_hours;
 	bool has_media_errors;
 	uint64_t media_errors;
+	/* Thermal history and limits (log 02h bytes 192..231, Identify WCTEMP/CCTEMP, HCTM TMT1). */
+	bool has_warning_temperature_time_min;
+	uint64_t warning_temperature_time_min;
+	bool has_critical_temperature_time_min;
+	uint64_t critical_temperature_time_min;
+	bool has_warning_temperature_threshold_k;
+	uint32_t warning_temperature_threshold_k;
+	bool has_critical_temperature_threshold_k;
+	uint32_t critical_temperature_threshold_k;
+	bool has_thermal_management_temp1_k;
+	uint32_t thermal_management_temp1_k;
+	bool has_thermal_management;
+	uint64_t thermal_management_temp1_transitions;
+	uint64_t thermal_management_temp2_transitions;
+	uint64_t thermal_management_temp1_time_s;
+	uint64_t thermal_management_temp2_time_s;
 	bool has_ocp;
 	struct dq_smart_ocp ocp;
 };

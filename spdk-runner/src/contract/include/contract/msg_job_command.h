@@ -7,6 +7,11 @@
 
 #include "contract/msg_common.h"
 
+/* healthPollIntervalS: 0 polls nothing; the schema's maximum, and the runner's default when
+ * neither the command nor the runner's configuration says. */
+#define DQ_HEALTH_POLL_INTERVAL_MAX_S 3600
+#define DQ_HEALTH_POLL_INTERVAL_DEFAULT_S 10
+
 enum dq_job_command_type {
 	DQ_JOB_COMMAND_NONE = 0,
 	DQ_JOB_COMMAND_START,
@@ -20,6 +25,8 @@ struct dq_job_command_start {
 	enum dq_engine engine; /* DQ_ENGINE_NONE: not given, the runner picks */
 	size_t phase_count;
 	struct dq_phase_spec phases[DQ_MAX_PHASES];
+	bool has_health_poll_interval_s; /* absent: the runner's own setting */
+	uint32_t health_poll_interval_s;
 };
 
 struct dq_job_command_cancel {

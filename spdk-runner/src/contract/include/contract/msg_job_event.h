@@ -20,6 +20,7 @@ enum dq_job_event_type {
 	DQ_JOB_EVENT_COMPLETED,
 	DQ_JOB_EVENT_FAILED,
 	DQ_JOB_EVENT_CANCELLED,
+	DQ_JOB_EVENT_HEALTH,
 };
 
 enum dq_refuse_reason {
@@ -99,6 +100,14 @@ struct dq_job_event_smart_snapshot {
 	struct dq_smart_snapshot smart;
 };
 
+/* The drive's health polled during a phase (the reading is the same snapshot as smart-snapshot). */
+struct dq_job_event_health {
+	uint32_t phase_index;
+	uint64_t elapsed_ms; /* since the phase started, phase clock */
+	uint64_t time_ms; /* epoch ms on the phase clock */
+	struct dq_smart_snapshot smart;
+};
+
 struct dq_job_event_completed {
 	uint64_t duration_ns;
 };
@@ -133,6 +142,7 @@ struct dq_job_event {
 		struct dq_job_event_completed completed;
 		struct dq_job_event_failed failed;
 		struct dq_job_event_cancelled cancelled;
+		struct dq_job_event_health health;
 	};
 };
 

@@ -29,6 +29,8 @@ struct dq_nvme_controller {
 	uint32_t sanicap; /* bit 0 crypto erase, 1 block erase, 2 overwrite */
 	uint8_t fna; /* format attributes: bit 0 all namespaces, bit 2 crypto erase supported */
 	uint8_t lpa; /* log page attributes */
+	uint16_t wctemp_k; /* warning composite temperature threshold; 0: none declared */
+	uint16_t cctemp_k; /* critical composite temperature threshold; 0: none declared */
 };
 
 /* What the runner needs from Identify Namespace (CNS 00h). */
@@ -68,6 +70,10 @@ void dq_nvme_namespace_parse(const uint8_t *data, struct dq_nvme_namespace *ns);
 
 /* Fill a snapshot from a SMART/Health log (02h, 512 bytes): source nvme-log-02h, available. */
 void dq_nvme_smart_parse(const uint8_t *log, struct dq_smart_snapshot *smart);
+
+/* Add the controller's declared temperature thresholds (WCTEMP, CCTEMP) to a parsed snapshot. */
+void dq_nvme_smart_add_limits(const struct dq_nvme_controller *controller,
+			      struct dq_smart_snapshot *smart);
 
 /*
  * Add the OCP C0h counters to smart when the page's GUID (bytes 496..511) is the OCP one.

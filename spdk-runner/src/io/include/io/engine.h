@@ -34,6 +34,9 @@ enum {
 	 * callback, as spdk_nvme_perf does) and returns it in latency_ns; the core records that
 	 * instead of its commit-to-reap interval. */
 	DQ_ENGINE_OWN_LATENCY = 1u << 4,
+	/* smart() may run on another thread while IOs are in flight (health polls off the IO
+	 * thread); without it the job polls health on its own thread between seconds. */
+	DQ_ENGINE_SMART_CONCURRENT = 1u << 5,
 };
 
 enum dq_io_op {

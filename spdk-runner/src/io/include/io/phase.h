@@ -35,6 +35,11 @@ struct dq_phase_env {
 	/* Maps phase clock to epoch ms: wall_origin_ms corresponds to clock_origin_ns. */
 	uint64_t wall_origin_ms;
 	uint64_t clock_origin_ns;
+	/* Optional: called on the phase's thread each time the phase clock passes a whole second
+	 * (after that second's sample; each second of an idle phase on a virtual clock), never
+	 * between two IO submissions. Health polls in simulated time ride on it. */
+	void (*second_tick)(void *arg, uint64_t clock_ns);
+	void *second_tick_arg;
 };
 
 /* The phase clock: the engine's virtual clock, or CLOCK_MONOTONIC. */

@@ -30,6 +30,9 @@ struct dq_job_spec {
 	const char *expected_serial;
 	bool require_serial;
 	uint64_t seed; /* 0: a fresh random seed (data and offsets differ on every run) */
+	/* Seconds between health polls (job-event type health); 0: none. Engines without smart()
+	 * are never polled. */
+	uint32_t health_poll_interval_s;
 	size_t phase_count;
 	const struct dq_phase_spec *phases;
 };

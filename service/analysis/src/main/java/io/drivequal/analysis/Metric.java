@@ -48,7 +48,17 @@ public enum Metric {
 	 */
 	PURGE_VERIFIED("purgeVerified", "boolean"),
 	/** Blocks a verify phase found not as written (criterion: AT_MOST 0). */
-	VERIFY_MISMATCHES("verifyMismatches", "blocks");
+	VERIFY_MISMATCHES("verifyMismatches", "blocks"),
+	/** The hottest health reading of the job, degrees Celsius. */
+	MAX_TEMPERATURE_C("maxTemperatureC", "°C"),
+	/** Every NVMe critical warning bit a health reading of the job had set (0: none). */
+	CRITICAL_WARNING("criticalWarning", "bits"),
+	/** Media and data integrity errors the drive counted during the job. */
+	NEW_MEDIA_ERRORS("newMediaErrors", "errors"),
+	/**
+	 * Seconds of the job's IO phases (workload, precondition) found thermally throttled.
+	 */
+	THERMAL_THROTTLE_SECONDS("thermalThrottleSeconds", "s");
 
 	private final String wireName;
 

@@ -16,7 +16,8 @@ class MetricTest {
 				"writeLatencyP999Us", "writeLatencyP9999Us", "writeLatencyP99999Us", "writeLatencyP999999Us",
 				"readLatencyP99Us", "readLatencyP999Us", "readLatencyP9999Us", "readLatencyP99999Us",
 				"readLatencyP999999Us", "waf", "dwpd", "tbwBytes", "trimRecovery", "idleRecovery", "throughputMBps",
-				"purgeVerified", "verifyMismatches");
+				"purgeVerified", "verifyMismatches", "maxTemperatureC", "criticalWarning", "newMediaErrors",
+				"thermalThrottleSeconds");
 	}
 
 	@Test

@@ -1,7 +1,8 @@
 /*
  * The report's charts on uPlot (served from the application's WebJar): per-second IOPS scatters
- * on log and linear axes, several jobs overlaid, the steady-state window shaded, and per-second
- * latency lines. uPlot draws 7200 points per job on a canvas without slowing the page.
+ * on log and linear axes, several jobs overlaid, the steady-state window shaded, per-second
+ * latency lines, and IOPS beside the drive's temperature on a second axis. uPlot draws 7200
+ * points per job on a canvas without slowing the page.
  */
 'use strict';
 
@@ -232,6 +233,79 @@ const Charts = (() => {
 		return u;
 	}
 
+	/**
+	 * Two quantities over one phase's time axis: per-second values as points on the left axis
+	 * (linear, e.g. IOPS) and a sparser series as a line with points on the right axis (e.g. the
+	 * drive's temperature at each health reading), with horizontal dashed levels on the right
+	 * axis (e.g. its throttle and warning temperatures) and shaded x ranges.
+	 * options: title, caption, left: {label, t, values, color}, right: {label, unit, t, values,
+	 * color, levels: [{value, label, color}]}, bands
+	 */
+	function dual(container, options) {
+		const plot = frame(container, options.title, options.caption);
+		const left = options.left;
+		const right = options.right;
+		const data = uPlot.join([[left.t, left.values], [right.t, right.values]]);
+		const leftMax = Math.max(1, ...left.values.filter((v) => v != null));
+		const rightValues = [...right.values, ...(right.levels || []).map((l) => l.value)].filter((v) => v != null);
+		const rightMin = rightValues.length ? Math.min(...rightValues) : 0;
+		const rightMax = rightValues.length ? Math.max(...rightValues) : 1;
+		const pad = Math.max(2, (rightMax - rightMin) * 0.08);
+		const levelsPlugin = {
+			hooks: {
+				drawAxes: [(u) => {
+					const ctx = u.ctx;
+					const { left: x0, width } = u.bbox;
+					ctx.save();
+					ctx.textAlign = 'right';
+					ctx.textBaseline = 'bottom';
+					for (const level of right.levels || []) {
+						const y = u.valToPos(level.value, 'right', true);
+						ctx.strokeStyle = level.color || '#8a6100';
+						ctx.setLineDash([6 * devicePixelRatio, 4 * devicePixelRatio]);
+						ctx.lineWidth = devicePixelRatio;
+						ctx.beginPath();
+						ctx.moveTo(x0, y);
+						ctx.lineTo(x0 + width, y);
+						ctx.stroke();
+						ctx.setLineDash([]);
+						ctx.fillStyle = level.color || '#8a6100';
+						ctx.font = `${Math.round(11 * devicePixelRatio)}px sans-serif`;
+						ctx.fillText(level.label || '', x0 + width - 4 * devicePixelRatio, y - 2 * devicePixelRatio);
+					}
+					ctx.restore();
+				}],
+			},
+		};
+		const u = new uPlot({
+			width: width(container),
+			height: options.height || HEIGHT,
+			legend: { live: false },
+			scales: {
+				x: { time: false, range: (u, min, max) => [Math.min(min, 0), max] },
+				left: { range: () => [0, leftMax * 1.05] },
+				right: { range: () => [Math.floor(rightMin - pad), Math.ceil(rightMax + pad)] },
+			},
+			axes: [
+				{ label: 'time in phase (s)', labelSize: 20, stroke: '#333', grid: { stroke: '#e5e8ee' } },
+				{ scale: 'left', label: left.label, labelSize: 22, size: 58, stroke: '#333', grid: { stroke: '#e5e8ee' }, values: (u, splits) => splits.map(DQ.si) },
+				{ scale: 'right', side: 1, label: right.label, labelSize: 22, size: 50, stroke: right.color || '#d1495b', grid: { show: false } },
+			],
+			series: [
+				{ label: 't (s)' },
+				{ label: left.label, scale: 'left', stroke: left.color || PALETTE[0], paths: () => null,
+					points: { show: true, space: 0, size: 3, width: 0, fill: left.color || PALETTE[0] } },
+				{ label: right.label, scale: 'right', stroke: right.color || '#d1495b', width: 2, spanGaps: true,
+					points: { show: true, space: 0, size: 4, fill: right.color || '#d1495b' } },
+			],
+			plugins: [bandsPlugin(options.bands, []), levelsPlugin],
+		}, data, plot);
+		container.dataset.points = String(left.values.length);
+		container.dataset.readings = String(right.values.filter((v) => v != null).length);
+		all.add(u);
+		return u;
+	}
+
 	function resizeAll(printing) {
 		for (const u of all) {
 			const container = u.root.closest('.chart');
@@ -251,5 +325,5 @@ const Charts = (() => {
 	window.addEventListener('beforeprint', () => resizeAll(true));
 	window.addEventListener('afterprint', () => resizeAll(false));
 
-	return { scatter, lines, PALETTE, resizeAll };
+	return { scatter, lines, dual, PALETTE, resizeAll };
 })();

@@ -15,7 +15,8 @@
 		if (phase) {
 			samples[phase.phaseIndex] = await DQ.phaseSamples(job.id, phase.phaseIndex);
 		}
-		return { job, profile, samples, phaseIndex: phase ? phase.phaseIndex : null };
+		const health = await api.get(`/api/v1/qualifications/${encodeURIComponent(job.id)}/health`).catch(() => []);
+		return { job, profile, samples, phaseIndex: phase ? phase.phaseIndex : null, health };
 	}
 
 	function toolbar(data) {

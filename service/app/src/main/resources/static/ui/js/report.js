@@ -1,6 +1,7 @@
 /*
  * The report of one finished job, built from what the API returns (job with analysis, profile,
- * samples): the seeds' three IOPS charts, per-second latency, and the tables of
+ * samples, health readings): the seeds' three IOPS charts, per-second latency, the drive's health
+ * (js/health.js), and the tables of
  * docs/methodology.md — steady state, consistency, latency QoS, effective queue depth, throughput,
  * WAF and endurance, TRIM and idle recovery, purge proofs and data verify — with the verdict and
  * each criterion's measured value against its limit.
@@ -320,7 +321,7 @@ const Report = (() => {
 	}
 
 	/**
-	 * data: { job, profile, samples: { [phaseIndex]: [...] }, phaseIndex }
+	 * data: { job, profile, samples: { [phaseIndex]: [...] }, phaseIndex, health: [...] }
 	 * Returns the element; charts render once it is in the document (they need a width).
 	 */
 	function render(container, data) {
@@ -338,6 +339,9 @@ const Report = (() => {
 		}
 		else {
 			chartSection.append(el('p', { class: 'muted' }, 'No per-second samples to chart.'));
+		}
+		if (typeof Health !== 'undefined') {
+			Health.render(container, data, phase, samples);
 		}
 		if (phase && phase.iops) {
 			container.append(steadyState(phase), consistency(phase));

@@ -1,22 +1,19 @@
 /*
  * /ui/submit: a qualification from the catalog (GET /api/v1/profiles) on a drive from the
  * inventory (GET /api/v1/drives), with the datasheet inputs, a named criteria set
- * (GET /api/v1/criteria-sets) and the buyer's own criteria; the API's 400 answers are shown next to
- * the field they name.
+ * (GET /api/v1/criteria-sets) and the buyer's own criteria on the metrics the service judges
+ * (GET /api/v1/metrics); the API's 400 answers are shown next to the field they name.
  */
 'use strict';
 
 (() => {
 	const { api, el, duration } = DQ;
-	// The wire names of docs/methodology.md, section 5.
-	const METRICS = ['steadyStateReached', 'steadyStateIops', 'consistencyRatio', 'consistencyRatioFixedWindow',
-		'writeLatencyP99Us', 'writeLatencyP999Us', 'writeLatencyP9999Us', 'writeLatencyP99999Us', 'writeLatencyP999999Us',
-		'readLatencyP99Us', 'readLatencyP999Us', 'readLatencyP9999Us', 'readLatencyP99999Us', 'readLatencyP999999Us',
-		'waf', 'tbwBytes', 'dwpd', 'trimRecovery', 'idleRecovery', 'throughputMBps'];
+	// The wire names of docs/methodology.md, section 5, with their units: GET /api/v1/metrics.
+	let metrics = [];
 
 	function criterionRow(metric, comparator, limit) {
 		const row = el('div', { class: 'criteria-row' },
-			el('label', {}, 'Metric', el('select', { name: 'metric' }, METRICS.map((m) => el('option', { value: m, selected: m === metric }, m)))),
+			el('label', {}, 'Metric', el('select', { name: 'metric' }, metrics.map((m) => el('option', { value: m.name, selected: m.name === metric }, `${m.name} (${m.unit})`)))),
 			el('label', {}, 'Comparator', el('select', { name: 'comparator' },
 				['atLeast', 'atMost'].map((c) => el('option', { value: c, selected: c === comparator }, c === 'atLeast' ? '≥ at least' : '≤ at most')))),
 			el('label', {}, 'Limit', el('input', { name: 'limit', type: 'number', step: 'any', value: limit == null ? '' : limit, required: true })),
@@ -26,8 +23,9 @@
 	}
 
 	DQ.start(async () => {
-		const [drives, profiles, sets] = await Promise.all([api.get('/api/v1/drives'), api.get('/api/v1/profiles'),
-			api.get('/api/v1/criteria-sets')]);
+		const [drives, profiles, sets, known] = await Promise.all([api.get('/api/v1/drives'),
+			api.get('/api/v1/profiles'), api.get('/api/v1/criteria-sets'), api.get('/api/v1/metrics')]);
+		metrics = known;
 		const main = document.getElementById('main');
 		const profileList = Array.isArray(profiles) ? profiles : (profiles.items || profiles.profiles || []);
 		const driveSelect = el('select', { name: 'serial', id: 'submit-drive', required: true },

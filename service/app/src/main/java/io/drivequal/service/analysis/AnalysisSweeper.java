@@ -113,7 +113,8 @@ class AnalysisSweeper {
 					smart.get(phase.index())));
 		}
 		Optional<Profile> profile = Optional.ofNullable(job.profile()).flatMap(this.catalog::find);
-		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(job, profile, inputs, notes);
+		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(job, profile, inputs,
+				this.data.healthReadings(job.jobId()), notes);
 		// Figures before the verdict: a crash in between analyses the job again, and
 		// rewrites the same figures; the other order could leave a verdict without them.
 		Map<Integer, Map<String, Object>> figures = new LinkedHashMap<>();

@@ -92,11 +92,19 @@ final class JobAnalyzer {
 	}
 
 	record JobAnalysis(List<PhaseAnalysis> phases, Measure trimRecovery, Measure idleRecovery, Verdict verdict,
-			List<String> notes) {
+			List<String> notes, HealthAnalysis health) {
 	}
 
 	static JobAnalysis analyze(CompletedJobs.JobFacts job, Optional<Profile> profile, List<PhaseInput> inputs,
 			List<String> notes) {
+		return analyze(job, profile, inputs, List.of(), notes);
+	}
+
+	/**
+	 * @param health the job's health readings in the order they were taken
+	 */
+	static JobAnalysis analyze(CompletedJobs.JobFacts job, Optional<Profile> profile, List<PhaseInput> inputs,
+			List<io.drivequal.service.ingest.HealthReading> health, List<String> notes) {
 		MetricValues values = new MetricValues();
 		List<PhaseAnalysis> phases = new ArrayList<>();
 		Map<String, IopsPhaseAnalysis> iopsByName = new LinkedHashMap<>();
@@ -142,8 +150,20 @@ final class JobAnalyzer {
 		Measure idle = idleRecovery(inputs, iopsByName);
 		values.put(Metric.TRIM_RECOVERY, trim);
 		values.put(Metric.IDLE_RECOVERY, idle);
+		HealthAnalysis healthAnalysis = health(inputs, health);
+		healthAnalysis.putInto(values);
 		Verdict verdict = VerdictJudge.judge(criteria(job, profile, values), values);
-		return new JobAnalysis(phases, trim, idle, verdict, notes);
+		return new JobAnalysis(phases, trim, idle, verdict, notes, healthAnalysis);
+	}
+
+	private static HealthAnalysis health(List<PhaseInput> inputs,
+			List<io.drivequal.service.ingest.HealthReading> health) {
+		Map<Integer, List<io.drivequal.analysis.health.HealthReading>> byPhase = HealthAnalysis.byPhase(health);
+		List<HealthAnalysis.PhaseData> phases = inputs.stream()
+			.map((input) -> new HealthAnalysis.PhaseData(input.spec(), iopsSeries(input.samples()),
+					byPhase.getOrDefault(input.spec().index(), List.of())))
+			.toList();
+		return HealthAnalysis.of(phases, HealthAnalysis.readings(health), HealthAnalysis.unavailableReason(health));
 	}
 
 	@SuppressWarnings("unchecked")

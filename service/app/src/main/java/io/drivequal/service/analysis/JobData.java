@@ -1,7 +1,7 @@
 /*
  * Everything a finished job left in Elasticsearch that its analysis reads: per phase the runner's
  * phase-completed result (totals, histograms, sample count), the indexed samples, and the SMART
- * snapshots taken around it.
+ * snapshots taken around it; for the job, the drive's health readings.
  */
 package io.drivequal.service.analysis;
 
@@ -16,6 +16,8 @@ import java.util.Optional;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch.core.search.Hit;
+import io.drivequal.service.ingest.HealthQueries;
+import io.drivequal.service.ingest.HealthReading;
 import io.drivequal.service.ingest.SamplePoint;
 import io.drivequal.service.ingest.SampleQueries;
 
@@ -30,9 +32,17 @@ class JobData {
 
 	private final SampleQueries samples;
 
-	JobData(ElasticsearchClient client, SampleQueries samples) {
+	private final HealthQueries health;
+
+	JobData(ElasticsearchClient client, SampleQueries samples, HealthQueries health) {
 		this.client = client;
 		this.samples = samples;
+		this.health = health;
+	}
+
+	/** The drive's health readings during the job, in the order they were taken. */
+	List<HealthReading> healthReadings(String jobId) {
+		return this.health.ofJob(jobId);
 	}
 
 	/** Phase-completed results by phase index. */

@@ -1,8 +1,8 @@
 /*
  * The runners' job and phase events: each is indexed as the job's audit trail (id = jobId:seq, so a
  * redelivery overwrites itself), a finished phase's totals and histograms become a phase-result
- * document, and then the event moves the job through its lifecycle. Offsets are committed only
- * after all of that succeeded.
+ * document, a health reading a drivequal-health document, and then the event moves the job through
+ * its lifecycle. Offsets are committed only after all of that succeeded.
  */
 package io.drivequal.service.qualification;
 
@@ -17,6 +17,7 @@ import java.util.Optional;
 import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
 import io.drivequal.schemas.Contracts;
 import io.drivequal.schemas.MessageType;
+import io.drivequal.service.ingest.HealthReading;
 import io.drivequal.service.ingest.PhaseResults;
 import io.drivequal.service.platform.BulkWriter;
 import io.drivequal.service.platform.InvalidMessageException;
@@ -94,6 +95,10 @@ class JobEventListener {
 			eventOfOperation.add(i);
 			if ("phase-completed".equals(event.path("type").asString())) {
 				operations.add(phaseResultDocument(event));
+				eventOfOperation.add(i);
+			}
+			if ("health".equals(event.path("type").asString())) {
+				operations.add(HealthReading.of(event).indexOperation());
 				eventOfOperation.add(i);
 			}
 		}

@@ -40,7 +40,17 @@ public final class RunnerAgents implements AutoCloseable {
 	public void start(String runnerId, List<String> targets, String deviceOptions, Map<String, String> environment)
 			throws IOException {
 		this.agents.add(start(runnerId, RealInfrastructure.shared().kafkaBootstrapServers(), targets, deviceOptions,
-				environment));
+				environment, null));
+	}
+
+	/**
+	 * As {@link #start(String, List)}, with more members of the agent's configuration.
+	 * @param configMembers JSON members added to agent.json, e.g.
+	 * {@code "healthPollIntervalS":1}
+	 */
+	public void start(String runnerId, List<String> targets, String configMembers) throws IOException {
+		this.agents.add(start(runnerId, RealInfrastructure.shared().kafkaBootstrapServers(), targets, null, Map.of(),
+				configMembers));
 	}
 
 	@Override
@@ -57,11 +67,11 @@ public final class RunnerAgents implements AutoCloseable {
 	 * {@code null:1g}; each is allowlisted by its transport address
 	 */
 	public static Process start(String runnerId, String brokers, List<String> targets) throws IOException {
-		return start(runnerId, brokers, targets, null, Map.of());
+		return start(runnerId, brokers, targets, null, Map.of(), null);
 	}
 
 	private static Process start(String runnerId, String brokers, List<String> targets, String deviceOptions,
-			Map<String, String> environment) throws IOException {
+			Map<String, String> environment, String configMembers) throws IOException {
 		Path dir = Files.createDirectories(Path.of("target", "agents", runnerId));
 		StringBuilder devices = new StringBuilder();
 		StringBuilder allowed = new StringBuilder();
@@ -74,8 +84,9 @@ public final class RunnerAgents implements AutoCloseable {
 		}
 		Path allowlist = Files.writeString(dir.resolve("allowlist.json"), "{\"devices\":[" + allowed + "]}");
 		Path config = Files.writeString(dir.resolve("agent.json"), """
-				{"runnerId":"%s","brokers":"%s","heartbeatIntervalMs":1000,"allowlist":"%s","devices":[%s]}
-				""".formatted(runnerId, brokers, allowlist.toAbsolutePath(), devices));
+				{"runnerId":"%s","brokers":"%s","heartbeatIntervalMs":1000,"allowlist":"%s","devices":[%s]%s}
+				""".formatted(runnerId, brokers, allowlist.toAbsolutePath(), devices,
+				(configMembers != null) ? "," + configMembers : ""));
 		Path runner = Path.of(System.getProperty("drivequal.runner.binary", "drivequal-runner"));
 		assertThat(runner).as("the C runner must be built before the service's integration tests").isExecutable();
 		ProcessBuilder agent = new ProcessBuilder(runner.toString(), "agent", "--config", config.toString())

@@ -1,0 +1,79 @@
+/*
+ * One health reading of a drive during a job (job-event type health, schemas/messages): the
+ * contract's smartSnapshot flattened beside where the reading belongs (phase, milliseconds into it),
+ * which is also its document in drivequal-health (id = eventId). Fields the device did not report
+ * stay null: nothing is estimated.
+ */
+package io.drivequal.service.ingest;
+
+import java.util.function.Function;
+
+import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * @param timeMs the reading's instant, epoch ms on the phase clock (simulated for the sim
+ * engine)
+ * @param elapsedMs milliseconds since its phase started when the poll started
+ * @param criticalWarning the NVMe critical warning bits (0 spare, 1 temperature, 2
+ * reliability, 3 read-only, 4 volatile backup)
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record HealthReading(@JsonProperty("@timestamp") long timeMs, String eventId, int seq, String jobId,
+		String runnerId, int phaseIndex, long elapsedMs, boolean available, String source, String reason,
+		Integer temperatureK, Integer criticalWarning, Long mediaErrors, Integer availableSparePercent,
+		Integer availableSpareThresholdPercent, Integer percentageUsed, Long dataUnitsWritten, Long dataUnitsRead,
+		Long powerOnHours, Long warningTemperatureTimeMin, Long criticalTemperatureTimeMin,
+		Integer warningTemperatureThresholdK, Integer criticalTemperatureThresholdK, Integer thermalManagementTemp1K,
+		ThermalManagement thermalManagement) {
+
+	public static final String INDEX = "drivequal-health";
+
+	/** Log 02h's thermal management counters, over the drive's life. */
+	public record ThermalManagement(long temp1Transitions, long temp2Transitions, long temp1TimeS, long temp2TimeS) {
+
+		/** Seconds throttled at either level. */
+		public long timeS() {
+			return this.temp1TimeS + this.temp2TimeS;
+		}
+
+	}
+
+	/** A health event, already validated against the contract. */
+	public static HealthReading of(JsonNode event) {
+		JsonNode smart = event.path("smart");
+		JsonNode thermal = smart.get("thermalManagement");
+		return new HealthReading(event.path("timeMs").asLong(), event.path("eventId").asString(),
+				event.path("seq").asInt(), event.path("jobId").asString(), event.path("runnerId").asString(),
+				event.path("phaseIndex").asInt(), event.path("elapsedMs").asLong(), smart.path("available").asBoolean(),
+				smart.path("source").asString(), optional(smart, "reason", JsonNode::asString),
+				optional(smart, "temperatureK", JsonNode::asInt), optional(smart, "criticalWarning", JsonNode::asInt),
+				optional(smart, "mediaErrors", JsonNode::asLong),
+				optional(smart, "availableSparePercent", JsonNode::asInt),
+				optional(smart, "availableSpareThresholdPercent", JsonNode::asInt),
+				optional(smart, "percentageUsed", JsonNode::asInt),
+				optional(smart, "dataUnitsWritten", JsonNode::asLong),
+				optional(smart, "dataUnitsRead", JsonNode::asLong), optional(smart, "powerOnHours", JsonNode::asLong),
+				optional(smart, "warningTemperatureTimeMin", JsonNode::asLong),
+				optional(smart, "criticalTemperatureTimeMin", JsonNode::asLong),
+				optional(smart, "warningTemperatureThresholdK", JsonNode::asInt),
+				optional(smart, "criticalTemperatureThresholdK", JsonNode::asInt),
+				optional(smart, "thermalManagementTemp1K", JsonNode::asInt),
+				(thermal != null) ? new ThermalManagement(thermal.path("temp1Transitions").asLong(),
+						thermal.path("temp2Transitions").asLong(), thermal.path("temp1TimeS").asLong(),
+						thermal.path("temp2TimeS").asLong()) : null);
+	}
+
+	/** Indexing this reading; its eventId makes a redelivery overwrite itself. */
+	public BulkOperation indexOperation() {
+		return BulkOperation.of((op) -> op.index((index) -> index.index(INDEX).id(this.eventId).document(this)));
+	}
+
+	private static <T> T optional(JsonNode node, String field, Function<JsonNode, T> value) {
+		JsonNode member = node.get(field);
+		return (member != null && !member.isNull()) ? value.apply(member) : null;
+	}
+
+}
