@@ -276,6 +276,68 @@ int dq_sim_run_closed_loop(struct dq_sim_drive *drive, const struct dq_sim_workl
 			   uint64_t start_ns, dq_sim_second_fn second_fn, void *arg,
 			   struct dq_sim_run_result *result);
 
+/* ---- fluid model: the same drive one interval at a time, for fleets of drives paced in real time ---- */
+
+/*
+ * The profile's drive as a fluid: instead of placing every IO, it integrates the closed loop over
+ * an interval (at most a second) from the same geometry and timings: the NAND's program and read
+ * rates, the host interface's ceilings, the free pool a fresh drive writes into, the victims' valid
+ * share once garbage collection runs (first-in-first-out ages under uniform overwrites, so its
+ * steady state is the analytic WAF above), lazy GC's stalls, idle-time reclaim, TRIM and purge.
+ * An interval costs a few microseconds whatever the IOPS, so one core hosts hundreds of drives in
+ * real time. It reproduces the FTL's rates, the cliff and the mean in steady state, not its
+ * per-IO detail (docs/simulator.md, "The fluid model").
+ */
+struct dq_sim_fluid;
+
+int dq_sim_fluid_create(const struct dq_sim_profile *profile, uint64_t seed,
+			struct dq_sim_fluid **out);
+void dq_sim_fluid_destroy(struct dq_sim_fluid *fluid);
+/* The same identity as dq_sim_drive_create() gives for this profile and seed. */
+void dq_sim_fluid_identify(const struct dq_sim_fluid *fluid, struct dq_sim_identify *out);
+void dq_sim_fluid_smart(const struct dq_sim_fluid *fluid, struct dq_sim_smart *out);
+/* Format / sanitize: back to fresh-out-of-box; *complete_ns when the erases are done. */
+int dq_sim_fluid_purge(struct dq_sim_fluid *fluid, uint64_t now_ns, uint64_t *complete_ns);
+/* TRIM of [lba, lba + lba_count); -EINVAL beyond the capacity. */
+int dq_sim_fluid_deallocate(struct dq_sim_fluid *fluid, uint64_t lba, uint64_t lba_count,
+			    uint64_t now_ns, uint64_t *complete_ns);
+/* No host IO from from_ns until until_ns: background GC refills the free pool. */
+void dq_sim_fluid_idle(struct dq_sim_fluid *fluid, uint64_t from_ns, uint64_t until_ns);
+
+/* A closed loop's shape: what the runner's phase parameters say. */
+struct dq_sim_fluid_load {
+	uint32_t read_pct; /* 0 = all writes .. 100 = all reads */
+	uint32_t sequential; /* nonzero: sequential over the range */
+	uint32_t block_bytes; /* a multiple of the LBA size */
+	uint32_t queue_depth;
+	uint64_t range_bytes; /* LBAs [0, range) */
+};
+
+/* Latencies come out as weighted points: count IOs of about ns each. */
+#define DQ_SIM_FLUID_POINTS 16
+struct dq_sim_fluid_point {
+	uint64_t ns;
+	uint64_t count;
+};
+
+/* What completed in one interval; index 0 = reads, 1 = writes. */
+struct dq_sim_fluid_interval {
+	uint64_t interval_ns; /* covered: less than asked when bytes_limit ended it */
+	uint64_t ios[2];
+	uint64_t bytes[2];
+	uint32_t point_count[2];
+	struct dq_sim_fluid_point points[2][DQ_SIM_FLUID_POINTS];
+};
+
+/*
+ * Runs the load from now_ns for interval_ns (1 ns .. 1 s), or until bytes_limit bytes have
+ * completed (0: no limit). Latencies obey Little's law: their sum is queue_depth x interval.
+ * Returns 0 or -EINVAL for a bad load or interval.
+ */
+int dq_sim_fluid_run(struct dq_sim_fluid *fluid, const struct dq_sim_fluid_load *load,
+		     uint64_t now_ns, uint64_t interval_ns, uint64_t bytes_limit,
+		     struct dq_sim_fluid_interval *out);
+
 #ifdef __cplusplus
 }
 #endif

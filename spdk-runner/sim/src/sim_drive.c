@@ -46,7 +46,7 @@ static uint32_t sim_drive_clamp_blocks(double blocks, uint32_t lo, uint32_t hi)
 	return (uint32_t)llround(blocks);
 }
 
-static void sim_drive_derive(struct dq_sim_drive *d)
+void sim_drive_derive(struct dq_sim_drive *d)
 {
 	const struct dq_sim_profile *p = &d->profile;
 	struct sim_geometry *g = &d->geo;

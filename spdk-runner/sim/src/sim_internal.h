@@ -149,6 +149,10 @@ struct dq_sim_drive {
 	struct sim_thermal thermal;
 };
 
+/* sim_drive.c: geometry, timing and GC thresholds from d->profile (no tables: the fluid model
+ * uses them too) */
+void sim_drive_derive(struct dq_sim_drive *d);
+
 /* sim_sched.c: die, channel and write-cache timelines */
 uint64_t sim_sched_program(struct dq_sim_drive *d, uint32_t prog_in_block, uint64_t ready_ns);
 uint64_t sim_sched_read(struct dq_sim_drive *d, uint32_t prog_in_block, uint32_t units,

@@ -34,7 +34,9 @@ static const struct dq_kafka_setting g_producer_defaults[] = {
 	{ "acks", "all" },
 	/* 0 = never time out: a broker restart mid-job must not lose samples */
 	{ "message.timeout.ms", "0" },
-	{ "linger.ms", "5" },
+	/* A host's samples leave in batches: at 250 paced drives a 100 ms linger halves the broker
+	 * thread's CPU against 5 ms (docs/benchmarks.md, "Fleet"); a sample waits at most that. */
+	{ "linger.ms", "100" },
 	{ "compression.type", "lz4" },
 };
 

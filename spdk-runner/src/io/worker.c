@@ -13,6 +13,7 @@
 
 #include "contract/clock.h"
 #include "contract/strutil.h"
+#include "interval_phase.h"
 #include "worker.h"
 
 /* A device that completes nothing for this long fails the phase (its IOs cannot be drained). */
@@ -361,6 +362,10 @@ int dq_io_phase_run(const struct dq_phase_env *env, const struct dq_io_phase_par
 	uint64_t end;
 	int rc;
 
+	if (env->engine->ops->models_intervals != NULL &&
+	    env->engine->ops->models_intervals(env->engine->data)) {
+		return dq_interval_phase_run(env, params, stats);
+	}
 	rc = worker_init(&w, env, params, stats);
 	if (rc != 0) {
 		if (stats->fail_reason == DQ_FAIL_NONE) {

@@ -5,6 +5,9 @@
  * the earliest completion and moves "now" to it, which is exactly a closed loop at fixed depth.
  * With sim_medium=1 it also keeps what is written (a sparse anonymous mapping of the drive's
  * capacity), so a purge or a data verify can be proven on a simulated drive by reading back.
+ * Two options make a drive cheap enough to run by the hundred in real time: sim_model=fluid (the
+ * same profile modelled a second at a time, run_interval() instead of IOs) and sim_time_scale
+ * (the clock never runs ahead of the wall clock times the scale: 1 is real time).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -12,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
+#include "contract/clock.h"
 #include "contract/phase_rules.h"
 #include "contract/strutil.h"
 #include "dq_sim.h"
@@ -20,10 +25,14 @@
 #include "io/engine.h"
 
 #define SIM_DEFAULT_SEED 1
+/* A paced per-IO drive may run this far ahead of the wall clock before it sleeps. */
+#define SIM_PACE_SLACK_NS (10ULL * DQ_NS_PER_MS)
 
 struct sim_options {
 	char profiles_dir[DQ_ENGINE_OPTION_STR_MAX];
 	bool medium;
+	char model[DQ_ENGINE_OPTION_STR_MAX];
+	uint32_t time_scale;
 };
 
 static const struct dq_engine_option sim_option_table[] = {
@@ -42,6 +51,22 @@ static const struct dq_engine_option sim_option_table[] = {
 		.help = "keep what is written so reads return it (purge proofs and data verify on a "
 			"simulated drive; memory grows with the data written)",
 	},
+	{
+		.name = "sim_model",
+		.type = DQ_ENGINE_OPTION_STR,
+		.offset = offsetof(struct sim_options, model),
+		.default_value = "ftl",
+		.help = "ftl: every IO through the FTL; fluid: the same drive modelled a second at "
+			"a time (microseconds of CPU per second, for fleets of paced drives)",
+	},
+	{
+		.name = "sim_time_scale",
+		.type = DQ_ENGINE_OPTION_UINT,
+		.offset = offsetof(struct sim_options, time_scale),
+		.default_value = "0",
+		.help = "simulated seconds per wall-clock second at most: 1 is real time, 0 as fast "
+			"as the model runs",
+	},
 	{ .name = NULL },
 };
 
@@ -53,9 +78,13 @@ struct sim_pending {
 };
 
 struct sim_engine {
-	struct dq_sim_drive *drive;
+	struct dq_sim_drive *drive; /* the FTL, or NULL with the fluid model */
+	struct dq_sim_fluid *fluid;
 	uint32_t lba_bytes;
 	uint64_t now_ns;
+	uint32_t time_scale; /* 0: unpaced */
+	uint64_t pace_wall0_ns; /* monotonic wall time when the clock showed pace_clock0_ns */
+	uint64_t pace_clock0_ns;
 	/*
 	 * The IOs in flight as a ring sorted by done_ns (as the model's own closed loop keeps them):
 	 * completions come back nearly in submission order (the write cache retires FIFO), so an
@@ -116,6 +145,37 @@ static struct sim_pending ring_pop(struct sim_engine *engine)
 	return top;
 }
 
+/*
+ * Sleep until the wall clock allows the drive's clock to show clock_ns, for at most max_ns.
+ * Returns true when it allows it now (always, unpaced).
+ */
+static bool sim_pace(const struct sim_engine *engine, uint64_t clock_ns, uint64_t max_ns)
+{
+	uint64_t due, now, wait;
+	struct timespec pause;
+
+	if (engine->time_scale == 0 || clock_ns <= engine->pace_clock0_ns) {
+		return true;
+	}
+	due = engine->pace_wall0_ns + (clock_ns - engine->pace_clock0_ns) / engine->time_scale;
+	now = dq_clock_monotonic_ns();
+	if (due <= now + SIM_PACE_SLACK_NS) {
+		return true;
+	}
+	wait = due - now < max_ns ? due - now : max_ns;
+	pause.tv_sec = (time_t)(wait / DQ_NS_PER_S);
+	pause.tv_nsec = (long)(wait % DQ_NS_PER_S);
+	nanosleep(&pause, NULL);
+	return wait == due - now;
+}
+
+/* Sleep until the wall clock has caught up with the drive's clock. */
+static void sim_pace_fully(const struct sim_engine *engine)
+{
+	while (!sim_pace(engine, engine->now_ns, DQ_NS_PER_S)) {
+	}
+}
+
 /* "sim:<profile>" or "sim:<profile>@<seed>": the seed tells two drives of one profile apart. */
 static int sim_parse_target(const char *target, char *profile, size_t profile_len, uint64_t *seed,
 			    char *err, size_t err_len)
@@ -158,6 +218,7 @@ static int sim_open(const struct dq_io_engine_open_args *args, void **data,
 {
 	const struct sim_options *options = args->options;
 	const char *dir = options != NULL ? options->profiles_dir : DQ_SIM_PROFILES_DIR;
+	const char *model = options != NULL ? options->model : "ftl";
 	struct dq_device *device = &target->device;
 	struct dq_sim_profile profile;
 	struct dq_sim_identify identify;
@@ -169,6 +230,10 @@ static int sim_open(const struct dq_io_engine_open_args *args, void **data,
 	rc = sim_parse_target(args->target, name, sizeof(name), &seed, err, err_len);
 	if (rc != 0) {
 		return rc;
+	}
+	if (strcmp(model, "ftl") != 0 && strcmp(model, "fluid") != 0) {
+		snprintf(err, err_len, "sim: --sim_model takes ftl or fluid, not '%s'", model);
+		return -EINVAL;
 	}
 	rc = dq_sim_profile_load_name(dir, name, &profile, err, err_len);
 	if (rc != 0) {
@@ -189,13 +254,23 @@ static int sim_open(const struct dq_io_engine_open_args *args, void **data,
 		rc = -ENOMEM;
 		goto err_free_engine;
 	}
-	rc = dq_sim_drive_create(&profile, seed, &engine->drive);
+	if (strcmp(model, "fluid") == 0) {
+		rc = dq_sim_fluid_create(&profile, seed, &engine->fluid);
+	} else {
+		rc = dq_sim_drive_create(&profile, seed, &engine->drive);
+	}
 	if (rc != 0) {
 		snprintf(err, err_len, "sim: cannot build a drive from profile %s: %s", name,
 			 strerror(-rc));
 		goto err_free_ring;
 	}
-	dq_sim_drive_identify(engine->drive, &identify);
+	if (engine->fluid != NULL) {
+		dq_sim_fluid_identify(engine->fluid, &identify);
+	} else {
+		dq_sim_drive_identify(engine->drive, &identify);
+	}
+	engine->time_scale = options != NULL ? options->time_scale : 0;
+	engine->pace_wall0_ns = dq_clock_monotonic_ns();
 	engine->lba_bytes = identify.lba_bytes;
 	dq_strlcpy(device->serial, identify.serial, sizeof(device->serial));
 	dq_strlcpy(device->model, identify.model, sizeof(device->model));
@@ -283,11 +358,14 @@ static int sim_getevents(void *data, struct dq_io_completion *out, unsigned max,
 	unsigned n = 0;
 	uint64_t due;
 
-	(void)timeout_ns; /* virtual time never waits */
 	if (engine->count == 0 || max == 0) {
 		return 0;
 	}
 	due = engine->ring[engine->head].done_ns;
+	/* virtual time never waits, unless it is paced: then at most timeout_ns per call */
+	if (!sim_pace(engine, due, timeout_ns)) {
+		return 0;
+	}
 	while (n < max && engine->count > 0 && engine->ring[engine->head].done_ns == due) {
 		struct sim_pending done = ring_pop(engine);
 
@@ -320,8 +398,54 @@ static int sim_idle(void *data, uint64_t duration_ns)
 {
 	struct sim_engine *engine = data;
 
-	dq_sim_drive_idle(engine->drive, engine->now_ns, engine->now_ns + duration_ns);
+	if (engine->fluid != NULL) {
+		dq_sim_fluid_idle(engine->fluid, engine->now_ns, engine->now_ns + duration_ns);
+	} else {
+		dq_sim_drive_idle(engine->drive, engine->now_ns, engine->now_ns + duration_ns);
+	}
 	engine->now_ns += duration_ns;
+	sim_pace_fully(engine);
+	return 0;
+}
+
+static bool sim_models_intervals(void *data)
+{
+	const struct sim_engine *engine = data;
+
+	return engine->fluid != NULL;
+}
+
+/* One fluid interval: its weighted latency points become the core's histogram records. */
+static int sim_run_interval(void *data, const struct dq_io_load *load, uint64_t interval_ns,
+			    uint64_t bytes_limit, struct dq_io_interval *out)
+{
+	struct sim_engine *engine = data;
+	struct dq_sim_fluid_load fluid_load = {
+		.read_pct = load->read_percent,
+		.sequential = load->sequential,
+		.block_bytes = load->block_size,
+		.queue_depth = load->queue_depth,
+		.range_bytes = load->range_bytes,
+	};
+	struct dq_sim_fluid_interval interval;
+	int rc;
+
+	rc = dq_sim_fluid_run(engine->fluid, &fluid_load, engine->now_ns, interval_ns, bytes_limit,
+			      &interval);
+	if (rc != 0) {
+		return rc;
+	}
+	for (int op = 0; op < 2; op++) {
+		out->ios[op] = interval.ios[op];
+		out->bytes[op] = interval.bytes[op];
+		for (uint32_t i = 0; i < interval.point_count[op]; i++) {
+			dq_histogram_record_n(out->latency[op], interval.points[op][i].ns,
+					      interval.points[op][i].count);
+		}
+	}
+	out->duration_ns = interval.interval_ns;
+	engine->now_ns += interval.interval_ns;
+	sim_pace_fully(engine);
 	return 0;
 }
 
@@ -335,8 +459,11 @@ static int sim_deallocate(void *data, uint64_t offset, uint64_t length, char *er
 	while (remaining > 0) {
 		uint32_t count = remaining > UINT32_MAX / 2 ? UINT32_MAX / 2 : (uint32_t)remaining;
 		uint64_t complete_ns = engine->now_ns;
-		int rc = dq_sim_drive_submit(engine->drive, DQ_SIM_OP_DEALLOCATE, lba, count,
-					     engine->now_ns, &complete_ns);
+		int rc = engine->fluid != NULL ?
+				 dq_sim_fluid_deallocate(engine->fluid, lba, count, engine->now_ns,
+							 &complete_ns) :
+				 dq_sim_drive_submit(engine->drive, DQ_SIM_OP_DEALLOCATE, lba,
+						     count, engine->now_ns, &complete_ns);
 
 		if (rc != 0) {
 			snprintf(err, err_len, "sim: deallocate of LBA %" PRIu64 "+%u failed: %s",
@@ -362,10 +489,15 @@ static int sim_purge(void *data, enum dq_purge_method method, char *err, size_t 
 	if (method == DQ_PURGE_METHOD_DEALLOCATE) {
 		struct dq_sim_identify identify;
 
-		dq_sim_drive_identify(engine->drive, &identify);
+		if (engine->fluid != NULL) {
+			dq_sim_fluid_identify(engine->fluid, &identify);
+		} else {
+			dq_sim_drive_identify(engine->drive, &identify);
+		}
 		return sim_deallocate(data, 0, identify.user_bytes, err, err_len);
 	}
-	rc = dq_sim_drive_purge(engine->drive, engine->now_ns, &done_ns);
+	rc = engine->fluid != NULL ? dq_sim_fluid_purge(engine->fluid, engine->now_ns, &done_ns) :
+				     dq_sim_drive_purge(engine->drive, engine->now_ns, &done_ns);
 	if (rc != 0) {
 		snprintf(err, err_len, "sim: purge failed: %s", strerror(-rc));
 		return rc;
@@ -382,7 +514,11 @@ static int sim_smart(void *data, struct dq_smart_snapshot *out)
 	const struct sim_engine *engine = data;
 	struct dq_sim_smart smart;
 
-	dq_sim_drive_smart(engine->drive, &smart);
+	if (engine->fluid != NULL) {
+		dq_sim_fluid_smart(engine->fluid, &smart);
+	} else {
+		dq_sim_drive_smart(engine->drive, &smart);
+	}
 	memset(out, 0, sizeof(*out));
 	out->available = true;
 	out->source = DQ_SMART_SOURCE_SIM;
@@ -443,6 +579,7 @@ static void sim_close(void *data)
 			munmap(engine->medium, engine->medium_bytes);
 		}
 		dq_sim_drive_destroy(engine->drive);
+		dq_sim_fluid_destroy(engine->fluid);
 		free(engine->ring);
 		free(engine);
 	}
@@ -491,6 +628,8 @@ static const struct dq_io_engine_ops sim_ops = {
 	.close = sim_close,
 	.discover = sim_discover,
 	.prefetch = sim_prefetch,
+	.models_intervals = sim_models_intervals,
+	.run_interval = sim_run_interval,
 };
 
 const struct dq_io_engine_ops *dq_engine_sim_ops(void)

@@ -14,9 +14,10 @@
 
 #include "contract/msg_common.h"
 #include "device/target.h"
+#include "io/histogram.h"
 
 /* Bumped when dq_io_engine_ops changes; the registry refuses tables of another version. */
-#define DQ_IO_ENGINE_OPS_VERSION 2
+#define DQ_IO_ENGINE_OPS_VERSION 3
 
 /* Capability flags (dq_io_engine_ops.flags). */
 enum {
@@ -59,6 +60,23 @@ struct dq_io_completion {
 	int32_t result; /* 0, or -errno (a short transfer is -EIO) */
 	uint64_t done_ns; /* DQ_ENGINE_VIRTUAL_CLOCK only: the completion's time on the engine clock */
 	uint64_t latency_ns; /* DQ_ENGINE_OWN_LATENCY only: submission to completion */
+};
+
+/* A closed loop an engine models as a whole (run_interval): the phase's shape. */
+struct dq_io_load {
+	uint32_t read_percent; /* 0 write only .. 100 read only */
+	bool sequential;
+	uint32_t block_size;
+	uint32_t queue_depth;
+	uint64_t range_bytes; /* addressed from offset 0 */
+};
+
+/* What completed in one modelled interval, by enum dq_io_op. */
+struct dq_io_interval {
+	uint64_t duration_ns; /* the interval covered: less than asked when the byte limit ended it */
+	uint64_t ios[2];
+	uint64_t bytes[2];
+	struct dq_histogram *latency[2]; /* the core's: the engine records its IOs' latencies here */
 };
 
 /* Arguments of open(). */
@@ -134,6 +152,13 @@ struct dq_io_engine_ops {
 	int (*discover)(void (*found)(const char *target, void *arg), void *arg);
 	/* Optional: a hint that an IO at offset is coming soon (the sim engine warms its tables). */
 	void (*prefetch)(void *data, uint64_t offset);
+	/* Optional: true when this opened target models whole intervals rather than single IOs
+	 * (the sim engine's fluid model): the core then calls run_interval(), never queue(). */
+	bool (*models_intervals)(void *data);
+	/* With models_intervals: run the closed loop of load for interval_ns (<= 1 s) from now_ns(),
+	 * or until bytes_limit bytes completed (0: no limit); fill out and advance the clock. */
+	int (*run_interval)(void *data, const struct dq_io_load *load, uint64_t interval_ns,
+			    uint64_t bytes_limit, struct dq_io_interval *out);
 };
 
 /* An opened engine: what the core holds. */

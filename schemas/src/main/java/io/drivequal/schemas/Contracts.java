@@ -14,6 +14,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
@@ -49,7 +50,14 @@ public final class Contracts {
 
 	private final ObjectMapper mapper;
 
-	private final Map<MessageType, Schema> schemas = new EnumMap<>(MessageType.class);
+	/** The general validator's schemas (package-private: tests compare the two paths). */
+	final Map<MessageType, Schema> schemas = new EnumMap<>(MessageType.class);
+
+	/**
+	 * The schemas CompiledSchema could compile: a message they pass is valid without the
+	 * general validator (docs/benchmarks.md, "Ingest").
+	 */
+	final Map<MessageType, Predicate<JsonNode>> compiled = new EnumMap<>(MessageType.class);
 
 	private final List<Topic> topics;
 
@@ -67,8 +75,13 @@ public final class Contracts {
 		SchemaRegistryConfig config = SchemaRegistryConfig.builder().formatAssertionsEnabled(true).build();
 		SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
 				(builder) -> builder.schemas(byId).schemaRegistryConfig(config));
+		Map<String, JsonNode> documents = new LinkedHashMap<>();
+		byId.forEach((id, text) -> documents.put(id, mapper.readTree(text)));
 		for (MessageType type : MessageType.values()) {
-			this.schemas.put(type, registry.getSchema(SchemaLocation.of(SCHEMA_ID_PREFIX + type.schemaPath())));
+			String id = SCHEMA_ID_PREFIX + type.schemaPath();
+			this.schemas.put(type, registry.getSchema(SchemaLocation.of(id)));
+			CompiledSchema.compile(documents, id, config.getRegularExpressionFactory())
+				.ifPresent((check) -> this.compiled.put(type, check));
 		}
 		this.topics = readTopics();
 	}
@@ -94,6 +107,10 @@ public final class Contracts {
 	}
 
 	public Validation validate(MessageType type, JsonNode node) {
+		Predicate<JsonNode> fast = this.compiled.get(type);
+		if (fast != null && fast.test(node)) {
+			return new Validation(node, List.of());
+		}
 		List<String> reasons = new ArrayList<>();
 		for (Error error : this.schemas.get(type).validate(node)) {
 			reasons.add(error.getInstanceLocation() + ": " + error.getMessage());
