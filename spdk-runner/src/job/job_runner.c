@@ -18,6 +18,7 @@
 #include "io/prng.h"
 #include "health_monitor.h"
 #include "job/job_runner.h"
+#include "rounds_phase.h"
 
 struct job {
 	const struct dq_job_spec *spec;
@@ -29,6 +30,10 @@ struct job {
 	struct dq_phase_env env;
 	struct dq_health_monitor *health;
 	pthread_mutex_t sink_lock; /* seq, sink_rc and every sink call */
+	/* Random writes since the last purge, fill or deallocation: rounds' eligibility input. */
+	uint64_t random_write_bytes_since_reset;
+	struct dq_rounds_result rounds; /* the last phase with rounds */
+	uint64_t rounds_random_write_bytes; /* and its random steps' writes */
 	uint32_t seq;
 	int sink_rc;
 };
@@ -158,10 +163,15 @@ static void totals_from(struct dq_direction_totals *totals, const struct dq_dire
 static int phase_completed_event(struct job *job, const struct dq_phase_spec *spec,
 				 const struct dq_phase_stats *stats, bool io_phase)
 {
-	struct dq_job_event event = { .type = DQ_JOB_EVENT_PHASE_COMPLETED };
-	struct dq_job_event_phase_completed *done = &event.phase_completed;
+	struct dq_job_event *event = calloc(1, sizeof(*event)); /* ~10 KiB with the rounds */
+	struct dq_job_event_phase_completed *done;
 	int rc;
 
+	if (event == NULL) {
+		return -ENOMEM;
+	}
+	event->type = DQ_JOB_EVENT_PHASE_COMPLETED;
+	done = &event->phase_completed;
 	done->phase_index = spec->index;
 	dq_strlcpy(done->phase_name, spec->name, sizeof(done->phase_name));
 	done->kind = spec->kind;
@@ -177,9 +187,14 @@ static int phase_completed_event(struct job *job, const struct dq_phase_spec *sp
 	done->purge_verification = stats->purge_verification;
 	done->has_verify = stats->has_verify;
 	done->verify = stats->verify;
-	rc = emit(job, &event);
+	done->has_rounds = spec->has_rounds;
+	if (spec->has_rounds) {
+		done->rounds = job->rounds;
+	}
+	rc = emit(job, event);
 	dq_histogram_export_fini(&done->read.latency_histogram);
 	dq_histogram_export_fini(&done->write.latency_histogram);
+	free(event);
 	return rc;
 }
 
@@ -324,12 +339,18 @@ static int check_phases_fit(struct job *job)
 	uint32_t lba = target->device.lba_size_bytes;
 	const struct dq_phase_spec *p;
 	enum dq_purge_method method;
+	char why[160];
 	uint64_t range;
 	size_t i;
 
 	for (i = 0; i < job->spec->phase_count; i++) {
 		p = &job->spec->phases[i];
 		range = dq_phase_range_bytes(p, &target->device);
+		if (p->has_rounds &&
+		    dq_rounds_phase_check_fit(p, &target->device, target->max_queue_depth, why,
+					      sizeof(why)) != 0) {
+			return refuse(job, DQ_REFUSE_INVALID_COMMAND, "phase %s: %s", p->name, why);
+		}
 		if (p->has_block_size_bytes && p->block_size_bytes % lba != 0) {
 			return refuse(
 				job, DQ_REFUSE_INVALID_COMMAND,
@@ -343,7 +364,7 @@ static int check_phases_fit(struct job *job)
 				      p->queue_depth, target->max_queue_depth);
 		}
 		if ((p->kind == DQ_PHASE_KIND_WORKLOAD || p->kind == DQ_PHASE_KIND_PRECONDITION) &&
-		    range < p->block_size_bytes) {
+		    !p->has_rounds && range < p->block_size_bytes) {
 			return refuse(job, DQ_REFUSE_INVALID_COMMAND,
 				      "phase %s: the tested range (%llu bytes) is smaller than one "
 				      "block",
@@ -503,6 +524,31 @@ static int admit(struct job *job, const struct dq_allowlist *allowlist)
 	return rc == 1 ? ledger_setup(job) : rc;
 }
 
+/*
+ * The eligibility input of later rounds, as the service's analysis counts it: a purge, fill or
+ * deallocation resets it; a workload writing at random adds its writes (a phase with rounds the
+ * writes of its random steps only).
+ */
+static void count_random_writes(struct job *job, const struct dq_phase_spec *spec,
+				const struct dq_phase_stats *stats)
+{
+	uint32_t read_percent = spec->has_read_percent ? spec->read_percent : 0;
+	uint64_t random;
+
+	if (spec->kind == DQ_PHASE_KIND_PURGE || spec->kind == DQ_PHASE_KIND_PRECONDITION ||
+	    spec->kind == DQ_PHASE_KIND_DEALLOCATE) {
+		job->random_write_bytes_since_reset = 0;
+		return;
+	}
+	if (spec->kind != DQ_PHASE_KIND_WORKLOAD) {
+		return;
+	}
+	random = spec->has_rounds			       ? job->rounds_random_write_bytes :
+		 dq_rw_is_random_write(spec->rw, read_percent) ? stats->write.bytes :
+								 0;
+	job->random_write_bytes_since_reset += random;
+}
+
 static int run_phase(struct job *job, const struct dq_phase_spec *spec,
 		     struct dq_phase_stats *stats)
 {
@@ -528,6 +574,13 @@ static int run_phase(struct job *job, const struct dq_phase_spec *spec,
 				spec->kind != DQ_PHASE_KIND_PURGE);
 	switch (spec->kind) {
 	case DQ_PHASE_KIND_WORKLOAD:
+		if (spec->has_rounds) {
+			rc = dq_rounds_phase_run(&job->env, spec, &job->engine.target.device,
+						 job->random_write_bytes_since_reset, stats,
+						 &job->rounds, &job->rounds_random_write_bytes);
+			break;
+		}
+		/* fall through */
 	case DQ_PHASE_KIND_PRECONDITION:
 		io_params_from(job, spec, &params);
 		rc = dq_io_phase_run(&job->env, &params, stats);
@@ -558,6 +611,7 @@ static int run_phase(struct job *job, const struct dq_phase_spec *spec,
 	if (stats->cancelled || stats->fail_reason != DQ_FAIL_NONE) {
 		return 0; /* the job's final event says what happened */
 	}
+	count_random_writes(job, spec, stats);
 	rc = phase_completed_event(job, spec, stats,
 				   spec->kind == DQ_PHASE_KIND_WORKLOAD ||
 					   spec->kind == DQ_PHASE_KIND_PRECONDITION);
