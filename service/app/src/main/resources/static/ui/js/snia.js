@@ -67,13 +67,20 @@ const Snia = (() => {
 		return f;
 	}
 
-	/** Rounds of the measurement window: the reached window, else the last five (or fewer). */
+	/**
+	 * Rounds of the measurement window: the last five when they hold (the steady-state figures),
+	 * else the first eligible window that held, else the last five, marked not steady.
+	 */
 	function windowOf(ss, roundCount) {
-		if (ss && ss.reached && ss.window) {
-			return { first: ss.window.firstRoundIndex, last: ss.window.lastRoundIndex, why: 'the first eligible window that holds' };
+		const end = ss && ss.end && ss.end.window;
+		if (end && ss.end.holds) {
+			return { first: end.firstRoundIndex, last: end.lastRoundIndex, why: 'the last five rounds, steady at the end (the steady-state figures)' };
 		}
-		if (ss && ss.end && ss.end.window) {
-			return { first: ss.end.window.firstRoundIndex, last: ss.end.window.lastRoundIndex, why: ss.end.holds ? 'the last five rounds (steady at the end)' : 'the last five rounds (NOT steady)' };
+		if (ss && ss.reached && ss.window) {
+			return { first: ss.window.firstRoundIndex, last: ss.window.lastRoundIndex, why: 'the first eligible window that held; NOT steady at the end' };
+		}
+		if (end) {
+			return { first: end.firstRoundIndex, last: end.lastRoundIndex, why: 'the last five rounds, NOT steady' };
 		}
 		const last = roundCount - 1;
 		return { first: Math.max(0, last - 4), last, why: 'the last rounds run (no steady-state window)' };
@@ -95,15 +102,25 @@ const Snia = (() => {
 				}
 				byRound.get(key).push(s);
 			}
-			const roundCount = samples.reduce((n, s) => Math.max(n, s.round == null ? 0 : s.round + 1), 0);
+			// How the runner stopped the phase (phase-completed's rounds): rounds run, the
+			// tracking value of each, the first eligible round and where steady state was reached.
+			const stopped = phase && phase.rounds ? phase.rounds : null;
+			const roundCount = Math.max(stopped ? stopped.roundsRun : 0, samples.reduce((n, s) => Math.max(n, s.round == null ? 0 : s.round + 1), 0));
 			const metric = r.tracking.metric === 'bytesPerS' ? 'mbps' : 'iops';
 			const tracking = [];
 			for (let round = 0; round < roundCount; round++) {
 				const f = figures(byRound.get(`${round}:${r.tracking.step}`) || []);
 				const analysed = ss && ss.rounds ? ss.rounds.find((x) => x.index === round) : null;
-				tracking.push({ round, value: f[metric], eligible: analysed ? analysed.eligible : true });
+				const reported = stopped && stopped.trackingMilli[round] >= 0 ? stopped.trackingMilli[round] / 1000 : null;
+				// bytesPerS is reported in bytes; the plot is in MB/s.
+				const value = f[metric] != null ? f[metric] : (reported == null ? null : (metric === 'mbps' ? reported / 1e6 : reported));
+				const eligible = analysed ? analysed.eligible
+					: (stopped ? stopped.firstEligibleRound != null && round >= stopped.firstEligibleRound : true);
+				tracking.push({ round, value, eligible });
 			}
-			const win = windowOf(ss, roundCount);
+			const win = !ss && stopped && stopped.stoppedBecause === 'steady'
+				? { first: stopped.reachedAtRound - 4, last: stopped.reachedAtRound, why: `steady state reached at round ${stopped.reachedAtRound}, where the runner stopped` }
+				: windowOf(ss, roundCount);
 			const elements = r.steps.map((step, i) => {
 				const inWindow = [];
 				for (let round = win.first; round <= win.last; round++) {
@@ -156,7 +173,9 @@ const Snia = (() => {
 		const wdpc = r
 			? `rounds of ${r.steps.length} step(s) × ${r.stepRuntimeS} s, tracking ${r.tracking.metric} of step ${r.tracking.step} (${stimulus(r.steps[r.tracking.step])}), at most ${r.maxRounds} rounds, W = ${num(r.rangeWritesRequired, 2)}`
 			: `${stimulus(test.spec)}, ${test.spec.runtimeS ? test.spec.runtimeS + ' s' : (test.spec.sizeBytes ? bytes(test.spec.sizeBytes) : 'to its end')}${ss ? `, rounds of ${ss.roundLengthS} s` : ''}${e && e.applies ? `, W = ${num(e.rangeWritesRequired, 2)}` : ''}`;
-		const reached = ss ? (ss.reached ? `reached at round ${ss.window.lastRoundIndex}` : 'not reached') : '—';
+		const stopped = test.phase && test.phase.rounds;
+		const reached = ss && ss.reached ? `reached at round ${ss.window.lastRoundIndex}`
+			: (stopped ? (stopped.stoppedBecause === 'steady' ? `reached at round ${stopped.reachedAtRound}` : `not reached in ${stopped.roundsRun} rounds (the maximum)`) : (ss ? 'not reached' : '—'));
 		return el('table', { class: 'kv snia-setup', 'data-phase': test.spec.name }, [
 			['Device', `${d.model || '?'}, serial ${d.serial}, firmware ${d.firmware || '?'}, ${d.capacityBytes ? bytes(d.capacityBytes) : 'capacity ?'}`],
 			['Purge', m.purge.length ? m.purge.map((s) => s.purgeMethod || 'auto').join(', ') : 'none'],
@@ -165,7 +184,7 @@ const Snia = (() => {
 			['Active range', `${test.spec.rangePercent == null ? 100 : test.spec.rangePercent} % of the LBAs`],
 			['Outstanding IO', r ? [...new Set(r.steps.map((s) => s.queueDepth))].map((q) => `QD ${q}`).join(', ') + ', 1 thread' : `QD ${test.spec.queueDepth}, 1 thread`],
 			['Data pattern', test.spec.dataPattern || 'random'],
-			['Rounds', ss ? `${test.tracking.length} run, ${ss.rounds.filter((x) => x.eligible).length} eligible; steady state ${reached}` : `${test.tracking.length} run`],
+			['Rounds', `${test.tracking.length} run, ${test.tracking.filter((x) => x.eligible).length} eligible; steady state ${reached}`],
 			['Measurement window', `rounds ${test.window.first}–${test.window.last}: ${test.window.why}`],
 		].map(([k, v]) => el('tr', {}, el('th', {}, k), el('td', {}, v))));
 	}
@@ -241,6 +260,9 @@ const Snia = (() => {
 						const e = cell(mix, b);
 						return el('td', { class: 'num', 'data-block': b }, e ? num(e.figures.iops, 1) : '—');
 					}))))));
+		if (blocks.length < 2) {
+			return;
+		}
 		const plot = el('div', { id: 'snia-iops-plot' });
 		section.append(plot);
 		Charts.xy(plot, {
