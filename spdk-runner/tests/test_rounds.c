@@ -127,10 +127,11 @@ static void run(struct test_ctx *t, struct capture *c, const char *target,
 	memcpy(r->steps, steps, step_count * sizeof(*steps));
 	r->step_count = step_count;
 	r->step_runtime_s = step_s;
+	r->has_tracking = w >= 0;
 	r->tracking_step = 0;
 	r->tracking_metric = DQ_TRACKING_METRIC_IOPS;
-	r->max_rounds = 25;
-	r->range_writes_required = w;
+	r->max_rounds = w >= 0 ? 25 : 6;
+	r->range_writes_required = w >= 0 ? w : 1;
 	memset(c, 0, sizeof(*c));
 	c->t = t;
 	atomic_store(&cancel, 0);
@@ -199,6 +200,25 @@ static void check_against_samples(struct test_ctx *t, const struct capture *c, s
 	      "first eligible round");
 }
 
+static void check_wait_states(struct test_ctx *t, const struct capture *c)
+{
+	size_t i, wrong = 0;
+
+	CHECK(t,
+	      c->rounds.stopped_because == DQ_ROUNDS_STOP_MAX_ROUNDS && c->rounds.rounds_run == 6 &&
+		      !c->rounds.has_reached_at_round && c->rounds.tracking_count == 0,
+	      "6 fixed rounds, no tracking (%u rounds)", c->rounds.rounds_run);
+	CHECK(t, c->samples == 12, "2 samples a round: %zu", c->samples);
+	for (i = 0; i < c->samples; i++) {
+		/* round r: write seconds t = 5r + 1, 5r + 2; idle 5r + 3 .. 5r + 5 */
+		if (c->sample[i].round != i / 2 || c->sample[i].step != 0 ||
+		    c->sample[i].t != 5 * (i / 2) + i % 2 + 1 || c->sample[i].write.ios == 0) {
+			wrong++;
+		}
+	}
+	CHECK(t, wrong == 0, "%zu wait-state samples off the time line", wrong);
+}
+
 int main(void)
 {
 	static struct capture c;
@@ -206,6 +226,7 @@ int main(void)
 	const struct dq_round_step iops_like[3] = { step(DQ_RW_RANDWRITE, 0, 4096),
 						    step(DQ_RW_RANDREAD, 100, 4096),
 						    step(DQ_RW_RANDRW, 50, 65536) };
+	struct dq_round_step wait_state[2] = { step(DQ_RW_RANDWRITE, 0, 4096), { .idle_s = 3 } };
 	const struct dq_round_step recovering[2] = { step(DQ_RW_RANDWRITE, 0, 4096),
 						     step(DQ_RW_RANDREAD, 100, 4096) };
 
@@ -227,5 +248,10 @@ int main(void)
 	printf("client: %u rounds, stopped because %s\n", c.rounds.rounds_run,
 	       dq_rounds_stop_to_str(c.rounds.stopped_because));
 	check_against_samples(&t, &c, 2, 4, 0, 8000000000ull);
+
+	/* No tracking (w < 0 here): exactly maxRounds rounds of 2 s writes and a 3 s host idle,
+	 * as SNIA's host idle recovery wait states; idle seconds carry no sample but count in t. */
+	run(&t, &c, "sim:test-client-7pct", wait_state, 2, 2, -1);
+	check_wait_states(&t, &c);
 	return test_report(&t, "rounds");
 }

@@ -28,7 +28,8 @@ const char *dq_rounds_stop_to_str(enum dq_rounds_stop stop)
 
 static const char *const spec_keys[] = { "steps",     "stepRuntimeS",	     "tracking",
 					 "maxRounds", "rangeWritesRequired", NULL };
-static const char *const step_keys[] = { "rw", "readPercent", "blockSizeBytes", "queueDepth",
+static const char *const step_keys[] = { "rw",	       "readPercent", "blockSizeBytes",
+					 "queueDepth", "runtimeS",    "idleS",
 					 NULL };
 static const char *const tracking_keys[] = { "step", "metric", NULL };
 static const char *const result_keys[] = { "roundsRun",		 "stoppedBecause", "reachedAtRound",
@@ -41,14 +42,26 @@ static void step_decode(struct dq_jctx *ctx, const struct dq_jpath *path, struct
 		dq_json_fail(ctx, path, "must be an object (got %s)", dq_json_type_desc(obj));
 		return;
 	}
+	bool idle = false;
+
 	dq_json_check_keys(ctx, path, obj, step_keys, NULL);
-	s->rw = dq_json_enum(ctx, path, obj, "rw", true, &g_dq_rw_names);
+	dq_json_u32(ctx, path, obj, "idleS", false, 1, DQ_ROUND_STEP_RUNTIME_S_MAX, &s->idle_s,
+		    &idle);
+	s->rw = dq_json_enum(ctx, path, obj, "rw", !idle, &g_dq_rw_names);
 	dq_json_u32(ctx, path, obj, "readPercent", false, 0, DQ_READ_PERCENT_MAX, &s->read_percent,
 		    &s->has_read_percent);
-	dq_json_u32(ctx, path, obj, "blockSizeBytes", true, DQ_BLOCK_SIZE_MIN_BYTES,
+	dq_json_u32(ctx, path, obj, "blockSizeBytes", !idle, DQ_BLOCK_SIZE_MIN_BYTES,
 		    DQ_BLOCK_SIZE_MAX_BYTES, &s->block_size_bytes, NULL);
-	dq_json_u32(ctx, path, obj, "queueDepth", true, DQ_QUEUE_DEPTH_MIN, DQ_QUEUE_DEPTH_MAX,
+	dq_json_u32(ctx, path, obj, "queueDepth", !idle, DQ_QUEUE_DEPTH_MIN, DQ_QUEUE_DEPTH_MAX,
 		    &s->queue_depth, NULL);
+	dq_json_u32(ctx, path, obj, "runtimeS", false, 1, DQ_ROUND_STEP_RUNTIME_S_MAX,
+		    &s->runtime_s, &s->has_runtime_s);
+	if (ctx->rc == 0 && idle &&
+	    (s->rw != DQ_RW_NONE || s->has_read_percent || s->has_runtime_s ||
+	     json_object_object_get_ex(obj, "blockSizeBytes", NULL) ||
+	     json_object_object_get_ex(obj, "queueDepth", NULL))) {
+		dq_json_fail(ctx, path, "an idle step (idleS) takes no IO fields and no runtimeS");
+	}
 }
 
 int dq_round_spec_decode(struct dq_jctx *ctx, const struct dq_jpath *path, struct json_object *obj,
@@ -69,8 +82,9 @@ int dq_round_spec_decode(struct dq_jctx *ctx, const struct dq_jpath *path, struc
 	r->step_count = n;
 	dq_json_u32(ctx, path, obj, "stepRuntimeS", true, 1, DQ_ROUND_STEP_RUNTIME_S_MAX,
 		    &r->step_runtime_s, NULL);
-	dq_json_object(ctx, path, obj, "tracking", true, &tracking);
-	if (ctx->rc == 0) {
+	dq_json_object(ctx, path, obj, "tracking", false, &tracking);
+	if (ctx->rc == 0 && tracking != NULL) {
+		r->has_tracking = true;
 		dq_json_check_keys(ctx, tracking_path, tracking, tracking_keys, NULL);
 		dq_json_u32(ctx, tracking_path, tracking, "step", true, 0, DQ_ROUND_STEPS_MAX - 1,
 			    &r->tracking_step, NULL);
@@ -93,17 +107,26 @@ void dq_round_spec_encode(struct dq_jbuild *b, struct json_object *obj,
 	steps = dq_jb_array(b, obj, "steps");
 	for (i = 0; i < r->step_count && i < DQ_ROUND_STEPS_MAX && b->rc == 0; i++) {
 		step = dq_jb_append_object(b, steps);
+		if (r->steps[i].idle_s > 0) {
+			dq_jb_u64(b, step, "idleS", r->steps[i].idle_s);
+			continue;
+		}
 		dq_jb_enum(b, step, "rw", &g_dq_rw_names, r->steps[i].rw);
 		if (r->steps[i].has_read_percent) {
 			dq_jb_u64(b, step, "readPercent", r->steps[i].read_percent);
 		}
 		dq_jb_u64(b, step, "blockSizeBytes", r->steps[i].block_size_bytes);
 		dq_jb_u64(b, step, "queueDepth", r->steps[i].queue_depth);
+		if (r->steps[i].has_runtime_s) {
+			dq_jb_u64(b, step, "runtimeS", r->steps[i].runtime_s);
+		}
 	}
 	dq_jb_u64(b, obj, "stepRuntimeS", r->step_runtime_s);
-	tracking = dq_jb_object(b, obj, "tracking");
-	dq_jb_u64(b, tracking, "step", r->tracking_step);
-	dq_jb_enum(b, tracking, "metric", &metric_names, r->tracking_metric);
+	if (r->has_tracking) {
+		tracking = dq_jb_object(b, obj, "tracking");
+		dq_jb_u64(b, tracking, "step", r->tracking_step);
+		dq_jb_enum(b, tracking, "metric", &metric_names, r->tracking_metric);
+	}
 	dq_jb_u64(b, obj, "maxRounds", r->max_rounds);
 	dq_jb_number(b, obj, "rangeWritesRequired", r->range_writes_required);
 }

@@ -111,6 +111,20 @@ static int check_rounds(const struct dq_phase_spec *p, struct dq_phase_violation
 	}
 	for (i = 0; i < r->step_count; i++) {
 		s = &r->steps[i];
+		if (s->idle_s > 0) {
+			if (s->idle_s > DQ_ROUND_STEP_RUNTIME_S_MAX || s->rw != DQ_RW_NONE ||
+			    s->has_runtime_s) {
+				return violate(v, "rounds.steps",
+					       "step %zu: an idle step is idleS (1..%d) alone", i,
+					       DQ_ROUND_STEP_RUNTIME_S_MAX);
+			}
+			continue;
+		}
+		if (s->has_runtime_s &&
+		    (s->runtime_s < 1 || s->runtime_s > DQ_ROUND_STEP_RUNTIME_S_MAX)) {
+			return violate(v, "rounds.steps", "step %zu: runtimeS must be 1..%d", i,
+				       DQ_ROUND_STEP_RUNTIME_S_MAX);
+		}
 		if (s->rw == DQ_RW_NONE || s->block_size_bytes < DQ_BLOCK_SIZE_MIN_BYTES ||
 		    s->block_size_bytes > DQ_BLOCK_SIZE_MAX_BYTES ||
 		    s->block_size_bytes % DQ_BLOCK_SIZE_ALIGN_BYTES != 0 ||
@@ -132,11 +146,15 @@ static int check_rounds(const struct dq_phase_spec *p, struct dq_phase_violation
 		return violate(v, "rounds.stepRuntimeS", "must be 1..%d (got %u)",
 			       DQ_ROUND_STEP_RUNTIME_S_MAX, r->step_runtime_s);
 	}
-	if (r->tracking_step >= r->step_count) {
+	if (r->has_tracking && r->tracking_step >= r->step_count) {
 		return violate(v, "rounds.tracking.step", "names step %u of %zu", r->tracking_step,
 			       r->step_count);
 	}
-	if (r->tracking_metric == DQ_TRACKING_METRIC_NONE) {
+	if (r->has_tracking && r->steps[r->tracking_step].idle_s > 0) {
+		return violate(v, "rounds.tracking.step", "names idle step %u: it measures nothing",
+			       r->tracking_step);
+	}
+	if (r->has_tracking && r->tracking_metric == DQ_TRACKING_METRIC_NONE) {
 		return violate(v, "rounds.tracking.metric", "is required");
 	}
 	if (r->max_rounds < DQ_ROUNDS_MIN || r->max_rounds > DQ_ROUNDS_MAX) {
@@ -267,7 +285,8 @@ bool dq_phase_is_destructive(const struct dq_phase_spec *phase)
 	case DQ_PHASE_KIND_WORKLOAD:
 		if (phase->has_rounds) {
 			for (i = 0; i < phase->rounds.step_count; i++) {
-				if (rw_may_write(phase->rounds.steps[i].rw,
+				if (phase->rounds.steps[i].idle_s == 0 &&
+				    rw_may_write(phase->rounds.steps[i].rw,
 						 phase->rounds.steps[i].has_read_percent,
 						 phase->rounds.steps[i].read_percent)) {
 					return true;

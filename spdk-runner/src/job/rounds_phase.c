@@ -40,13 +40,22 @@ static int step_sample(void *arg, const struct dq_sample *sample)
 	labelled.has_round = true;
 	labelled.round = run->round;
 	labelled.step = run->step;
-	if (run->step == run->spec->tracking_step) {
+	if (run->spec->has_tracking && run->step == run->spec->tracking_step) {
 		round->sum += run->spec->tracking_metric == DQ_TRACKING_METRIC_BYTES_PER_S ?
 				      sample->read.bytes + sample->write.bytes :
 				      sample->read.ios + sample->write.ios;
 		round->seconds_present++;
 	}
 	return run->env->sink->sample(run->env->sink->arg, &labelled);
+}
+
+/* A step's seconds: an idle step's wait, an IO step's own runtimeS, else the round's. */
+static uint32_t step_seconds(const struct dq_round_spec *r, const struct dq_round_step *step)
+{
+	if (step->idle_s > 0) {
+		return step->idle_s;
+	}
+	return step->has_runtime_s ? step->runtime_s : r->step_runtime_s;
 }
 
 static void step_params(const struct dq_phase_spec *spec, const struct dq_round_step *step,
@@ -59,7 +68,7 @@ static void step_params(const struct dq_phase_spec *spec, const struct dq_round_
 	params->queue_depth = step->queue_depth;
 	params->data_pattern = spec->data_pattern;
 	params->range_bytes = range_bytes - range_bytes % step->block_size_bytes;
-	params->runtime_ns = (uint64_t)spec->rounds.step_runtime_s * DQ_NS_PER_S;
+	params->runtime_ns = (uint64_t)step_seconds(&spec->rounds, step) * DQ_NS_PER_S;
 	params->sequential = step->rw == DQ_RW_READ || step->rw == DQ_RW_WRITE ||
 			     step->rw == DQ_RW_RW;
 	if (step->rw == DQ_RW_READ || step->rw == DQ_RW_RANDREAD) {
@@ -126,7 +135,14 @@ static bool round_decides(const struct dq_phase_spec *spec, const struct dq_devi
 				  done->seconds_present) :
 			-1;
 	result->tracking_count = n;
-	if (dq_steady_state_detect(run->rounds, n, spec->rounds.step_runtime_s,
+	if (!spec->rounds.has_tracking) {
+		result->tracking_count = 0;
+		result->stopped_because = DQ_ROUNDS_STOP_MAX_ROUNDS;
+		return n >= spec->rounds.max_rounds;
+	}
+	if (dq_steady_state_detect(run->rounds, n,
+				   step_seconds(&spec->rounds,
+						&spec->rounds.steps[spec->rounds.tracking_step]),
 				   spec->rounds.max_rounds, &eligibility, verdicts, &ss) != 0) {
 		return true; /* cannot happen with the runner's own rounds; never loop on it */
 	}
@@ -154,6 +170,9 @@ int dq_rounds_phase_check_fit(const struct dq_phase_spec *spec, const struct dq_
 
 	for (i = 0; i < spec->rounds.step_count; i++) {
 		step = &spec->rounds.steps[i];
+		if (step->idle_s > 0) {
+			continue;
+		}
 		if (step->block_size_bytes % device->lba_size_bytes != 0) {
 			snprintf(why, why_len,
 				 "step %zu: blockSizeBytes %u is not a multiple of the device's "
@@ -186,6 +205,7 @@ int dq_rounds_phase_run(const struct dq_phase_env *env, const struct dq_phase_sp
 	struct rounds_run run = { .env = env, .spec = r };
 	struct dq_sink sink = { .sample = step_sample, .event = env->sink->event, .arg = &run };
 	struct dq_phase_env step_env = *env;
+	struct dq_phase_spec idle = { .index = spec->index, .kind = DQ_PHASE_KIND_IDLE };
 	struct dq_io_phase_params params;
 	struct dq_ss_round_verdict *verdicts;
 	struct dq_phase_stats *step_stats;
@@ -207,8 +227,13 @@ int dq_rounds_phase_run(const struct dq_phase_env *env, const struct dq_phase_sp
 	for (run.round = 0; !stop && run.round < r->max_rounds; run.round++) {
 		for (run.step = 0; run.step < r->step_count; run.step++) {
 			dq_phase_stats_init(step_stats);
-			step_params(spec, &r->steps[run.step], range, &params);
-			rc = dq_io_phase_run(&step_env, &params, step_stats);
+			if (r->steps[run.step].idle_s > 0) {
+				idle.idle_s = r->steps[run.step].idle_s;
+				rc = dq_idle_phase_run(&step_env, &idle, step_stats);
+			} else {
+				step_params(spec, &r->steps[run.step], range, &params);
+				rc = dq_io_phase_run(&step_env, &params, step_stats);
+			}
 			add_step(stats, step_stats, run.round == 0 && run.step == 0);
 			if (rc != 0 || stats->cancelled || stats->fail_reason != DQ_FAIL_NONE) {
 				goto out;
@@ -217,7 +242,7 @@ int dq_rounds_phase_run(const struct dq_phase_env *env, const struct dq_phase_sp
 				run.rounds[run.round].random_write_bytes += step_stats->write.bytes;
 				*random_write_bytes += step_stats->write.bytes;
 			}
-			run.t_offset += r->step_runtime_s;
+			run.t_offset += step_seconds(r, &r->steps[run.step]);
 		}
 		stop = round_decides(spec, device, random_write_bytes_before, &run, verdicts,
 				     result);

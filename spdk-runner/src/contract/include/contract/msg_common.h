@@ -121,8 +121,11 @@ enum dq_tracking_metric {
 	DQ_TRACKING_METRIC_BYTES_PER_S,
 };
 
-/* One step of a round (#/$defs/roundStep): a fixed stimulus for the round's stepRuntimeS. */
+/* One step of a round (#/$defs/roundStep): a fixed stimulus, or a host-idle wait (idle_s > 0). */
 struct dq_round_step {
+	uint32_t idle_s; /* 0: an IO step */
+	bool has_runtime_s; /* IO steps: their own seconds instead of stepRuntimeS */
+	uint32_t runtime_s;
 	enum dq_rw rw;
 	bool has_read_percent;
 	uint32_t read_percent;
@@ -134,6 +137,7 @@ struct dq_round_spec {
 	size_t step_count;
 	struct dq_round_step steps[DQ_ROUND_STEPS_MAX];
 	uint32_t step_runtime_s;
+	bool has_tracking; /* none: exactly max_rounds rounds */
 	uint32_t tracking_step; /* index into steps */
 	enum dq_tracking_metric tracking_metric;
 	uint32_t max_rounds;
