@@ -106,10 +106,12 @@ const Snia = (() => {
 			// tracking value of each, the first eligible round and where steady state was reached.
 			const stopped = phase && phase.rounds ? phase.rounds : null;
 			const roundCount = Math.max(stopped ? stopped.roundsRun : 0, samples.reduce((n, s) => Math.max(n, s.round == null ? 0 : s.round + 1), 0));
-			const metric = r.tracking.metric === 'bytesPerS' ? 'mbps' : 'iops';
+			// Fixed rounds (no tracking variable, e.g. host idle recovery) plot their first IO step.
+			const trackedStep = r.tracking ? r.tracking.step : r.steps.findIndex((step) => !step.idleS);
+			const metric = r.tracking && r.tracking.metric === 'bytesPerS' ? 'mbps' : 'iops';
 			const tracking = [];
 			for (let round = 0; round < roundCount; round++) {
-				const f = figures(byRound.get(`${round}:${r.tracking.step}`) || []);
+				const f = figures(byRound.get(`${round}:${trackedStep}`) || []);
 				const analysed = ss && ss.rounds ? ss.rounds.find((x) => x.index === round) : null;
 				const reported = stopped && stopped.trackingMilli[round] >= 0 ? stopped.trackingMilli[round] / 1000 : null;
 				// bytesPerS is reported in bytes; the plot is in MB/s.
@@ -121,14 +123,14 @@ const Snia = (() => {
 			const win = !ss && stopped && stopped.stoppedBecause === 'steady'
 				? { first: stopped.reachedAtRound - 4, last: stopped.reachedAtRound, why: `steady state reached at round ${stopped.reachedAtRound}, where the runner stopped` }
 				: windowOf(ss, roundCount);
-			const elements = r.steps.map((step, i) => {
+			const elements = r.steps.map((step, i) => ({ step, i })).filter(({ step }) => !step.idleS).map(({ step, i }) => {
 				const inWindow = [];
 				for (let round = win.first; round <= win.last; round++) {
 					inWindow.push(...(byRound.get(`${round}:${i}`) || []));
 				}
 				return { step: i, spec: step, readPercent: readPercentOf(step), figures: figures(inWindow) };
 			});
-			return { spec, phase, ss, tracking, metric, window: win, elements, rounds: r };
+			return { spec, phase, ss, tracking, trackedStep, metric, window: win, elements, rounds: r };
 		}
 		const rounds = ss ? ss.rounds : [];
 		const tracking = rounds.map((x) => ({ round: x.index, value: x.meanIops, eligible: x.eligible, counted: x.counted }));
@@ -170,19 +172,22 @@ const Snia = (() => {
 		const r = test.rounds;
 		const ss = test.ss;
 		const e = ss && ss.eligibility;
+		const steps = r ? r.steps.map((s) => (s.idleS ? `idle ${s.idleS} s` : `${stimulus(s)} for ${s.runtimeS || r.stepRuntimeS} s`)) : [];
 		const wdpc = r
-			? `rounds of ${r.steps.length} step(s) × ${r.stepRuntimeS} s, tracking ${r.tracking.metric} of step ${r.tracking.step} (${stimulus(r.steps[r.tracking.step])}), at most ${r.maxRounds} rounds, W = ${num(r.rangeWritesRequired, 2)}`
+			? `rounds of ${r.steps.length} step(s): ${steps.length > 4 ? steps.slice(0, 3).join('; ') + `; … (${steps.length - 3} more)` : steps.join('; ')}; `
+				+ (r.tracking ? `tracking ${r.tracking.metric} of step ${r.tracking.step} (${stimulus(r.steps[r.tracking.step])}), at most ${r.maxRounds} rounds` : `${r.maxRounds} fixed rounds, no tracking variable (plotted: step ${test.trackedStep})`)
+				+ `, W = ${num(r.rangeWritesRequired, 2)}`
 			: `${stimulus(test.spec)}, ${test.spec.runtimeS ? test.spec.runtimeS + ' s' : (test.spec.sizeBytes ? bytes(test.spec.sizeBytes) : 'to its end')}${ss ? `, rounds of ${ss.roundLengthS} s` : ''}${e && e.applies ? `, W = ${num(e.rangeWritesRequired, 2)}` : ''}`;
 		const stopped = test.phase && test.phase.rounds;
 		const reached = ss && ss.reached ? `reached at round ${ss.window.lastRoundIndex}`
-			: (stopped ? (stopped.stoppedBecause === 'steady' ? `reached at round ${stopped.reachedAtRound}` : `not reached in ${stopped.roundsRun} rounds (the maximum)`) : (ss ? 'not reached' : '—'));
+			: (r && !r.tracking ? `not judged: ${test.tracking.length} fixed rounds` : stopped ? (stopped.stoppedBecause === 'steady' ? `reached at round ${stopped.reachedAtRound}` : `not reached in ${stopped.roundsRun} rounds (the maximum)`) : (ss ? 'not reached' : '—'));
 		return el('table', { class: 'kv snia-setup', 'data-phase': test.spec.name }, [
 			['Device', `${d.model || '?'}, serial ${d.serial}, firmware ${d.firmware || '?'}, ${d.capacityBytes ? bytes(d.capacityBytes) : 'capacity ?'}`],
 			['Purge', m.purge.length ? m.purge.map((s) => s.purgeMethod || 'auto').join(', ') : 'none'],
 			['WIPC', wipc.length ? wipc.join('; ') : 'none'],
 			['WDPC / test stimulus', wdpc],
 			['Active range', `${test.spec.rangePercent == null ? 100 : test.spec.rangePercent} % of the LBAs`],
-			['Outstanding IO', r ? [...new Set(r.steps.map((s) => s.queueDepth))].map((q) => `QD ${q}`).join(', ') + ', 1 thread' : `QD ${test.spec.queueDepth}, 1 thread`],
+			['Outstanding IO', r ? [...new Set(r.steps.filter((s) => !s.idleS).map((s) => s.queueDepth))].map((q) => `QD ${q}`).join(', ') + ', 1 thread' : `QD ${test.spec.queueDepth}, 1 thread`],
 			['Data pattern', test.spec.dataPattern || 'random'],
 			['Rounds', `${test.tracking.length} run, ${test.tracking.filter((x) => x.eligible).length} eligible; steady state ${reached}`],
 			['Measurement window', `rounds ${test.window.first}–${test.window.last}: ${test.window.why}`],
