@@ -112,17 +112,17 @@ const Snia = (() => {
 			const tracking = [];
 			for (let round = 0; round < roundCount; round++) {
 				const f = figures(byRound.get(`${round}:${trackedStep}`) || []);
-				const analysed = ss && ss.rounds ? ss.rounds.find((x) => x.index === round) : null;
 				const reported = stopped && stopped.trackingMilli[round] >= 0 ? stopped.trackingMilli[round] / 1000 : null;
 				// bytesPerS is reported in bytes; the plot is in MB/s.
 				const value = f[metric] != null ? f[metric] : (reported == null ? null : (metric === 'mbps' ? reported / 1e6 : reported));
-				const eligible = analysed ? analysed.eligible
-					: (stopped ? stopped.firstEligibleRound != null && round >= stopped.firstEligibleRound : true);
+				const eligible = stopped ? stopped.firstEligibleRound != null && round >= stopped.firstEligibleRound : true;
 				tracking.push({ round, value, eligible });
 			}
-			const win = !ss && stopped && stopped.stoppedBecause === 'steady'
+			// The analysis' own rounds are 60 s spans of t, not these rounds: the runner's account
+			// says which rounds were eligible and where steady state was reached.
+			const win = stopped && stopped.stoppedBecause === 'steady'
 				? { first: stopped.reachedAtRound - 4, last: stopped.reachedAtRound, why: `steady state reached at round ${stopped.reachedAtRound}, where the runner stopped` }
-				: windowOf(ss, roundCount);
+				: { first: Math.max(0, roundCount - 5), last: roundCount - 1, why: r.tracking ? 'the last five rounds, steady state NOT reached' : 'the last five rounds (fixed rounds, not judged)' };
 			const elements = r.steps.map((step, i) => ({ step, i })).filter(({ step }) => !step.idleS).map(({ step, i }) => {
 				const inWindow = [];
 				for (let round = win.first; round <= win.last; round++) {
@@ -130,7 +130,7 @@ const Snia = (() => {
 				}
 				return { step: i, spec: step, readPercent: readPercentOf(step), figures: figures(inWindow) };
 			});
-			return { spec, phase, ss, tracking, trackedStep, metric, window: win, elements, rounds: r };
+			return { spec, phase, ss: null, tracking, trackedStep, metric, window: win, elements, rounds: r };
 		}
 		const rounds = ss ? ss.rounds : [];
 		const tracking = rounds.map((x) => ({ round: x.index, value: x.meanIops, eligible: x.eligible, counted: x.counted }));

@@ -143,6 +143,9 @@ class SniaReportIT {
 			for (int phase = 0; phase < phases.size(); phase++) {
 				JsonNode spec = job.get("plan").get(phase);
 				String rw = spec.path("rw").asString();
+				if (!"workload".equals(spec.get("kind").asString())) {
+					continue;
+				}
 				if (rw.equals("read") || rw.equals("write")) {
 					String row = page.textContent(
 							"#snia-throughput-table tr[data-block='%d']".formatted(spec.get("blockSizeBytes").asInt()));
