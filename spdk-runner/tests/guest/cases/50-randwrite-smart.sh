@@ -32,7 +32,7 @@ figure healthReadings "$readings"
 # at the workload's start, every 10 s of it, at the smart phase's start and at the end
 [ "$readings" -ge 3 ] || fail "$readings health readings in a ${GUEST_RANDWRITE_S} s job"
 for field in temperatureK warningTemperatureThresholdK criticalTemperatureThresholdK criticalWarning; do
-	figure "health.$field" "$(jq -s -c "map(.$field) | unique | join(\",\")" <<<"$health")"
+	figure "health.$field" "$(jq -s -r "map(.$field) | unique | join(\",\")" <<<"$health")"
 done
 jq -e -s 'all(.available and .source == "nvme-log-02h" and .temperatureK == 323
 	and .warningTemperatureThresholdK == 343 and .criticalTemperatureThresholdK == 373
