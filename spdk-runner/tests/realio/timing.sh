@@ -11,6 +11,13 @@ source "$(dirname "$0")/lib.sh"
 
 LITTLE_MAX_ERROR=0.02
 MIN_QD32=31.68 # 0.99 x 32
+# On a tmpfs file the "device" is the kernel's memory copy, run inline in io_uring_enter, and a
+# reaped slot stays empty while the core queues the batch's next IOs, about 40 ns per IO: the
+# queue depth lost is that gap x IOPS, so it grows as the host gets quieter (31.98 at 27K IOPS
+# under load, 31.75-31.80 at 180K IOPS), and 0.99 x 32 fails from about 250K IOPS, which one core
+# reaches on an idle host. 0.97 x 32 holds to ~750K IOPS and still catches what the bound is for:
+# buffers filled on the timed path cost 4% (30.6).
+MIN_QD32_MEMORY=31.04
 
 # A scratch file on tmpfs (memory: the kernel, not a disk, sets the pace).
 tmpfs_file() {
@@ -30,7 +37,7 @@ little() {
 	[ "$STATUS" -eq 0 ] || fail "run $*: exit $STATUS"
 	if [ "$qd" -eq 32 ] && [ "${NO_MIN_QD:-0}" -eq 0 ]; then
 		"$CHECK" stream "$out" --final completed --little 0 "$LITTLE_MAX_ERROR" \
-			--min-qd 0 "$MIN_QD32"
+			--min-qd 0 "${MIN_QD:-$MIN_QD32}"
 	else
 		"$CHECK" stream "$out" --final completed --little 0 "$LITTLE_MAX_ERROR"
 	fi
@@ -48,10 +55,10 @@ case_little_engines() {
 		--rw randwrite --bs 4k
 	little "$CASE_DIR/sim.jsonl" 32 1g --engine sim --filename sim:test-enterprise-eager \
 		--rw randwrite --bs 4k
-	little "$CASE_DIR/tmpfs-randwrite.jsonl" 32 512m --filename "$TMPFS_FILE" --rw randwrite \
-		--bs 4k --allowlist "$allow"
-	little "$CASE_DIR/tmpfs-randread.jsonl" 32 512m --filename "$TMPFS_FILE" --rw randread \
-		--bs 4k
+	MIN_QD=$MIN_QD32_MEMORY little "$CASE_DIR/tmpfs-randwrite.jsonl" 32 512m \
+		--filename "$TMPFS_FILE" --rw randwrite --bs 4k --allowlist "$allow"
+	MIN_QD=$MIN_QD32_MEMORY little "$CASE_DIR/tmpfs-randread.jsonl" 32 512m \
+		--filename "$TMPFS_FILE" --rw randread --bs 4k
 	little "$CASE_DIR/tmpfs-randread-qd1.jsonl" 1 64m --filename "$TMPFS_FILE" --rw randread \
 		--bs 4k
 	echo "ok Little's law on null, sim and a tmpfs file"
