@@ -13,12 +13,9 @@ allow_serial "$allow" "$NVME_SERIAL"
 # Bad input first: QEMU's controller has no Sanitize (SANICAP 0), so a sanitize purge is refused
 # before any canary is written, naming what is missing; the namespace is unchanged (sha256).
 job_file "$SCRATCH/sanitize.json" uring '[{"name": "purge", "kind": "purge", "purgeMethod": "sanitize-block"}]'
-expect_refused invalid-command "$DEV" --job "$SCRATCH/sanitize.json" --allowlist "$allow"
-refusal=$(jq -r 'select(.type == "refused") | .message' "$SCRATCH"/refused-invalid-command-*.jsonl)
-echo "sanitize: $refusal"
-grep -q "cannot purge with sanitize-block: it lacks Sanitize (block erase) (the device offers: .*format-user-data.*); nothing was written" <<<"$refusal" ||
-	fail "the refusal must name the missing capability: $refusal"
-figure sanitizeRefusal "$refusal"
+expect_refusal "$SCRATCH/sanitize.json" "$allow" \
+	"cannot purge with sanitize-block: it lacks Sanitize (block erase) (the device offers: .*format-user-data.*); nothing was written" \
+	sanitizeRefusal
 job_file "$SCRATCH/purge.json" uring '[{"name": "purge", "kind": "purge", "purgeMethod": "format-user-data"}]'
 run_job "$SCRATCH/purge.jsonl" "$DEV" "$SCRATCH/purge.json" --allowlist "$allow"
 proof=$(event "$SCRATCH/purge.jsonl" phase-completed 0 | jq -c .purgeVerification)

@@ -13,12 +13,8 @@ units=$((NVME_BYTES / NVME_LBA_BYTES))
 # Bad input first: a verify of a range this job never wrote is refused before any IO, saying why
 # (never a pass over data someone else wrote); the namespace is unchanged (sha256).
 job_file "$SCRATCH/unwritten.json" uring '[{"name": "verify", "kind": "verify", "rangePercent": 100}]'
-expect_refused invalid-command "$DEV" --job "$SCRATCH/unwritten.json" --allowlist "$allow"
-refusal=$(jq -r 'select(.type == "refused") | .message' "$SCRATCH"/refused-invalid-command-*.jsonl)
-echo "verify of an unwritten range: $refusal"
-grep -q "nothing there was written by this job: nothing to verify" <<<"$refusal" ||
-	fail "the refusal must say nothing was written there: $refusal"
-figure unwrittenVerifyRefusal "$refusal"
+expect_refusal "$SCRATCH/unwritten.json" "$allow" \
+	"nothing there was written by this job: nothing to verify" unwrittenVerifyRefusal
 job_file "$SCRATCH/verify.json" uring \
 	'[{"name": "fill", "kind": "precondition", "blockSizeBytes": 131072, "queueDepth": 32, "rangePercent": 100, "passes": 1},
 	  {"name": "randwrite", "kind": "workload", "rw": "randwrite", "blockSizeBytes": 4096, "queueDepth": 32, "rangePercent": 100, "sizeBytes": 16777216},

@@ -54,6 +54,18 @@ event() {
 	fi
 }
 
+# expect_refusal JOB ALLOWLIST PATTERN FIGURE: the job is refused (invalid-command) before any IO
+# with the namespace's sha256 unchanged, its message matches PATTERN (grep), recorded as FIGURE.
+expect_refusal() {
+	local refusal
+	rm -f "$SCRATCH"/refused-invalid-command-*.jsonl
+	expect_refused invalid-command "$DEV" --job "$1" --allowlist "$2"
+	refusal=$(jq -r 'select(.type == "refused") | .message' "$SCRATCH"/refused-invalid-command-*.jsonl)
+	echo "refused: $refusal"
+	grep -q "$3" <<<"$refusal" || fail "the refusal must match '$3': $refusal"
+	figure "$4" "$refusal"
+}
+
 # expect_zeros TARGET OFFSET LENGTH and expect_random TARGET OFFSET LENGTH: what the drive holds
 # there, read through the kernel (O_DIRECT), judged by check_output (zeros: every byte; random:
 # every 4 KiB block distinct, none zero, ~8 bits of entropy per byte).
