@@ -174,8 +174,8 @@ class EmulatedNvmeIT {
 		long mediaBytes = after.get("ocp").get("physicalMediaUnitsWrittenBytes").asLong()
 				- before.get("ocp").get("physicalMediaUnitsWrittenBytes").asLong();
 		long countedIos = phaseCompleted(lines, 1).get("write").get("ios").asLong();
-		// A sized phase counts every IO it wrote (a timed one drains up to queue-depth
-		// IOs uncounted): the drive's own write command count must be the same. The
+		// A phase counts every IO it wrote (a timed one too, the IOs it drains at its
+		// end included): the drive's own write command count must be the same. The
 		// emulated media is the host file: each host byte once.
 		assertThat(countedIos * BLOCK_BYTES).isEqualTo(RANDWRITE_BYTES);
 		assertThat(writeCommands).isEqualTo(countedIos);
