@@ -28,11 +28,15 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+// On the shared, loaded test machine a runner's heartbeats can lag its jobs' flood of samples by
+// tens of seconds; this test is about the profiles, not liveness (RunnerKillIT is), so a silent
+// runner is given longer, and the simulated clock may run at most 200 x real time.
 @WithRealInfrastructure
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = "drivequal.runners.heartbeat-timeout=300s")
 class PtsProfilesIT {
 
-	private static final String FLUID = "{\"sim_model\":\"fluid\"}";
+	private static final String FLUID = "{\"sim_model\":\"fluid\",\"sim_time_scale\":200}";
 
 	@LocalServerPort
 	private int port;
