@@ -95,8 +95,10 @@ public final class FleetBenchmark {
 				Thread killer = checks.scheduleKill(steadyFromMs);
 				Thread.sleep(30_000);
 				checks.apiLoad();
+				// the last job submitted is the last dispatched: still running, with a
+				// live chart
 				this.results.screenshots = Screenshots.take("http://127.0.0.1:" + replicas.get(0).port,
-						checks.submitted().get(0).jobId(), dir);
+						checks.submitted().get(checks.submitted().size() - 1).jobId(), dir);
 				checks.awaitEnd();
 				killer.join();
 				long endMs = System.currentTimeMillis();

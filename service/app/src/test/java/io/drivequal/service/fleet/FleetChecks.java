@@ -219,10 +219,11 @@ final class FleetChecks {
 	}
 
 	/**
-	 * Until every job of the run is final (or the runtime plus 10 minutes has passed).
+	 * Until every job of the run is final, or the runtime plus 10 minutes from now (every
+	 * job runs when this is called; dispatch may have taken long).
 	 */
 	void awaitEnd() throws InterruptedException {
-		long deadline = this.submitStartMs + (this.settings.runtimeS() + 600) * 1000L;
+		long deadline = System.currentTimeMillis() + (this.settings.runtimeS() + 600) * 1000L;
 		Map<String, Long> states = Map.of();
 		while (System.currentTimeMillis() < deadline) {
 			states = FleetJobs.states(this.elasticsearch, this.runnerPrefix);

@@ -1,6 +1,7 @@
 /*
  * CPU and memory of processes and of the machine, from /proc: what each part of the fleet costs,
- * measured the same way for the C agents, the JVMs and Elasticsearch.
+ * measured the same way for the C agents, the JVMs and Elasticsearch (the ingest benchmark reads
+ * its processes' CPU here too).
  */
 package io.drivequal.service.fleet;
 
@@ -10,15 +11,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-final class ProcStats {
+public final class ProcStats {
 
-	static final double TICKS_PER_SECOND = 100.0;
+	public static final double TICKS_PER_SECOND = 100.0;
 
 	private ProcStats() {
 	}
 
 	/** user + system CPU ticks of the process and its threads; 0 when it is gone. */
-	static long cpuTicks(long pid) {
+	public static long cpuTicks(long pid) {
 		try {
 			String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
 			String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
