@@ -106,6 +106,11 @@ void dq_jb_append_u64(struct dq_jbuild *b, struct json_object *array, uint64_t v
 	jb_append(b, array, b->rc == 0 ? new_u64(value) : NULL);
 }
 
+void dq_jb_append_i64(struct dq_jbuild *b, struct json_object *array, int64_t value)
+{
+	jb_append(b, array, b->rc == 0 ? json_object_new_int64(value) : NULL);
+}
+
 void dq_jb_bool(struct dq_jbuild *b, struct json_object *obj, const char *key, bool value)
 {
 	jb_add(b, obj, key, b->rc == 0 ? json_object_new_boolean(value) : NULL);

@@ -148,6 +148,7 @@ struct json_object *dq_jb_append_object(struct dq_jbuild *b, struct json_object 
 struct json_object *dq_jb_append_array(struct dq_jbuild *b, struct json_object *array);
 void dq_jb_u64(struct dq_jbuild *b, struct json_object *obj, const char *key, uint64_t value);
 void dq_jb_append_u64(struct dq_jbuild *b, struct json_object *array, uint64_t value);
+void dq_jb_append_i64(struct dq_jbuild *b, struct json_object *array, int64_t value);
 void dq_jb_bool(struct dq_jbuild *b, struct json_object *obj, const char *key, bool value);
 /* A number: integral values as integers (100), others in the shortest form that reads back. */
 void dq_jb_number(struct dq_jbuild *b, struct json_object *obj, const char *key, double value);

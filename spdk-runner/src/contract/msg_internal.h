@@ -24,6 +24,15 @@ int dq_phase_spec_decode(struct dq_jctx *ctx, const struct dq_jpath *path, struc
 void dq_phase_spec_encode(struct dq_jbuild *b, struct json_object *obj,
 			  const struct dq_phase_spec *phase);
 
+int dq_round_spec_decode(struct dq_jctx *ctx, const struct dq_jpath *path, struct json_object *obj,
+			 struct dq_round_spec *rounds);
+void dq_round_spec_encode(struct dq_jbuild *b, struct json_object *obj,
+			  const struct dq_round_spec *rounds);
+int dq_rounds_result_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
+			    struct json_object *obj, struct dq_rounds_result *rounds);
+void dq_rounds_result_encode(struct dq_jbuild *b, struct json_object *obj,
+			     const struct dq_rounds_result *rounds);
+
 int dq_latency_percentiles_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
 				  struct json_object *obj, struct dq_latency_percentiles *latency);
 void dq_latency_percentiles_encode(struct dq_jbuild *b, struct json_object *obj,

@@ -51,7 +51,7 @@ static const char *const *const event_keys[] = {
 		(const char *const[]){ ENVELOPE_KEYS, "phaseIndex", "phaseName", "kind",
 				       "durationNs", "samples", "read", "write", "deallocatedBytes",
 				       "effectiveQueueDepthMilli", "purgeVerification", "verify",
-				       NULL },
+				       "rounds", NULL },
 	[DQ_JOB_EVENT_SMART_SNAPSHOT] =
 		(const char *const[]){ ENVELOPE_KEYS, "phaseIndex", "when", "smart", NULL },
 	[DQ_JOB_EVENT_COMPLETED] = (const char *const[]){ ENVELOPE_KEYS, "durationNs", NULL },
@@ -109,6 +109,11 @@ static void readback_decode(struct dq_jctx *ctx, struct json_object *root,
 		done->has_verify = true;
 		dq_verify_result_decode(ctx, DQ_JPATH_KEY(NULL, "verify"), obj, &done->verify);
 	}
+	dq_json_object(ctx, NULL, root, "rounds", false, &obj);
+	if (ctx->rc == 0 && obj != NULL) {
+		done->has_rounds = true;
+		dq_rounds_result_decode(ctx, DQ_JPATH_KEY(NULL, "rounds"), obj, &done->rounds);
+	}
 }
 
 static void readback_encode(struct dq_jbuild *b, struct json_object *root,
@@ -123,6 +128,9 @@ static void readback_encode(struct dq_jbuild *b, struct json_object *root,
 	}
 	if (done->has_verify) {
 		dq_verify_result_encode(b, dq_jb_object(b, root, "verify"), &done->verify);
+	}
+	if (done->has_rounds) {
+		dq_rounds_result_encode(b, dq_jb_object(b, root, "rounds"), &done->rounds);
 	}
 }
 

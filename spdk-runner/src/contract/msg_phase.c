@@ -11,7 +11,7 @@
 static const char *const phase_keys[] = {
 	"index",      "name",	      "kind",	       "rw",	    "readPercent", "blockSizeBytes",
 	"queueDepth", "rangePercent", "runtimeS",      "sizeBytes", "passes",	   "dataPattern",
-	"idleS",      "purgeMethod",  "smartSnapshot", NULL
+	"idleS",      "purgeMethod",  "smartSnapshot", "rounds",    NULL
 };
 
 /* The schema's if-then rules and bounds, as the runner checks every phase (phase_rules.c). */
@@ -30,6 +30,8 @@ static int phase_rules_check(struct dq_jctx *ctx, const struct dq_jpath *path,
 int dq_phase_spec_decode(struct dq_jctx *ctx, const struct dq_jpath *path, struct json_object *obj,
 			 struct dq_phase_spec *p)
 {
+	struct json_object *rounds = NULL;
+
 	memset(p, 0, sizeof(*p));
 	if (ctx->rc == 0 && !json_object_is_type(obj, json_type_object)) {
 		return dq_json_fail(ctx, path, "must be an object (got %s)",
@@ -61,6 +63,11 @@ int dq_phase_spec_decode(struct dq_jctx *ctx, const struct dq_jpath *path, struc
 		dq_json_enum(ctx, path, obj, "purgeMethod", false, &g_dq_purge_method_names);
 	dq_json_bool(ctx, path, obj, "smartSnapshot", false, &p->smart_snapshot,
 		     &p->has_smart_snapshot);
+	dq_json_object(ctx, path, obj, "rounds", false, &rounds);
+	if (ctx->rc == 0 && rounds != NULL) {
+		p->has_rounds = true;
+		dq_round_spec_decode(ctx, DQ_JPATH_KEY(path, "rounds"), rounds, &p->rounds);
+	}
 	if (ctx->rc == 0) {
 		phase_rules_check(ctx, path, p);
 	}
@@ -108,5 +115,8 @@ void dq_phase_spec_encode(struct dq_jbuild *b, struct json_object *obj,
 	}
 	if (p->has_smart_snapshot) {
 		dq_jb_bool(b, obj, "smartSnapshot", p->smart_snapshot);
+	}
+	if (p->has_rounds) {
+		dq_round_spec_encode(b, dq_jb_object(b, obj, "rounds"), &p->rounds);
 	}
 }

@@ -21,8 +21,24 @@ static const char *const sample_keys[] = { "schemaVersion",
 					   "read",
 					   "write",
 					   "effectiveQueueDepthMilli",
+					   "round",
+					   "step",
 					   NULL };
 static const char *const direction_keys[] = { "ios", "bytes", "latencyNs", NULL };
+
+/* round and step come together or not at all. */
+static void round_decode(struct dq_jctx *ctx, struct json_object *root, struct dq_sample *s)
+{
+	bool has_step = false;
+
+	dq_json_u32(ctx, NULL, root, "round", false, 0, DQ_ROUNDS_MAX - 1, &s->round,
+		    &s->has_round);
+	dq_json_u32(ctx, NULL, root, "step", false, 0, DQ_ROUND_STEPS_MAX - 1, &s->step, &has_step);
+	if (ctx->rc == 0 && s->has_round != has_step) {
+		dq_json_fail(ctx, DQ_JPATH_KEY(NULL, s->has_round ? "step" : "round"),
+			     "is required with %s", s->has_round ? "round" : "step");
+	}
+}
 
 static int direction_decode(struct dq_jctx *ctx, struct json_object *root, const char *key,
 			    struct dq_sample_direction *dir)
@@ -78,6 +94,7 @@ int dq_sample_decode(const char *json, size_t len, struct dq_sample *s, char *er
 		    sizeof(s->phase_name), NULL);
 	dq_json_u32(&ctx, NULL, root, "t", true, 1, DQ_SAMPLE_T_MAX, &s->t, NULL);
 	dq_json_u64(&ctx, NULL, root, "timeMs", true, 0, INT64_MAX, &s->time_ms, NULL);
+	round_decode(&ctx, root, s);
 	direction_decode(&ctx, root, "read", &s->read);
 	direction_decode(&ctx, root, "write", &s->write);
 	dq_json_u64(&ctx, NULL, root, "effectiveQueueDepthMilli", false, 0,
@@ -113,6 +130,10 @@ int dq_sample_encode(const struct dq_sample *s, char **json, size_t *len, char *
 	dq_jb_str(&b, root, "phaseName", s->phase_name, sizeof(s->phase_name));
 	dq_jb_u64(&b, root, "t", s->t);
 	dq_jb_u64(&b, root, "timeMs", s->time_ms);
+	if (s->has_round) {
+		dq_jb_u64(&b, root, "round", s->round);
+		dq_jb_u64(&b, root, "step", s->step);
+	}
 	direction_encode(&b, dq_jb_object(&b, root, "read"), &s->read);
 	direction_encode(&b, dq_jb_object(&b, root, "write"), &s->write);
 	if (s->has_effective_queue_depth_milli) {

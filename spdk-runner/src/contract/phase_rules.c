@@ -4,6 +4,7 @@
  * from the command line.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -72,6 +73,102 @@ static int check_bounds(const struct dq_phase_spec *p, struct dq_phase_violation
 	return 0;
 }
 
+static bool rw_is_mix(enum dq_rw rw)
+{
+	return rw == DQ_RW_RW || rw == DQ_RW_RANDRW;
+}
+
+static bool rw_may_write(enum dq_rw rw, bool has_read_percent, uint32_t read_percent)
+{
+	if (rw == DQ_RW_READ || rw == DQ_RW_RANDREAD) {
+		return false;
+	}
+	return !(rw_is_mix(rw) && has_read_percent && read_percent == DQ_READ_PERCENT_MAX);
+}
+
+/* A phase with rounds: its steps carry the stimulus, so the single-stimulus fields stay away. */
+static int check_rounds(const struct dq_phase_spec *p, struct dq_phase_violation *v)
+{
+	const struct dq_round_spec *r = &p->rounds;
+	const struct dq_round_step *s;
+	size_t i;
+
+	if (p->kind != DQ_PHASE_KIND_WORKLOAD) {
+		return violate(v, "rounds", "only a workload runs rounds");
+	}
+	if (p->rw != DQ_RW_NONE || p->has_read_percent || p->has_block_size_bytes ||
+	    p->has_queue_depth || p->has_runtime_s || p->has_size_bytes) {
+		return violate(v, "rounds",
+			       "replaces rw, readPercent, blockSizeBytes, queueDepth, runtimeS and "
+			       "sizeBytes; give them per step");
+	}
+	if (!p->has_range_percent) {
+		return violate(v, "rangePercent", "is required for kind workload");
+	}
+	if (r->step_count < 1 || r->step_count > DQ_ROUND_STEPS_MAX) {
+		return violate(v, "rounds.steps", "must hold 1..%d steps (got %zu)",
+			       DQ_ROUND_STEPS_MAX, r->step_count);
+	}
+	for (i = 0; i < r->step_count; i++) {
+		s = &r->steps[i];
+		if (s->idle_s > 0) {
+			if (s->idle_s > DQ_ROUND_STEP_RUNTIME_S_MAX || s->rw != DQ_RW_NONE ||
+			    s->has_runtime_s) {
+				return violate(v, "rounds.steps",
+					       "step %zu: an idle step is idleS (1..%d) alone", i,
+					       DQ_ROUND_STEP_RUNTIME_S_MAX);
+			}
+			continue;
+		}
+		if (s->has_runtime_s &&
+		    (s->runtime_s < 1 || s->runtime_s > DQ_ROUND_STEP_RUNTIME_S_MAX)) {
+			return violate(v, "rounds.steps", "step %zu: runtimeS must be 1..%d", i,
+				       DQ_ROUND_STEP_RUNTIME_S_MAX);
+		}
+		if (s->rw == DQ_RW_NONE || s->block_size_bytes < DQ_BLOCK_SIZE_MIN_BYTES ||
+		    s->block_size_bytes > DQ_BLOCK_SIZE_MAX_BYTES ||
+		    s->block_size_bytes % DQ_BLOCK_SIZE_ALIGN_BYTES != 0 ||
+		    s->queue_depth < DQ_QUEUE_DEPTH_MIN || s->queue_depth > DQ_QUEUE_DEPTH_MAX ||
+		    (s->has_read_percent && s->read_percent > DQ_READ_PERCENT_MAX)) {
+			return violate(
+				v, "rounds.steps",
+				"step %zu: rw, blockSizeBytes (a multiple of %d) and queueDepth "
+				"within the phase bounds",
+				i, DQ_BLOCK_SIZE_ALIGN_BYTES);
+		}
+		if (rw_is_mix(s->rw) && !s->has_read_percent) {
+			return violate(v, "rounds.steps",
+				       "step %zu: readPercent is required for rw %s", i,
+				       dq_rw_to_str(s->rw));
+		}
+	}
+	if (r->step_runtime_s < 1 || r->step_runtime_s > DQ_ROUND_STEP_RUNTIME_S_MAX) {
+		return violate(v, "rounds.stepRuntimeS", "must be 1..%d (got %u)",
+			       DQ_ROUND_STEP_RUNTIME_S_MAX, r->step_runtime_s);
+	}
+	if (r->has_tracking && r->tracking_step >= r->step_count) {
+		return violate(v, "rounds.tracking.step", "names step %u of %zu", r->tracking_step,
+			       r->step_count);
+	}
+	if (r->has_tracking && r->steps[r->tracking_step].idle_s > 0) {
+		return violate(v, "rounds.tracking.step", "names idle step %u: it measures nothing",
+			       r->tracking_step);
+	}
+	if (r->has_tracking && r->tracking_metric == DQ_TRACKING_METRIC_NONE) {
+		return violate(v, "rounds.tracking.metric", "is required");
+	}
+	if (r->max_rounds < DQ_ROUNDS_MIN || r->max_rounds > DQ_ROUNDS_MAX) {
+		return violate(v, "rounds.maxRounds", "must be %d..%d (got %u)", DQ_ROUNDS_MIN,
+			       DQ_ROUNDS_MAX, r->max_rounds);
+	}
+	if (!isfinite(r->range_writes_required) || r->range_writes_required < 0 ||
+	    r->range_writes_required > DQ_RANGE_WRITES_REQUIRED_MAX) {
+		return violate(v, "rounds.rangeWritesRequired", "must be 0..%d (got %g)",
+			       DQ_RANGE_WRITES_REQUIRED_MAX, r->range_writes_required);
+	}
+	return 0;
+}
+
 /* What a kind requires (the schema's allOf of if-then rules), in the schema's order. */
 static int check_kind(const struct dq_phase_spec *p, struct dq_phase_violation *v)
 {
@@ -107,6 +204,9 @@ static int check_kind(const struct dq_phase_spec *p, struct dq_phase_violation *
 		{ NULL, false },
 	};
 
+	if (p->has_rounds) {
+		return check_rounds(p, v);
+	}
 	switch (p->kind) {
 	case DQ_PHASE_KIND_WORKLOAD:
 		r = workload;
@@ -138,7 +238,7 @@ static int check_kind(const struct dq_phase_spec *p, struct dq_phase_violation *
 	if (p->kind == DQ_PHASE_KIND_WORKLOAD && p->has_runtime_s == p->has_size_bytes) {
 		return violate(v, NULL, "a workload needs exactly one of runtimeS, sizeBytes");
 	}
-	if ((p->rw == DQ_RW_RW || p->rw == DQ_RW_RANDRW) && !p->has_read_percent) {
+	if (rw_is_mix(p->rw) && !p->has_read_percent) {
 		return violate(v, "readPercent", "is required for rw %s", dq_rw_to_str(p->rw));
 	}
 	return 0;
@@ -175,15 +275,26 @@ int dq_phase_list_check(const struct dq_phase_spec *phases, size_t count, char *
 
 bool dq_phase_is_destructive(const struct dq_phase_spec *phase)
 {
+	size_t i;
+
 	switch (phase->kind) {
 	case DQ_PHASE_KIND_PURGE:
 	case DQ_PHASE_KIND_PRECONDITION:
 	case DQ_PHASE_KIND_DEALLOCATE:
 		return true;
 	case DQ_PHASE_KIND_WORKLOAD:
-		return phase->rw != DQ_RW_READ && phase->rw != DQ_RW_RANDREAD &&
-		       !((phase->rw == DQ_RW_RW || phase->rw == DQ_RW_RANDRW) &&
-			 phase->has_read_percent && phase->read_percent == DQ_READ_PERCENT_MAX);
+		if (phase->has_rounds) {
+			for (i = 0; i < phase->rounds.step_count; i++) {
+				if (phase->rounds.steps[i].idle_s == 0 &&
+				    rw_may_write(phase->rounds.steps[i].rw,
+						 phase->rounds.steps[i].has_read_percent,
+						 phase->rounds.steps[i].read_percent)) {
+					return true;
+				}
+			}
+			return false;
+		}
+		return rw_may_write(phase->rw, phase->has_read_percent, phase->read_percent);
 	default:
 		return false;
 	}

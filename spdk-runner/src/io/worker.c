@@ -5,7 +5,8 @@
  * submission (the clock read right before the call that submits it, its buffer long ready) to
  * its own completion (the clock read right after the call that reaped it). Independently of the
  * latencies, the IOs outstanding are integrated over time: the effective queue depth, which by
- * Little's law must equal mean latency x IOPS.
+ * Little's law must equal mean latency x IOPS. A timed phase stops issuing at its end and counts
+ * the IOs it drains then in its last second, so its totals are every IO the device was sent.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -42,12 +43,10 @@ uint64_t dq_io_queue_depth_milli(uint64_t outstanding_io_ns, uint64_t interval_n
 							    (uint64_t)milli;
 }
 
-/* Add the IOs outstanding since the last change up to t (a timed phase: never past its end). */
+/* Add the IOs outstanding since the last change up to t (through a timed phase's drain too: the
+ * drained IOs' latencies count, so their time outstanding must). */
 static void integrate(struct io_worker *w, uint64_t t)
 {
-	if (w->end_ns != 0 && t > w->end_ns) {
-		t = w->end_ns;
-	}
 	if (t > w->integrated_ns) {
 		w->second->outstanding_io_ns += (uint64_t)w->outstanding * (t - w->integrated_ns);
 		w->integrated_ns = t;
@@ -112,12 +111,13 @@ static void close_second(struct io_worker *w, uint64_t interval_end_ns)
 	}
 }
 
-/* Close every second that ended at or before now_ns (timed phases: never past runtime), then
- * integrate up to now_ns: what any change of the outstanding count must come after. */
+/* Close every second that ended at or before now_ns (a timed phase's last second stays open for
+ * the IOs drained after it: dq_io_phase_run closes it), then integrate up to now_ns: what any
+ * change of the outstanding count must come after. */
 static void advance_to(struct io_worker *w, uint64_t now_ns)
 {
 	while (now_ns >= w->next_boundary_ns &&
-	       (w->end_ns == 0 || w->next_boundary_ns <= w->end_ns)) {
+	       (w->end_ns == 0 || w->next_boundary_ns < w->end_ns)) {
 		close_second(w, w->next_boundary_ns);
 	}
 	integrate(w, now_ns);
@@ -214,9 +214,8 @@ static void complete(struct io_worker *w, const struct dq_io_completion *event, 
 		worker_fail(w, DQ_FAIL_IO_ERROR, what, event->result);
 		return;
 	}
-	if (w->end_ns != 0 && done_ns >= w->end_ns) {
-		return; /* completed after the phase's last second: drained, not counted */
-	}
+	/* An IO completing after a timed phase's end (drained) counts in its last second, still open:
+	 * the totals are what the device was sent, as its own counters (SMART) see them. */
 	sec->ios[slot->op]++;
 	sec->bytes[slot->op] += slot->length;
 	dq_histogram_record(&sec->histogram[slot->op], w->own_latency ? event->latency_ns :
@@ -384,16 +383,15 @@ int dq_io_phase_run(const struct dq_phase_env *env, const struct dq_io_phase_par
 	w.t = 1;
 	run_loop(&w);
 	if (w.end_ns != 0 && !stats->cancelled && stats->fail_reason == DQ_FAIL_NONE) {
-		/* A timed phase has exactly runtimeS samples, idle seconds at the end included. */
-		advance_to(&w, w.end_ns);
-		end = w.end_ns;
+		/* A timed phase has exactly runtimeS samples, idle seconds at the end included; it
+		 * lasts until its last drained IO completed, and its last second holds those IOs. */
+		end = w.last_ns > w.end_ns ? w.last_ns : w.end_ns;
+		advance_to(&w, end);
+		close_second(&w, end);
 	} else {
 		end = w.end_ns != 0 || stats->cancelled || stats->fail_reason != DQ_FAIL_NONE ?
 			      dq_phase_env_now(env) :
 			      w.last_ns;
-		if (w.end_ns != 0 && end > w.end_ns) {
-			end = w.end_ns;
-		}
 		/* Sized, cancelled or failed: the last, partial second counts when IOs completed in
 		 * it, so the samples always add up to the phase's totals. */
 		advance_to(&w, end);

@@ -75,9 +75,9 @@ static void fill_write(struct io_worker *w, const struct prepared_io *io)
 	struct dq_block_header header;
 
 	if (!w->fill_data) {
-		if (w->buffer_dirty[io->buffer]) {
-			memset(buf, 0,
-			       w->buffer_stride); /* a zeros write after a read or random data */
+		/* zeros: clear what a read or random data left, where a medium keeps it */
+		if (w->buffer_dirty[io->buffer] && w->engine->target.keeps_data) {
+			memset(buf, 0, w->buffer_stride);
 			w->buffer_dirty[io->buffer] = 0;
 		}
 		return;

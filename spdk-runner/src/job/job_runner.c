@@ -17,21 +17,9 @@
 #include "io/phase.h"
 #include "io/prng.h"
 #include "health_monitor.h"
+#include "job_internal.h"
 #include "job/job_runner.h"
-
-struct job {
-	const struct dq_job_spec *spec;
-	const struct dq_sink *sink;
-	struct dq_sink locked_sink; /* what the phases write samples to */
-	struct dq_job_outcome *outcome;
-	struct dq_io_engine engine;
-	struct dq_block_ledger ledger;
-	struct dq_phase_env env;
-	struct dq_health_monitor *health;
-	pthread_mutex_t sink_lock; /* seq, sink_rc and every sink call */
-	uint32_t seq;
-	int sink_rc;
-};
+#include "rounds_phase.h"
 
 /* Fill the envelope and deliver; the first sink error sticks and silences the rest. */
 static int emit(struct job *job, struct dq_job_event *event)
@@ -94,10 +82,7 @@ static void set_sink_error(struct job *job, int rc)
 	pthread_mutex_unlock(&job->sink_lock);
 }
 
-static int refuse(struct job *job, enum dq_refuse_reason reason, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int refuse(struct job *job, enum dq_refuse_reason reason, const char *fmt, ...)
+int job_refuse(struct job *job, enum dq_refuse_reason reason, const char *fmt, ...)
 {
 	struct dq_job_event event = { .type = DQ_JOB_EVENT_REFUSED };
 	va_list args;
@@ -158,10 +143,15 @@ static void totals_from(struct dq_direction_totals *totals, const struct dq_dire
 static int phase_completed_event(struct job *job, const struct dq_phase_spec *spec,
 				 const struct dq_phase_stats *stats, bool io_phase)
 {
-	struct dq_job_event event = { .type = DQ_JOB_EVENT_PHASE_COMPLETED };
-	struct dq_job_event_phase_completed *done = &event.phase_completed;
+	struct dq_job_event *event = calloc(1, sizeof(*event)); /* ~10 KiB with the rounds */
+	struct dq_job_event_phase_completed *done;
 	int rc;
 
+	if (event == NULL) {
+		return -ENOMEM;
+	}
+	event->type = DQ_JOB_EVENT_PHASE_COMPLETED;
+	done = &event->phase_completed;
 	done->phase_index = spec->index;
 	dq_strlcpy(done->phase_name, spec->name, sizeof(done->phase_name));
 	done->kind = spec->kind;
@@ -177,9 +167,14 @@ static int phase_completed_event(struct job *job, const struct dq_phase_spec *sp
 	done->purge_verification = stats->purge_verification;
 	done->has_verify = stats->has_verify;
 	done->verify = stats->verify;
-	rc = emit(job, &event);
+	done->has_rounds = spec->has_rounds;
+	if (spec->has_rounds) {
+		done->rounds = job->rounds;
+	}
+	rc = emit(job, event);
 	dq_histogram_export_fini(&done->read.latency_histogram);
 	dq_histogram_export_fini(&done->write.latency_histogram);
+	free(event);
 	return rc;
 }
 
@@ -226,163 +221,6 @@ static void io_params_from(const struct job *job, const struct dq_phase_spec *sp
 	}
 }
 
-/* "deallocate, format-user-data" for a refusal: what an operator can ask for instead. */
-static void purge_methods_text(uint32_t methods, char *out, size_t out_len)
-{
-	size_t used = 0;
-	int method;
-
-	out[0] = '\0';
-	for (method = DQ_PURGE_METHOD_FORMAT_USER_DATA; method <= DQ_PURGE_METHOD_DEALLOCATE;
-	     method++) {
-		if ((methods & (1u << method)) && used < out_len) {
-			used += (size_t)snprintf(
-				out + used, out_len - used, "%s%s", used > 0 ? ", " : "",
-				dq_purge_method_to_str((enum dq_purge_method)method));
-		}
-	}
-	if (used == 0) {
-		snprintf(out, out_len, "nothing");
-	}
-}
-
-/* The capability a purge method needs, named as a drive's datasheet would. */
-static const char *purge_capability(enum dq_purge_method method)
-{
-	switch (method) {
-	case DQ_PURGE_METHOD_FORMAT_USER_DATA:
-		return "Format NVM with user-data erase";
-	case DQ_PURGE_METHOD_FORMAT_CRYPTO:
-		return "Format NVM with cryptographic erase";
-	case DQ_PURGE_METHOD_SANITIZE_BLOCK:
-		return "Sanitize (block erase)";
-	case DQ_PURGE_METHOD_SANITIZE_CRYPTO:
-		return "Sanitize (crypto erase)";
-	case DQ_PURGE_METHOD_SANITIZE_OVERWRITE:
-		return "Sanitize (overwrite)";
-	case DQ_PURGE_METHOD_DEALLOCATE:
-		return "deallocate (TRIM / Dataset Management)";
-	default:
-		return "any purge method";
-	}
-}
-
-/* Does a phase leave this job's headers on the medium (random data written over its range)? */
-static bool writes_headers(const struct dq_phase_spec *p)
-{
-	return (p->kind == DQ_PHASE_KIND_WORKLOAD || p->kind == DQ_PHASE_KIND_PRECONDITION) &&
-	       dq_phase_is_destructive(p) && p->data_pattern != DQ_DATA_PATTERN_ZEROS;
-}
-
-/* Whether an earlier phase of the job writes where verify phase i reads, since the last erase. */
-static bool written_before(const struct job *job, size_t i, uint64_t range)
-{
-	const struct dq_device *device = &job->engine.target.device;
-	const struct dq_phase_spec *p;
-
-	while (i-- > 0) {
-		p = &job->spec->phases[i];
-		if (writes_headers(p)) {
-			return true; /* every range starts at LBA 0: it overlaps */
-		}
-		if (p->kind == DQ_PHASE_KIND_PURGE || (p->kind == DQ_PHASE_KIND_DEALLOCATE &&
-						       dq_phase_range_bytes(p, device) >= range)) {
-			return false;
-		}
-	}
-	return false;
-}
-
-/* A verify phase needs a medium to read and something this job wrote there before it. */
-static int check_verify_fits(struct job *job, size_t i)
-{
-	const struct dq_device_target *target = &job->engine.target;
-	const struct dq_phase_spec *p = &job->spec->phases[i];
-	uint64_t range = dq_phase_range_bytes(p, &target->device);
-
-	if (!target->keeps_data) {
-		return refuse(job, DQ_REFUSE_INVALID_COMMAND,
-			      "phase %s: nothing written to %s can be read back to verify: %s",
-			      p->name, target->device.transport_address, target->no_data_reason);
-	}
-	if (!written_before(job, i, range)) {
-		return refuse(
-			job, DQ_REFUSE_INVALID_COMMAND,
-			"phase %s: verify of [0, %llu): no earlier phase of this job writes "
-			"random data there after the last purge, so nothing there was written "
-			"by this job: nothing to verify",
-			p->name, (unsigned long long)range);
-	}
-	return 1;
-}
-
-/* What the opened device must offer the phases; a refusal (invalid-command) otherwise. */
-static int check_phases_fit(struct job *job)
-{
-	const struct dq_device_target *target = &job->engine.target;
-	const struct dq_io_engine_ops *ops = job->engine.ops;
-	uint32_t lba = target->device.lba_size_bytes;
-	const struct dq_phase_spec *p;
-	enum dq_purge_method method;
-	uint64_t range;
-	size_t i;
-
-	for (i = 0; i < job->spec->phase_count; i++) {
-		p = &job->spec->phases[i];
-		range = dq_phase_range_bytes(p, &target->device);
-		if (p->has_block_size_bytes && p->block_size_bytes % lba != 0) {
-			return refuse(
-				job, DQ_REFUSE_INVALID_COMMAND,
-				"phase %s: blockSizeBytes %u is not a multiple of the device's "
-				"%u-byte LBA",
-				p->name, p->block_size_bytes, lba);
-		}
-		if (p->has_queue_depth && p->queue_depth > target->max_queue_depth) {
-			return refuse(job, DQ_REFUSE_INVALID_COMMAND,
-				      "phase %s: queueDepth %u exceeds the engine's %u", p->name,
-				      p->queue_depth, target->max_queue_depth);
-		}
-		if ((p->kind == DQ_PHASE_KIND_WORKLOAD || p->kind == DQ_PHASE_KIND_PRECONDITION) &&
-		    range < p->block_size_bytes) {
-			return refuse(job, DQ_REFUSE_INVALID_COMMAND,
-				      "phase %s: the tested range (%llu bytes) is smaller than one "
-				      "block",
-				      p->name, (unsigned long long)range);
-		}
-		if (p->kind == DQ_PHASE_KIND_WORKLOAD && p->has_size_bytes &&
-		    p->size_bytes < p->block_size_bytes) {
-			return refuse(job, DQ_REFUSE_INVALID_COMMAND,
-				      "phase %s: sizeBytes is smaller than one block", p->name);
-		}
-		if (p->kind == DQ_PHASE_KIND_DEALLOCATE &&
-		    !(ops->flags & DQ_ENGINE_CAN_DEALLOCATE)) {
-			return refuse(job, DQ_REFUSE_INVALID_COMMAND,
-				      "phase %s: engine %s cannot deallocate", p->name, ops->name);
-		}
-		if (p->kind == DQ_PHASE_KIND_PURGE) {
-			method = p->purge_method == DQ_PURGE_METHOD_AUTO ?
-					 dq_device_target_strongest_purge(target) :
-					 p->purge_method;
-			if (method == DQ_PURGE_METHOD_NONE ||
-			    !(target->purge_methods & (1u << method))) {
-				char offered[160];
-
-				purge_methods_text(target->purge_methods, offered, sizeof(offered));
-				return refuse(job, DQ_REFUSE_INVALID_COMMAND,
-					      "phase %s: %s cannot purge with %s: it lacks %s (the "
-					      "device offers: %s); nothing was written",
-					      p->name, target->device.transport_address,
-					      dq_purge_method_to_str(p->purge_method),
-					      purge_capability(method), offered);
-			}
-		}
-		if (p->kind == DQ_PHASE_KIND_VERIFY && check_verify_fits(job, i) != 1) {
-			return 0;
-		}
-	}
-	return 1; /* fits */
-}
-
 /*
  * The job's ledger: the header unit for its block sizes, and the generation map when a phase
  * verifies (refused when the map would not fit).
@@ -409,7 +247,7 @@ static int ledger_setup(struct job *job)
 				  device->lba_size_bytes, device->capacity_bytes, track,
 				  &map_bytes);
 	if (rc == -E2BIG) {
-		return refuse(
+		return job_refuse(
 			job, DQ_REFUSE_INVALID_COMMAND,
 			"verifying data on %s needs a %llu MiB map of what the job wrote; the "
 			"limit is %llu MiB",
@@ -434,7 +272,7 @@ static int admit(struct job *job, const struct dq_allowlist *allowlist)
 
 	rc = dq_phase_list_check(spec->phases, spec->phase_count, err, sizeof(err));
 	if (rc != 0) {
-		return refuse(job, DQ_REFUSE_INVALID_COMMAND, "%s", err);
+		return job_refuse(job, DQ_REFUSE_INVALID_COMMAND, "%s", err);
 	}
 	ops = spec->engine_ops;
 	rc = 0;
@@ -446,7 +284,7 @@ static int admit(struct job *job, const struct dq_allowlist *allowlist)
 			 ops->name, ops->version, DQ_IO_ENGINE_OPS_VERSION);
 	}
 	if (rc != 0) {
-		return refuse(job, DQ_REFUSE_ENGINE_UNAVAILABLE, "%s", err);
+		return job_refuse(job, DQ_REFUSE_ENGINE_UNAVAILABLE, "%s", err);
 	}
 	for (i = 0; i < spec->phase_count; i++) {
 		destructive |= dq_phase_is_destructive(&spec->phases[i]);
@@ -470,37 +308,63 @@ static int admit(struct job *job, const struct dq_allowlist *allowlist)
 	args.queue_depth = args.queue_depth == 0 ? 1 : args.queue_depth;
 	rc = dq_io_engine_open(&job->engine, ops, &args, err, sizeof(err));
 	if (rc == -ENOENT || rc == -ENXIO || rc == -ENODEV || rc == -ENOTDIR) {
-		return refuse(job, DQ_REFUSE_DEVICE_NOT_FOUND, "%s", err);
+		return job_refuse(job, DQ_REFUSE_DEVICE_NOT_FOUND, "%s", err);
 	} else if (rc == -EBUSY) {
-		return refuse(job, DQ_REFUSE_DEVICE_BUSY, "%s", err);
+		return job_refuse(job, DQ_REFUSE_DEVICE_BUSY, "%s", err);
 	} else if (rc != 0) {
-		return refuse(job, DQ_REFUSE_ENGINE_UNAVAILABLE, "%s", err);
+		return job_refuse(job, DQ_REFUSE_ENGINE_UNAVAILABLE, "%s", err);
 	}
 	job->outcome->device = job->engine.target.device;
 	if (spec->expected_serial != NULL &&
 	    strcmp(spec->expected_serial, job->engine.target.device.serial) != 0) {
-		return refuse(job, DQ_REFUSE_SERIAL_MISMATCH,
-			      "%s has serial '%s', the job names '%s': refusing to touch the wrong "
-			      "device",
-			      job->engine.target.device.transport_address,
-			      job->engine.target.device.serial, spec->expected_serial);
+		return job_refuse(
+			job, DQ_REFUSE_SERIAL_MISMATCH,
+			"%s has serial '%s', the job names '%s': refusing to touch the wrong "
+			"device",
+			job->engine.target.device.transport_address,
+			job->engine.target.device.serial, spec->expected_serial);
 	}
 	/* A diskless engine has no medium: nothing to destroy, nothing to interlock. */
 	if (destructive && !dq_io_engine_has(&job->engine, DQ_ENGINE_DISKLESS)) {
 		rc = dq_interlock_check(allowlist, &job->engine.target, spec->expected_serial,
 					spec->require_serial, &verdict);
 		if (rc != 0) {
-			return refuse(job, verdict.reason, "%s", verdict.message);
+			return job_refuse(job, verdict.reason, "%s", verdict.message);
 		}
 		if (job->engine.ops->claim != NULL) {
 			rc = job->engine.ops->claim(job->engine.data, err, sizeof(err));
 			if (rc != 0) {
-				return refuse(job, DQ_REFUSE_DEVICE_BUSY, "%s", err);
+				return job_refuse(job, DQ_REFUSE_DEVICE_BUSY, "%s", err);
 			}
 		}
 	}
-	rc = check_phases_fit(job);
+	rc = job_check_phases_fit(job);
 	return rc == 1 ? ledger_setup(job) : rc;
+}
+
+/*
+ * The eligibility input of later rounds, as the service's analysis counts it: a purge, fill or
+ * deallocation resets it; a workload writing at random adds its writes (a phase with rounds the
+ * writes of its random steps only).
+ */
+static void count_random_writes(struct job *job, const struct dq_phase_spec *spec,
+				const struct dq_phase_stats *stats)
+{
+	uint32_t read_percent = spec->has_read_percent ? spec->read_percent : 0;
+	uint64_t random;
+
+	if (spec->kind == DQ_PHASE_KIND_PURGE || spec->kind == DQ_PHASE_KIND_PRECONDITION ||
+	    spec->kind == DQ_PHASE_KIND_DEALLOCATE) {
+		job->random_write_bytes_since_reset = 0;
+		return;
+	}
+	if (spec->kind != DQ_PHASE_KIND_WORKLOAD) {
+		return;
+	}
+	random = spec->has_rounds			       ? job->rounds_random_write_bytes :
+		 dq_rw_is_random_write(spec->rw, read_percent) ? stats->write.bytes :
+								 0;
+	job->random_write_bytes_since_reset += random;
 }
 
 static int run_phase(struct job *job, const struct dq_phase_spec *spec,
@@ -528,6 +392,13 @@ static int run_phase(struct job *job, const struct dq_phase_spec *spec,
 				spec->kind != DQ_PHASE_KIND_PURGE);
 	switch (spec->kind) {
 	case DQ_PHASE_KIND_WORKLOAD:
+		if (spec->has_rounds) {
+			rc = dq_rounds_phase_run(&job->env, spec, &job->engine.target.device,
+						 job->random_write_bytes_since_reset, stats,
+						 &job->rounds, &job->rounds_random_write_bytes);
+			break;
+		}
+		/* fall through */
 	case DQ_PHASE_KIND_PRECONDITION:
 		io_params_from(job, spec, &params);
 		rc = dq_io_phase_run(&job->env, &params, stats);
@@ -558,6 +429,7 @@ static int run_phase(struct job *job, const struct dq_phase_spec *spec,
 	if (stats->cancelled || stats->fail_reason != DQ_FAIL_NONE) {
 		return 0; /* the job's final event says what happened */
 	}
+	count_random_writes(job, spec, stats);
 	rc = phase_completed_event(job, spec, stats,
 				   spec->kind == DQ_PHASE_KIND_WORKLOAD ||
 					   spec->kind == DQ_PHASE_KIND_PRECONDITION);

@@ -12,6 +12,10 @@
 #   guest.sh exec DIR -- CMD [ARG...]   one boot running CMD (an absolute path) with DIR as the
 #                                       read-write folder (DIR/guest.env describes the drive)
 #
+# While a guest runs, DIR/qmp.sock (for cases, $WORK/out/qmp.sock) is QEMU's monitor (QMP) on the
+# host: a test changes the emulated controller there, QOM path /machine/peripheral/dqctrl (its
+# smart_critical_warning bits, as a failing drive would raise them). The guest cannot reach it.
+#
 # Environment: RUNNER and CHECK (built binaries, absolute), WORK (scratch directory, for cases),
 # DRIVEQUAL_GUEST_TOOLS (default ~/.cache/drivequal/guest), DRIVEQUAL_SPDK_RUNNER (a runner built
 # against an SPDK install, which a build tree finds by its RUNPATH: adds an IOMMU to the guest
@@ -73,8 +77,14 @@ boot() {
 	rm -f "$image"
 	truncate -s "$NVME_BYTES" "$image"
 	local qemu_opts="-drive file=$image,if=none,id=dqnvme,format=raw,discard=unmap"
-	qemu_opts+=" -device nvme,serial=$NVME_SERIAL,drive=dqnvme,ocp=on"
+	qemu_opts+=" -device nvme,id=dqctrl,serial=$NVME_SERIAL,drive=dqnvme,ocp=on"
 	qemu_opts+=",logical_block_size=$NVME_LBA_BYTES,physical_block_size=$NVME_LBA_BYTES"
+	# A socket's path must fit in 108 bytes, which a deep checkout would not: the socket lives in
+	# a short temporary directory, DIR/qmp.sock links to it.
+	local qmp_dir
+	qmp_dir=$(mktemp -d /tmp/drivequal-qmp-XXXXXX)
+	ln -sfn "$qmp_dir/qmp.sock" "$dir/qmp.sock"
+	qemu_opts+=" -qmp unix:$qmp_dir/qmp.sock,server=on,wait=off"
 	local extra=() described=""
 	if [ "$iommu" = yes ]; then
 		qemu_opts="-device intel-iommu $qemu_opts"
@@ -88,7 +98,9 @@ boot() {
 		vng --run "$GUEST_KERNEL" --qemu "$GUEST_QEMU" --disable-kvm --disable-microvm \
 		-m 2G -p 2 "${extra[@]}" --rwdir="$dir" --qemu-opts="$qemu_opts" -- "$@" </dev/null 2>&1) |
 		tee "$dir/console.log"
-	return "${PIPESTATUS[0]}"
+	local status=${PIPESTATUS[0]}
+	rm -rf "$qmp_dir" "$dir/qmp.sock"
+	return "$status"
 }
 
 # The guest's settings, read by inguest.sh and the cases.

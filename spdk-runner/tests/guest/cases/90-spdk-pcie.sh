@@ -73,9 +73,13 @@ expect_random "$DEV" 0 "$NVME_BYTES"
 bind vfio-pci
 job_file "$SCRATCH/format.json" spdk '[{"name": "purge", "kind": "purge", "purgeMethod": "format-user-data"}]'
 run_job "$SCRATCH/format.jsonl" "$BDF" "$SCRATCH/format.json" --allowlist "$allow" "${spdk[@]}"
+proof=$(event "$SCRATCH/format.jsonl" phase-completed 0 | jq -c .purgeVerification)
+[ "$(jq -r '"\(.status) \(.coverage) \(.blocksRead) \(.blocksFound)"' <<<"$proof")" = "verified all $((NVME_BYTES / 4096)) 0" ] ||
+	fail "the Format was not proven on every block: $proof"
+figure spdkPurgeVerification "$(jq -r '"\(.status), \(.blocksRead) blocks read back, \(.blocksFound) found"' <<<"$proof")"
 bind nvme
 expect_zeros "$DEV" 0 "$NVME_BYTES"
-echo "format: random before, all $NVME_BYTES bytes zeros after"
+echo "format: random before, all $NVME_BYTES bytes zeros after; purge proof $proof"
 
 # Dataset Management: fill, deallocate the first half; zeros there, data beyond
 bind vfio-pci
@@ -95,10 +99,11 @@ job_file "$SCRATCH/randwrite.json" spdk "[{\"name\": \"randwrite-4k-qd32\", \"ki
 	\"runtimeS\": $GUEST_RANDWRITE_S, \"smartSnapshot\": true}]"
 out="$SCRATCH/randwrite.jsonl"
 run_job "$out" "$BDF" "$SCRATCH/randwrite.json" --allowlist "$allow" "${spdk[@]}"
-"$CHECK" stream "$out" --final completed --runtime 0 "$GUEST_RANDWRITE_S" --bs 0 4096 ||
+"$CHECK" stream "$out" --final completed --runtime 0 "$GUEST_RANDWRITE_S" --bs 0 4096 --little 0 0.02 ||
 	fail "the job's samples and events do not add up"
 iops=$(event "$out" phase-completed 0 | jq -r "(.write.ios / (.durationNs / 1e9)) | floor")
 figure spdkIops "$iops"
+figure spdkEffectiveQueueDepth "$(event "$out" phase-completed 0 | jq -r '.effectiveQueueDepthMilli / 1000')"
 smart_deltas "$out" 0 spdk 4096 32
 cp "$out" "$OUT/spdk-randwrite.jsonl"
 echo "ok spdk over PCIe ($BDF): identify, sanitize refused (not emulated), Format NVM zeros, DSM zeros, 4KiB randwrite QD32 at $iops IOPS, SMART DUW exact, WAF $WAF"

@@ -54,6 +54,18 @@ event() {
 	fi
 }
 
+# expect_refusal JOB ALLOWLIST PATTERN FIGURE: the job is refused (invalid-command) before any IO
+# with the namespace's sha256 unchanged, its message matches PATTERN (grep), recorded as FIGURE.
+expect_refusal() {
+	local refusal
+	rm -f "$SCRATCH"/refused-invalid-command-*.jsonl
+	expect_refused invalid-command "$DEV" --job "$1" --allowlist "$2"
+	refusal=$(jq -r 'select(.type == "refused") | .message' "$SCRATCH"/refused-invalid-command-*.jsonl)
+	echo "refused: $refusal"
+	grep -q "$3" <<<"$refusal" || fail "the refusal must match '$3': $refusal"
+	figure "$4" "$refusal"
+}
+
 # expect_zeros TARGET OFFSET LENGTH and expect_random TARGET OFFSET LENGTH: what the drive holds
 # there, read through the kernel (O_DIRECT), judged by check_output (zeros: every byte; random:
 # every 4 KiB block distinct, none zero, ~8 bits of entropy per byte).
@@ -69,11 +81,10 @@ expect_random() { expect_pattern random "$@"; }
 # smart_deltas OUT PHASE PREFIX BS QD: checks a write phase's SMART 02h and OCP C0h snapshots
 # against what the runner wrote, records the figures and sets WAF.
 #
-# The phase's write.bytes (W) counts the IOs that completed within its timed seconds; the up to QD
-# IOs still in flight then are drained and not counted, but the drive wrote them. So the drive's
-# own count of write commands (02h Host Write Commands; one per BS-byte IO when the block layer
-# merges nothing, as the kernel-path case sets with queue/nomerges) is the phase's IOs plus 0..QD
-# drained ones, and the bytes the host sent are D = that count x BS.
+# The phase's write totals count every IO it sent, the up to QD still in flight at its end (drained
+# then) included. So the drive's own count of write commands (02h Host Write Commands; one per
+# BS-byte IO when the block layer merges nothing, as the kernel-path case sets with
+# queue/nomerges) equals the phase's IOs, and the bytes the host sent are D = that count x BS.
 # Data Units Written counts thousands of 512-byte units, rounded up: with S0 units written before
 # and d = D/512 during the phase, its delta is ceil((S0 + d)/1000) - ceil(S0/1000), i.e.
 # floor(d/1000) or ceil(d/1000) for any S0. Where the C0h physical media bytes count every byte
@@ -82,7 +93,7 @@ expect_random() { expect_pattern random "$@"; }
 # DUW's rounding of one unit.
 smart_deltas() {
 	local out=$1 phase=$2 prefix=$3 bs=$4 qd=$5 before after written ios
-	local duw0 duw1 pmuw0 pmuw1 hwc0 hwc1 commands drained device_bytes s0 d lo hi exact
+	local duw0 duw1 pmuw0 pmuw1 hwc0 hwc1 commands device_bytes s0 d lo hi exact
 	before=$(jq -c --argjson p "$phase" 'select(.type == "smart-snapshot" and .phaseIndex == $p and .when == "before") | .smart' "$out")
 	after=$(jq -c --argjson p "$phase" 'select(.type == "smart-snapshot" and .phaseIndex == $p and .when == "after") | .smart' "$out")
 	[ -n "$before" ] && [ -n "$after" ] || fail "phase $phase has no SMART snapshots before and after"
@@ -97,22 +108,20 @@ smart_deltas() {
 	read -r duw1 hwc1 pmuw1 < <(jq -r '"\(.dataUnitsWritten) \(.hostWriteCommands) \(.ocp.physicalMediaUnitsWrittenBytes)"' <<<"$after")
 	[ "$ios" -gt 0 ] && [ "$written" -eq $((ios * bs)) ] || fail "phase $phase: $ios IOs, $written bytes"
 	commands=$((hwc1 - hwc0))
-	drained=$((commands - ios))
 	device_bytes=$((commands * bs))
 	figure "${prefix}HostBytesWritten" "$written"
 	figure "${prefix}WriteIos" "$ios"
 	figure "${prefix}HostWriteCommandsDelta" "$commands"
-	figure "${prefix}DrainedWrites" "$drained"
 	figure "${prefix}DataUnitsWrittenBefore" "$duw0"
 	figure "${prefix}DataUnitsWrittenAfter" "$duw1"
 	figure "${prefix}DataUnitsWrittenDelta" "$((duw1 - duw0))"
 	figure "${prefix}PhysicalMediaBytesBefore" "$pmuw0"
 	figure "${prefix}PhysicalMediaBytesAfter" "$pmuw1"
 	figure "${prefix}PhysicalMediaBytesDelta" "$((pmuw1 - pmuw0))"
-	echo "phase $phase: $ios writes counted ($written bytes); the drive took $commands write commands" \
-		"($drained drained after the last second); SMART DUW $duw0 -> $duw1; C0h PMUW $pmuw0 -> $pmuw1"
-	[ "$drained" -ge 0 ] && [ "$drained" -le "$qd" ] ||
-		fail "the drive counted $commands write commands for $ios counted IOs: not 0..$qd drained ones"
+	echo "phase $phase: $ios writes counted ($written bytes), the IOs drained at its end included;" \
+		"the drive took $commands write commands; SMART DUW $duw0 -> $duw1; C0h PMUW $pmuw0 -> $pmuw1"
+	[ "$commands" -eq "$ios" ] ||
+		fail "the drive counted $commands write commands, the phase $ios IOs (QD $qd): IOs missing from the totals"
 	[ $((pmuw1 - pmuw0)) -eq "$device_bytes" ] ||
 		fail "C0h PMUW grew by $((pmuw1 - pmuw0)) bytes; the host sent $commands x $bs = $device_bytes"
 	d=$((device_bytes / 512))

@@ -108,6 +108,63 @@ struct dq_device {
 	char transport_address[DQ_UTF8_BUF(DQ_TRANSPORT_MAX_CHARS)];
 };
 
+/* Adaptive rounds (#/$defs/roundSpec): bounds as the schema states them. */
+#define DQ_ROUND_STEPS_MAX 64
+#define DQ_ROUND_STEP_RUNTIME_S_MAX 3600
+#define DQ_ROUNDS_MIN 5 /* one steady-state window */
+#define DQ_ROUNDS_MAX 1000
+#define DQ_RANGE_WRITES_REQUIRED_MAX 1000
+
+enum dq_tracking_metric {
+	DQ_TRACKING_METRIC_NONE = 0,
+	DQ_TRACKING_METRIC_IOPS,
+	DQ_TRACKING_METRIC_BYTES_PER_S,
+};
+
+/* One step of a round (#/$defs/roundStep): a fixed stimulus, or a host-idle wait (idle_s > 0). */
+struct dq_round_step {
+	uint32_t idle_s; /* 0: an IO step */
+	bool has_runtime_s; /* IO steps: their own seconds instead of stepRuntimeS */
+	uint32_t runtime_s;
+	enum dq_rw rw;
+	bool has_read_percent;
+	uint32_t read_percent;
+	uint32_t block_size_bytes;
+	uint32_t queue_depth;
+};
+
+struct dq_round_spec {
+	size_t step_count;
+	struct dq_round_step steps[DQ_ROUND_STEPS_MAX];
+	uint32_t step_runtime_s;
+	bool has_tracking; /* none: exactly max_rounds rounds */
+	uint32_t tracking_step; /* index into steps */
+	enum dq_tracking_metric tracking_metric;
+	uint32_t max_rounds;
+	double range_writes_required; /* W */
+};
+
+enum dq_rounds_stop {
+	DQ_ROUNDS_STOP_NONE = 0,
+	DQ_ROUNDS_STOP_STEADY,
+	DQ_ROUNDS_STOP_MAX_ROUNDS,
+};
+
+/* How a phase with rounds stopped (#/$defs/roundsResult). */
+struct dq_rounds_result {
+	uint32_t rounds_run;
+	enum dq_rounds_stop stopped_because;
+	bool has_reached_at_round; /* exactly when stopped_because is STEADY */
+	uint32_t reached_at_round;
+	bool has_first_eligible_round;
+	uint32_t first_eligible_round;
+	size_t tracking_count;
+	int64_t tracking_milli[DQ_ROUNDS_MAX]; /* -1: no second of the tracking step present */
+};
+
+const char *dq_tracking_metric_to_str(enum dq_tracking_metric metric);
+const char *dq_rounds_stop_to_str(enum dq_rounds_stop stop);
+
 /* One step of a qualification (#/$defs/phaseSpec); has_* says whether an optional field is set. */
 struct dq_phase_spec {
 	uint32_t index;
@@ -134,6 +191,8 @@ struct dq_phase_spec {
 	enum dq_purge_method purge_method;
 	bool has_smart_snapshot;
 	bool smart_snapshot;
+	bool has_rounds; /* adaptive rounds: the steps replace rw..queueDepth and the duration */
+	struct dq_round_spec rounds;
 };
 
 /* Per-second completion latency percentiles, nanoseconds (#/$defs/latencyPercentilesNs). */

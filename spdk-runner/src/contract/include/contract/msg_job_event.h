@@ -92,6 +92,8 @@ struct dq_job_event_phase_completed {
 	struct dq_purge_verification purge_verification;
 	bool has_verify; /* verify phases */
 	struct dq_verify_result verify;
+	bool has_rounds; /* phases with adaptive rounds */
+	struct dq_rounds_result rounds;
 };
 
 struct dq_job_event_smart_snapshot {

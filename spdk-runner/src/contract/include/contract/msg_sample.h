@@ -28,6 +28,9 @@ struct dq_sample {
 	struct dq_sample_direction write;
 	bool has_effective_queue_depth_milli;
 	uint64_t effective_queue_depth_milli; /* IOs outstanding x 1000, time-averaged */
+	bool has_round; /* phases with adaptive rounds: round and step of this second */
+	uint32_t round;
+	uint32_t step;
 };
 
 /*

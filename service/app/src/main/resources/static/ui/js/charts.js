@@ -306,6 +306,98 @@ const Charts = (() => {
 		return u;
 	}
 
+	/**
+	 * Values against a numeric x that is not time (a round, a block size): each series as
+	 * points, joined by a line unless points only; horizontal dashed levels (an average and its
+	 * bands) and straight segments (a fitted slope) drawn over the plot.
+	 * options: title, caption, xLabel, yLabel, xLog, yLog, xValues (label of an x value),
+	 * series: [{label, x: [...], y: [...], color, pointsOnly}], levels: [{value, label, color,
+	 * dash}], segments: [{x0, y0, x1, y1, label, color}]
+	 */
+	function xy(container, options) {
+		const plot = frame(container, options.title, options.caption);
+		const levels = options.levels || [];
+		const segments = options.segments || [];
+		const ys = [...options.series.flatMap((s) => s.y), ...levels.map((l) => l.value),
+			...segments.flatMap((s) => [s.y0, s.y1])].filter((v) => v != null && (!options.yLog || v > 0));
+		const yMin = ys.length ? Math.min(...ys) : 0;
+		const yMax = ys.length ? Math.max(...ys) : 1;
+		const floor = options.yLog ? Math.pow(10, Math.floor(Math.log10(Math.max(yMin, 1e-9)))) : 0;
+		const ceiling = options.yLog ? Math.pow(10, Math.ceil(Math.log10(yMax * 1.0001))) : Math.max(1, yMax) * 1.08;
+		const data = uPlot.join(options.series.map((s) => {
+			const order = s.x.map((x, i) => i).sort((a, b) => s.x[a] - s.x[b]);
+			return [order.map((i) => s.x[i]), order.map((i) => s.y[i])];
+		}));
+		const overlay = {
+			hooks: {
+				draw: [(u) => {
+					const ctx = u.ctx;
+					const { left, width } = u.bbox;
+					ctx.save();
+					ctx.textAlign = 'right';
+					ctx.textBaseline = 'bottom';
+					ctx.font = `${Math.round(11 * devicePixelRatio)}px sans-serif`;
+					ctx.lineWidth = devicePixelRatio * 1.5;
+					for (const level of levels) {
+						const y = u.valToPos(level.value, 'y', true);
+						ctx.strokeStyle = level.color || '#555';
+						ctx.setLineDash((level.dash || [6, 4]).map((d) => d * devicePixelRatio));
+						ctx.beginPath();
+						ctx.moveTo(left, y);
+						ctx.lineTo(left + width, y);
+						ctx.stroke();
+						ctx.fillStyle = level.color || '#555';
+						ctx.fillText(level.label || '', left + width - 4 * devicePixelRatio, y - 2 * devicePixelRatio);
+					}
+					ctx.setLineDash([]);
+					for (const s of segments) {
+						ctx.strokeStyle = s.color || '#111';
+						ctx.beginPath();
+						ctx.moveTo(u.valToPos(s.x0, 'x', true), u.valToPos(s.y0, 'y', true));
+						ctx.lineTo(u.valToPos(s.x1, 'x', true), u.valToPos(s.y1, 'y', true));
+						ctx.stroke();
+						ctx.fillStyle = s.color || '#111';
+						ctx.textAlign = 'left';
+						ctx.fillText(s.label || '', u.valToPos(s.x0, 'x', true) + 4 * devicePixelRatio, u.valToPos(s.y0, 'y', true) - 4 * devicePixelRatio);
+					}
+					ctx.restore();
+				}],
+			},
+		};
+		const xs = data[0];
+		const u = new uPlot({
+			width: width(container),
+			height: options.height || HEIGHT,
+			legend: { live: false },
+			scales: {
+				x: options.xLog ? { time: false, distr: 3, log: 2 } : { time: false, range: (u, min, max) => [min - 0.5, max + 0.5] },
+				y: options.yLog ? { distr: 3, log: 10, range: () => [floor, ceiling] } : { range: () => [0, ceiling] },
+			},
+			axes: [
+				{ label: options.xLabel, labelSize: 20, stroke: '#333', grid: { stroke: '#e5e8ee' },
+					splits: () => xs, values: (u, splits) => splits.map((v) => (options.xValues ? options.xValues(v) : String(v))) },
+				{ label: options.yLabel + (options.yLog ? ' (log scale)' : ''), labelSize: 22, size: 58, stroke: '#333', grid: { stroke: '#e5e8ee' },
+					splits: options.yLog ? () => logSplits(floor, ceiling) : undefined, values: (u, splits) => splits.map(DQ.si) },
+			],
+			series: [
+				{ label: options.xLabel },
+				...options.series.map((s, i) => ({
+					label: s.label,
+					stroke: s.color || PALETTE[i % PALETTE.length],
+					width: s.pointsOnly ? 0 : 1.5,
+					spanGaps: true,
+					paths: s.pointsOnly ? () => null : undefined,
+					points: { show: true, space: 0, size: 7, width: 1, fill: s.color || PALETTE[i % PALETTE.length] },
+				})),
+			],
+			plugins: [overlay],
+		}, data, plot);
+		container.dataset.points = String(options.series.reduce((n, s) => n + s.y.filter((v) => v != null).length, 0));
+		container.dataset.series = String(options.series.length);
+		all.add(u);
+		return u;
+	}
+
 	function resizeAll(printing) {
 		for (const u of all) {
 			const container = u.root.closest('.chart');
@@ -325,5 +417,5 @@ const Charts = (() => {
 	window.addEventListener('beforeprint', () => resizeAll(true));
 	window.addEventListener('afterprint', () => resizeAll(false));
 
-	return { scatter, lines, dual, PALETTE, resizeAll };
+	return { scatter, lines, dual, xy, PALETTE, resizeAll };
 })();

@@ -12,8 +12,10 @@
 		const profile = job.profile ? await api.get('/api/v1/profiles/' + encodeURIComponent(job.profile)).catch(() => null) : null;
 		const phase = Report.chartPhase(job, profile, phaseIndex);
 		const samples = {};
-		if (phase) {
-			samples[phase.phaseIndex] = await DQ.phaseSamples(job.id, phase.phaseIndex);
+		// The charts' phase, and every workload phase for the SNIA pages (js/snia.js).
+		const wanted = new Set([...(phase ? [phase.phaseIndex] : []), ...Snia.phasesNeeded(job)]);
+		for (const index of wanted) {
+			samples[index] = await DQ.phaseSamples(job.id, index);
 		}
 		const health = await api.get(`/api/v1/qualifications/${encodeURIComponent(job.id)}/health`).catch(() => []);
 		return { job, profile, samples, phaseIndex: phase ? phase.phaseIndex : null, health };

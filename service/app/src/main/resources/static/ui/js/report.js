@@ -346,6 +346,9 @@ const Report = (() => {
 		if (phase && phase.iops) {
 			container.append(steadyState(phase), consistency(phase));
 		}
+		if (typeof Snia !== 'undefined') {
+			Snia.render(container, data);
+		}
 		container.append(qos(job), throughput(job), waf(job), recovery(job));
 		const proofs = readBack(job);
 		if (proofs) {

@@ -57,12 +57,15 @@ final class JobAnalyzer {
 
 	/**
 	 * Per-phase figures as stored in the job's analysis; purgeVerification and verify are
-	 * the runner's read-backs as it sent them (null when the phase had none).
+	 * the runner's read-backs as it sent them (null when the phase had none), rounds how
+	 * a phase with adaptive rounds stopped, as the runner reported it (the report's SNIA
+	 * pages plot its rounds).
 	 */
 	record PhaseAnalysis(int phaseIndex, String phaseName, String kind, int samples, Long expectedSamples,
 			IopsPhaseAnalysis iops, Optional<Throughput.ThroughputResult> throughput, Optional<LatencyQos> writeLatency,
 			Optional<LatencyQos> readLatency, WriteAmplification.WafResult waf, EnduranceProjection endurance,
-			Optional<QueueDepth> queueDepth, Map<String, Object> purgeVerification, Map<String, Object> verify) {
+			Optional<QueueDepth> queueDepth, Map<String, Object> purgeVerification, Map<String, Object> verify,
+			Map<String, Object> rounds) {
 	}
 
 	/**
@@ -144,7 +147,8 @@ final class JobAnalyzer {
 			Long expected = (input.result() != null) ? ((Number) input.result().get("samples")).longValue() : null;
 			phases.add(new PhaseAnalysis(spec.index(), spec.name(), spec.kind(), input.samples().size(), expected, iops,
 					throughput, writeLatency, readLatency, waf, endurance, QueueDepth.of(input.result()),
-					readBackOf(input.result(), "purgeVerification"), readBackOf(input.result(), "verify")));
+					readBackOf(input.result(), "purgeVerification"), readBackOf(input.result(), "verify"),
+					readBackOf(input.result(), "rounds")));
 		}
 		Measure trim = trimRecovery(throughputByName);
 		Measure idle = idleRecovery(inputs, iopsByName);

@@ -28,8 +28,10 @@ public final class Durations {
 
 	public static long expectedS(PhaseSpec phase, long capacityBytes) {
 		return switch (phase.kind()) {
-			case "workload" -> (phase.runtimeS() != null) ? phase.runtimeS() : ceilDiv(bytes(phase, capacityBytes),
-					phase.rw().startsWith("rand") ? NOMINAL_RANDOM_BYTES_PER_S : NOMINAL_SEQUENTIAL_BYTES_PER_S);
+			case "workload" -> (phase.rounds() != null) ? phase.rounds().maxDurationS()
+					: (phase.runtimeS() != null) ? phase.runtimeS()
+							: ceilDiv(bytes(phase, capacityBytes), phase.rw().startsWith("rand")
+									? NOMINAL_RANDOM_BYTES_PER_S : NOMINAL_SEQUENTIAL_BYTES_PER_S);
 			case "precondition" ->
 				ceilDiv((long) (capacityBytes * range(phase) / 100.0) * phase.passes(), NOMINAL_SEQUENTIAL_BYTES_PER_S);
 			case "idle" -> phase.idleS();

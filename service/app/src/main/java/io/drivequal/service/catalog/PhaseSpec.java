@@ -4,6 +4,7 @@
  */
 package io.drivequal.service.catalog;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
@@ -14,7 +15,19 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record PhaseSpec(Integer index, String name, String kind, String rw, Integer readPercent, Integer blockSizeBytes,
 		Integer queueDepth, Double rangePercent, Long runtimeS, Long sizeBytes, Integer passes, String dataPattern,
-		Long idleS, String purgeMethod, Boolean smartSnapshot, Integer capacityMultiple) {
+		Long idleS, String purgeMethod, Boolean smartSnapshot, Integer capacityMultiple, RoundSpec rounds) {
+
+	@JsonCreator
+	public PhaseSpec {
+	}
+
+	/** A phase without rounds. */
+	public PhaseSpec(Integer index, String name, String kind, String rw, Integer readPercent, Integer blockSizeBytes,
+			Integer queueDepth, Double rangePercent, Long runtimeS, Long sizeBytes, Integer passes, String dataPattern,
+			Long idleS, String purgeMethod, Boolean smartSnapshot, Integer capacityMultiple) {
+		this(index, name, kind, rw, readPercent, blockSizeBytes, queueDepth, rangePercent, runtimeS, sizeBytes, passes,
+				dataPattern, idleS, purgeMethod, smartSnapshot, capacityMultiple, null);
+	}
 
 	/**
 	 * Not a property: kept out of JSON so a phase serializes to exactly the contract's
@@ -39,6 +52,9 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 		if (!isWorkload()) {
 			return false;
 		}
+		if (this.rounds != null) {
+			return this.rounds.steps() != null && this.rounds.steps().stream().anyMatch(RoundSpec.Step::writes);
+		}
 		if ("read".equals(this.rw) || "randread".equals(this.rw)) {
 			return false;
 		}
@@ -49,13 +65,13 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 	public PhaseSpec withIndex(int newIndex) {
 		return new PhaseSpec(newIndex, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
 				this.queueDepth, this.rangePercent, this.runtimeS, this.sizeBytes, this.passes, this.dataPattern,
-				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple);
+				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, this.rounds);
 	}
 
 	public PhaseSpec withRangePercent(Double newRangePercent) {
 		return new PhaseSpec(this.index, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
 				this.queueDepth, newRangePercent, this.runtimeS, this.sizeBytes, this.passes, this.dataPattern,
-				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple);
+				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, this.rounds);
 	}
 
 	/**
@@ -68,7 +84,7 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 		}
 		return new PhaseSpec(this.index, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
 				this.queueDepth, this.rangePercent, null, this.capacityMultiple * userCapacityBytes, this.passes,
-				this.dataPattern, this.idleS, this.purgeMethod, this.smartSnapshot, null);
+				this.dataPattern, this.idleS, this.purgeMethod, this.smartSnapshot, null, this.rounds);
 	}
 
 	/**
@@ -84,7 +100,14 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 				pick(override.passes, this.passes), pick(override.dataPattern, this.dataPattern),
 				pick(override.idleS, this.idleS), pick(override.purgeMethod, this.purgeMethod),
 				pick(override.smartSnapshot, this.smartSnapshot),
-				(override.runtimeS != null || override.sizeBytes != null) ? null : this.capacityMultiple);
+				(override.runtimeS != null || override.sizeBytes != null) ? null : this.capacityMultiple,
+				pick(override.rounds, this.rounds));
+	}
+
+	public PhaseSpec withRounds(RoundSpec newRounds) {
+		return new PhaseSpec(this.index, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
+				this.queueDepth, this.rangePercent, this.runtimeS, this.sizeBytes, this.passes, this.dataPattern,
+				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, newRounds);
 	}
 
 	private static <T> T pick(T preferred, T fallback) {

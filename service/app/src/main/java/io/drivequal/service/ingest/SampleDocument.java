@@ -15,7 +15,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 record SampleDocument(@JsonProperty("@timestamp") long timestampMs, String jobId, String runnerId, String deviceSerial,
 		String driveModel, String firmware, Boolean simulated, int phaseIndex, String phaseName, int t, long totalIops,
-		DirectionDocument read, DirectionDocument write, Double effectiveQueueDepth) {
+		DirectionDocument read, DirectionDocument write, Double effectiveQueueDepth, Integer round, Integer step) {
 
 	private static final DateTimeFormatter MONTH = DateTimeFormatter.ofPattern("yyyy.MM").withZone(ZoneOffset.UTC);
 
@@ -39,7 +39,8 @@ record SampleDocument(@JsonProperty("@timestamp") long timestampMs, String jobId
 				drive.driveModel(), drive.firmware(), known ? drive.simulated() : null, sample.phaseIndex(),
 				sample.phaseName(), sample.t(), sample.read().ios() + sample.write().ios(),
 				DirectionDocument.of(sample.read()), DirectionDocument.of(sample.write()),
-				(sample.effectiveQueueDepthMilli() != null) ? sample.effectiveQueueDepthMilli() / 1000.0 : null);
+				(sample.effectiveQueueDepthMilli() != null) ? sample.effectiveQueueDepthMilli() / 1000.0 : null,
+				sample.round(), sample.step());
 	}
 
 	/** Monthly indices by the sample's own time: retention drops whole indices. */

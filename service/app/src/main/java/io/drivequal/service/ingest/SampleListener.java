@@ -63,7 +63,9 @@ class SampleListener {
 				message.get("runnerId").asString(), message.get("deviceSerial").asString(),
 				message.get("phaseIndex").asInt(), message.get("phaseName").asString(), message.get("t").asInt(),
 				message.get("timeMs").asLong(), directionOf(message.get("read")), directionOf(message.get("write")),
-				message.has("effectiveQueueDepthMilli") ? message.get("effectiveQueueDepthMilli").asLong() : null);
+				message.has("effectiveQueueDepthMilli") ? message.get("effectiveQueueDepthMilli").asLong() : null,
+				message.has("round") ? message.get("round").asInt() : null,
+				message.has("step") ? message.get("step").asInt() : null);
 	}
 
 	private static SampleMessage.Direction directionOf(JsonNode direction) {

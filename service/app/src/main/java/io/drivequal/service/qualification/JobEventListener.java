@@ -155,8 +155,8 @@ class JobEventListener {
 	}
 
 	/**
-	 * The effective queue depth as a plain number (the message carries it x 1000) and the
-	 * read-backs as sent.
+	 * The effective queue depth as a plain number (the message carries it x 1000), and
+	 * the read-backs and how a phase with adaptive rounds stopped, as sent.
 	 */
 	private Map<String, Object> measured(JsonNode event) {
 		Map<String, Object> measured = new LinkedHashMap<>();
@@ -164,7 +164,7 @@ class JobEventListener {
 		if (milli != null) {
 			measured.put("effectiveQueueDepth", milli.asLong() / 1000.0);
 		}
-		for (String readBack : new String[] { "purgeVerification", "verify" }) {
+		for (String readBack : new String[] { "purgeVerification", "verify", "rounds" }) {
 			if (event.get(readBack) != null) {
 				measured.put(readBack, toMap(event.get(readBack)));
 			}

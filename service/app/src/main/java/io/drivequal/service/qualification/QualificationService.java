@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import io.drivequal.analysis.Eligibility;
 import io.drivequal.schemas.Validation;
 import io.drivequal.service.catalog.Catalog;
 import io.drivequal.service.catalog.CriteriaSet;
@@ -101,9 +102,11 @@ class QualificationService {
 					+ drive.transportAddress() + ", not " + request.drive().transportAddress());
 		}
 		String profileName = request.plan().profile();
-		List<PhaseSpec> plan = resolvePlan(request.plan(), drive);
-		Criterion.requireKnownMetrics(request.criteria(), "criteria");
 		AnalysisSettings analysisSettings = analysisSettings(request.plan());
+		RoundsPlan.Checked rounds = RoundsPlan.checked(resolvePlan(request.plan(), drive), drive.lbaSizeBytes(),
+				jobRangeWritesRequired(analysisSettings, profileName));
+		List<PhaseSpec> plan = rounds.phases();
+		Criterion.requireKnownMetrics(request.criteria(), "criteria");
 		List<Criterion> criteria = criteria(this.catalog, request, profileName);
 		Instant now = this.clock.instant();
 		Job.Draft draft = new Job.Draft();
@@ -141,7 +144,9 @@ class QualificationService {
 			return new Submitted(this.store.find(jobId).orElseThrow(), false, List.of());
 		}
 		log.info("job {} QUEUED for drive {} by {}", jobId, drive.serial(), submitter);
-		return new Submitted(job, true, warnings(drive, plan));
+		List<String> warnings = new ArrayList<>(rounds.warnings());
+		warnings.addAll(warnings(drive, plan));
+		return new Submitted(job, true, warnings);
 	}
 
 	Job get(String jobId) {
@@ -260,6 +265,17 @@ class QualificationService {
 			criteria.addAll(request.criteria());
 		}
 		return criteria;
+	}
+
+	/** W of the job: its own analysis settings', else its profile's, else 1.0. */
+	private double jobRangeWritesRequired(AnalysisSettings settings, String profileName) {
+		if (settings != null && settings.rangeWritesRequired() != null) {
+			return settings.rangeWritesRequired();
+		}
+		return Optional.ofNullable(profileName)
+			.flatMap(this.catalog::find)
+			.map((profile) -> (profile.analysis() != null) ? profile.analysis().rangeWritesRequired() : null)
+			.orElse(Eligibility.DEFAULT_RANGE_WRITES_REQUIRED);
 	}
 
 	/**

@@ -29,7 +29,8 @@ class CatalogTest {
 	void holdsTheProfilesOfTheDesign() {
 		assertThat(this.catalog.all()).extracting(Profile::name)
 			.containsExactly("consistency-2000s", "consistency-2000s-op25", "steady-state-2h", "trim-validation",
-					"idle-recovery", "database-oltp", "endurance-waf", "snia-iops", "snia-wsat", "latency-qos");
+					"idle-recovery", "database-oltp", "endurance-waf", "pts-iops", "pts-throughput", "pts-latency",
+					"pts-wsat", "pts-hir", "pts-xsr", "latency-qos");
 	}
 
 	@Test
@@ -55,9 +56,25 @@ class CatalogTest {
 
 	@Test
 	void writeSaturationResolvesToFourTimesTheCapacity() {
-		PhaseSpec wsat = this.catalog.find("snia-wsat").orElseThrow().phases().get(1).resolvedFor(CAPACITY);
+		PhaseSpec wsat = this.catalog.find("pts-wsat").orElseThrow().phases().get(1).resolvedFor(CAPACITY);
 		assertThat(wsat.sizeBytes()).isEqualTo(4 * CAPACITY);
 		assertThat(wsat.capacityMultiple()).isNull();
+	}
+
+	@Test
+	void theIopsProfileRunsTheWholePtsMatrixAndTracks4KiBWrites() {
+		PhaseSpec iops = this.catalog.find("pts-iops").orElseThrow().phases().get(2);
+		assertThat(iops.rounds().steps()).hasSize(7 * 8);
+		RoundSpec.Step tracked = iops.rounds().steps().get(iops.rounds().tracking().step());
+		assertThat(tracked.readPercent()).isZero();
+		assertThat(tracked.blockSizeBytes()).isEqualTo(4096);
+		assertThat(iops.rounds().tracking().metric()).isEqualTo("iops");
+		assertThat(iops.rounds().stepRuntimeS()).isEqualTo(60);
+		assertThat(iops.rounds().maxRounds()).isEqualTo(25);
+		assertThat(iops.rounds().steps().stream().map(RoundSpec.Step::readPercent).distinct()).containsExactly(100, 95,
+				65, 50, 35, 5, 0);
+		assertThat(iops.rounds().steps().stream().map(RoundSpec.Step::blockSizeBytes).distinct())
+			.containsExactly(1048576, 131072, 65536, 32768, 16384, 8192, 4096, 512);
 	}
 
 	@Test

@@ -1,12 +1,17 @@
 /*
- * WAF from an NVMe controller's own logs, end to end: the runner inside a QEMU guest reports the
- * emulated drive (heartbeat), the service dispatches a qualification to it (the start command
- * crosses into the guest as a file: it has no network), the runner runs it through the kernel's
- * NVMe path (Format NVM, then 256 MiB of 4 KiB random writes at QD32 with SMART 02h and OCP C0h
- * snapshots), and its samples and events come back by `drivequal-runner replay` to the real Kafka
- * broker, into the real Elasticsearch node, through the analysis to the API and the report
- * export. An emulated drive writes each host byte once to
- * its media, so the WAF must come out 1.00, computed from the counters the controller returned.
+ * An NVMe controller's own logs, end to end: the runner inside a QEMU guest reports the emulated
+ * drive (heartbeat), the service dispatches qualifications to it (each start command crosses into
+ * the guest as a file: it has no network), the runner runs them through the kernel's NVMe path,
+ * reading the drive's health as it goes, and its samples and events come back by
+ * `drivequal-runner replay` to the real Kafka broker, into the real Elasticsearch node, through the
+ * analysis to the API and the report export. One boot, two jobs:
+ * - WAF: Format NVM, then 256 MiB of 4 KiB random writes at QD32 with SMART 02h and OCP C0h
+ *   snapshots. An emulated drive writes each host byte once to its media, so the WAF must come out
+ *   1.00, computed from the counters the controller returned; the drive raises no critical warning
+ *   and the criterion on it passes.
+ * - Health: the test then raises a critical warning bit on the running controller through QEMU's
+ *   monitor (as a drive whose reliability degrades would) and a second job must fail
+ *   `criticalWarning atMost 0` on what the runner's health poller read.
  */
 package io.drivequal.service.qualification;
 
@@ -72,6 +77,22 @@ class EmulatedNvmeIT {
 	 */
 	private static final long RANDWRITE_BYTES = 256L * 1024 * 1024;
 
+	/** The second job only needs a few health readings. */
+	private static final long WARNED_RANDWRITE_BYTES = 16L * 1024 * 1024;
+
+	/** NVMe critical warning bit 2: NVM subsystem reliability degraded. */
+	private static final int RELIABILITY_DEGRADED = 0x04;
+
+	/**
+	 * QEMU's emulated controller: a fixed composite temperature and the warning and
+	 * critical composite temperatures it declares in Identify (WCTEMP, CCTEMP).
+	 */
+	private static final int QEMU_TEMPERATURE_K = 323;
+
+	private static final int QEMU_WCTEMP_K = 343;
+
+	private static final int QEMU_CCTEMP_K = 373;
+
 	/**
 	 * Hang guards only: a TCG guest on a busy 2-core machine boots in 15 s to minutes.
 	 */
@@ -92,7 +113,7 @@ class EmulatedNvmeIT {
 	}
 
 	@Test
-	void wafComputedFromTheEmulatedControllersSmartAndOcpLogsIsOne() throws Exception {
+	void theControllersLogsGiveWafOneAndItsCriticalWarningFailsAJob() throws Exception {
 		EmulatedNvmeGuest.assumeReady();
 		String runnerId = "guest-" + UUID.randomUUID().toString().substring(0, 8);
 		Path dir = Path.of(System.getProperty("drivequal.it.dir", "target/it-infra"))
@@ -100,7 +121,7 @@ class EmulatedNvmeIT {
 			.resolve(runnerId);
 		long started = System.nanoTime();
 		ScheduledExecutorService heartbeats = Executors.newSingleThreadScheduledExecutor();
-		try (EmulatedNvmeGuest guest = EmulatedNvmeGuest.startMailbox(dir, runnerId);
+		try (EmulatedNvmeGuest guest = EmulatedNvmeGuest.startMailbox(dir, runnerId, 2);
 				KafkaConsumer<String, byte[]> commands = commandsConsumer();
 				KafkaProducer<String, byte[]> relay = new KafkaProducer<>(
 						Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
@@ -111,8 +132,7 @@ class EmulatedNvmeIT {
 			assertThat(RunnerReplay.replay(heartbeat)).contains("\"delivered\":1");
 			// The guest has no network: the test relays the inventory its runner wrote,
 			// stamped now, as the agent heartbeats, so no liveness sweep (of this context
-			// or
-			// of another cached in the JVM) takes the runner for lost.
+			// or of another cached in the JVM) takes the runner for lost.
 			heartbeats.scheduleAtFixedRate(() -> relayHeartbeat(relay, heartbeat), 0, 5, TimeUnit.SECONDS);
 			JsonNode drive = awaitDrive(runnerId);
 			assertThat(drive.get("drive").get("model").asString()).isEqualTo("QEMU NVMe Ctrl");
@@ -120,69 +140,159 @@ class EmulatedNvmeIT {
 			assertThat(drive.get("runnerAlive").asBoolean()).isTrue();
 			String serial = drive.get("drive").get("serial").asString();
 
-			String jobId = submit(serial, runnerId);
-			JsonNode command = awaitStartCommand(commands, runnerId, jobId);
-			guest.deliver("command.json", this.contracts.mapper().writeValueAsBytes(command));
+			String waf = wafFromTheControllersLogsIsOne(guest, commands, serial, runnerId);
+			long wafDoneS = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
+			String warning = anInjectedCriticalWarningFailsTheJob(guest, commands, serial, runnerId);
 			assertThat(guest.awaitExit(GUEST_STEP)).as("guest exit status").isZero();
-			assertThat(Files.readString(guest.dir().resolve("job.status")).strip())
-				.as("the runner's exit status in the guest; see " + guest.dir().resolve("job.err"))
-				.isEqualTo("0");
-
-			Path results = guest.dir().resolve("job.jsonl");
-			List<JsonNode> lines = jsonLines(results);
-			assertThat(RunnerReplay.replay(results)).contains("\"delivered\":" + lines.size());
-			JsonNode before = snapshot(lines, 1, "before");
-			JsonNode after = snapshot(lines, 1, "after");
-			long hostUnits = delta(before, after, "dataUnitsWritten");
-			long writeCommands = delta(before, after, "hostWriteCommands");
-			long mediaBytes = after.get("ocp").get("physicalMediaUnitsWrittenBytes").asLong()
-					- before.get("ocp").get("physicalMediaUnitsWrittenBytes").asLong();
-			long countedIos = phaseCompleted(lines, 1).get("write").get("ios").asLong();
-			// A sized phase counts every IO it wrote (a timed one drains up to
-			// queue-depth
-			// IOs uncounted): the drive's own write command count must be the same. The
-			// emulated media is the host file: each host byte once.
-			assertThat(countedIos * BLOCK_BYTES).isEqualTo(RANDWRITE_BYTES);
-			assertThat(writeCommands).isEqualTo(countedIos);
-			long sentBytes = writeCommands * BLOCK_BYTES;
-			assertThat(mediaBytes).isEqualTo(sentBytes);
-			assertThat(hostUnits).isBetween(sentBytes / BYTES_PER_DATA_UNIT,
-					(sentBytes + BYTES_PER_DATA_UNIT - 1) / BYTES_PER_DATA_UNIT);
-			double expectedWaf = mediaBytes / (double) (hostUnits * BYTES_PER_DATA_UNIT);
-
-			JsonNode job = awaitVerdict(jobId);
-			JsonNode phase = job.get("analysis").get("phases").get(1);
-			JsonNode waf = phase.get("waf");
-			assertThat(waf.get("waf").get("known").asBoolean()).as(waf.toString()).isTrue();
-			double reported = waf.get("waf").get("number").asDouble();
-			assertThat(reported).isCloseTo(expectedWaf, within(1e-12));
-			assertThat(String.format(java.util.Locale.ROOT, "%.2f", reported)).isEqualTo("1.00");
-			assertThat(waf.get("hostBytesWritten").asLong()).isEqualTo(hostUnits * BYTES_PER_DATA_UNIT);
-			assertThat(waf.get("mediaBytesWritten").asLong()).isEqualTo(mediaBytes);
-			assertThat(job.get("verdict").asString()).isEqualTo("PASS");
-
-			Map<String, Object> result = this.elasticsearch
-				.get((get) -> get.index("drivequal-phase-results").id(jobId + "/1"), Map.class)
-				.source();
-			assertThat(result).extractingByKey("waf")
-				.asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
-				.containsEntry("ratio", reported);
-			ApiClient.RawResponse csv = api().request("viewer", "GET",
-					"/api/v1/qualifications/" + jobId + "/results.csv", null);
-			assertThat(csv.body()).contains("1,randwrite-4k-qd32,waf.waf.number," + reported);
-
 			System.out.printf(
-					"emulated NVMe end to end: guest up in %d s, whole test %d s; %d writes counted, %d write "
-							+ "commands on the drive (%d bytes); SMART DUW delta %d (x 512,000 = %d), OCP C0h PMUW "
-							+ "delta %d bytes; WAF %.4f in the API, the phase result and results.csv; verdict %s%n",
-					bootedS, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started), countedIos, writeCommands,
-					sentBytes, hostUnits, hostUnits * BYTES_PER_DATA_UNIT, mediaBytes, reported,
-					job.get("verdict").asString());
+					"emulated NVMe end to end: guest up in %d s, WAF job done at %d s, whole test %d s%n"
+							+ "  %s%n  %s%n",
+					bootedS, wafDoneS, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started), waf, warning);
 		}
 		finally {
 			heartbeats.shutdownNow();
 			heartbeats.awaitTermination(30, TimeUnit.SECONDS);
 		}
+	}
+
+	/** The first job: WAF from the controller's logs, and no critical warning. */
+	private String wafFromTheControllersLogsIsOne(EmulatedNvmeGuest guest, KafkaConsumer<String, byte[]> commands,
+			String serial, String runnerId) throws Exception {
+		String jobId = submit(serial, runnerId, """
+				{"phases":[
+				   {"name":"purge","kind":"purge","purgeMethod":"format-user-data"},
+				   {"name":"randwrite-4k-qd32","kind":"workload","rw":"randwrite","blockSizeBytes":%d,
+				    "queueDepth":%d,"rangePercent":100,"sizeBytes":%d,"smartSnapshot":true}]}
+				""".formatted(BLOCK_BYTES, QUEUE_DEPTH, RANDWRITE_BYTES), """
+				[{"metric":"waf","comparator":"atMost","limit":1.01},
+				 {"metric":"criticalWarning","comparator":"atMost","limit":0}]""");
+		List<JsonNode> lines = runInTheGuest(guest, commands, runnerId, jobId, 1);
+		JsonNode before = snapshot(lines, 1, "before");
+		JsonNode after = snapshot(lines, 1, "after");
+		long hostUnits = delta(before, after, "dataUnitsWritten");
+		long writeCommands = delta(before, after, "hostWriteCommands");
+		long mediaBytes = after.get("ocp").get("physicalMediaUnitsWrittenBytes").asLong()
+				- before.get("ocp").get("physicalMediaUnitsWrittenBytes").asLong();
+		long countedIos = phaseCompleted(lines, 1).get("write").get("ios").asLong();
+		// A phase counts every IO it wrote (a timed one too, the IOs it drains at its
+		// end included): the drive's own write command count must be the same. The
+		// emulated media is the host file: each host byte once.
+		assertThat(countedIos * BLOCK_BYTES).isEqualTo(RANDWRITE_BYTES);
+		assertThat(writeCommands).isEqualTo(countedIos);
+		long sentBytes = writeCommands * BLOCK_BYTES;
+		assertThat(mediaBytes).isEqualTo(sentBytes);
+		assertThat(hostUnits).isBetween(sentBytes / BYTES_PER_DATA_UNIT,
+				(sentBytes + BYTES_PER_DATA_UNIT - 1) / BYTES_PER_DATA_UNIT);
+		double expectedWaf = mediaBytes / (double) (hostUnits * BYTES_PER_DATA_UNIT);
+
+		JsonNode job = awaitVerdict(jobId);
+		JsonNode phase = job.get("analysis").get("phases").get(1);
+		JsonNode waf = phase.get("waf");
+		assertThat(waf.get("waf").get("known").asBoolean()).as(waf.toString()).isTrue();
+		double reported = waf.get("waf").get("number").asDouble();
+		assertThat(reported).isCloseTo(expectedWaf, within(1e-12));
+		assertThat(String.format(java.util.Locale.ROOT, "%.2f", reported)).isEqualTo("1.00");
+		assertThat(waf.get("hostBytesWritten").asLong()).isEqualTo(hostUnits * BYTES_PER_DATA_UNIT);
+		assertThat(waf.get("mediaBytesWritten").asLong()).isEqualTo(mediaBytes);
+		assertThat(criterion(job, "WAF").get("outcome").asString()).isEqualTo("PASS");
+		assertThat(criterion(job, "CRITICAL_WARNING").get("outcome").asString()).isEqualTo("PASS");
+		assertThat(job.get("verdict").asString()).isEqualTo("PASS");
+
+		Map<String, Object> result = this.elasticsearch
+			.get((get) -> get.index("drivequal-phase-results").id(jobId + "/1"), Map.class)
+			.source();
+		assertThat(result).extractingByKey("waf")
+			.asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
+			.containsEntry("ratio", reported);
+		ApiClient.RawResponse csv = api().request("viewer", "GET", "/api/v1/qualifications/" + jobId + "/results.csv",
+				null);
+		assertThat(csv.body()).contains("1,randwrite-4k-qd32,waf.waf.number," + reported);
+		List<JsonNode> readings = healthReadings(jobId, 0);
+		return String.format(java.util.Locale.ROOT,
+				"WAF job %s: %d writes counted, %d write commands on the drive (%d bytes); SMART DUW delta %d "
+						+ "(x 512,000 = %d), OCP C0h PMUW delta %d bytes; WAF %.4f in the API, the phase result and "
+						+ "results.csv; %d health readings in Elasticsearch, %d K, critical warning 0; verdict %s",
+				jobId, countedIos, writeCommands, sentBytes, hostUnits, hostUnits * BYTES_PER_DATA_UNIT, mediaBytes,
+				reported, readings.size(), QEMU_TEMPERATURE_K, job.get("verdict").asString());
+	}
+
+	/**
+	 * The second job: the controller reports a critical warning, the health poller reads
+	 * it and the verdict fails on it.
+	 */
+	private String anInjectedCriticalWarningFailsTheJob(EmulatedNvmeGuest guest, KafkaConsumer<String, byte[]> commands,
+			String serial, String runnerId) throws Exception {
+		assertThat(guest.setCriticalWarning(RELIABILITY_DEGRADED)).isEqualTo(RELIABILITY_DEGRADED);
+		String jobId = submit(serial, runnerId, """
+				{"phases":[
+				   {"name":"randwrite-warned","kind":"workload","rw":"randwrite","blockSizeBytes":%d,
+				    "queueDepth":%d,"rangePercent":100,"sizeBytes":%d}]}
+				""".formatted(BLOCK_BYTES, QUEUE_DEPTH, WARNED_RANDWRITE_BYTES), """
+				[{"metric":"criticalWarning","comparator":"atMost","limit":0}]""");
+		runInTheGuest(guest, commands, runnerId, jobId, 2);
+		JsonNode job = awaitVerdict(jobId);
+		List<JsonNode> readings = healthReadings(jobId, RELIABILITY_DEGRADED);
+		JsonNode criterion = criterion(job, "CRITICAL_WARNING");
+		assertThat(criterion.get("measured").asInt()).isEqualTo(RELIABILITY_DEGRADED);
+		assertThat(criterion.get("outcome").asString()).isEqualTo("FAIL");
+		assertThat(job.get("verdict").asString()).isEqualTo("FAIL");
+		return String.format(java.util.Locale.ROOT,
+				"warned job %s: critical warning 0x%02x set over QMP; %d health readings in Elasticsearch, each "
+						+ "with it; criticalWarning measured %d, outcome %s; verdict %s",
+				jobId, RELIABILITY_DEGRADED, readings.size(), criterion.get("measured").asInt(),
+				criterion.get("outcome").asString(), job.get("verdict").asString());
+	}
+
+	/**
+	 * Hands the job's start command to the guest, waits for the runner there to finish it
+	 * and replays its output; returns its lines.
+	 */
+	private List<JsonNode> runInTheGuest(EmulatedNvmeGuest guest, KafkaConsumer<String, byte[]> commands,
+			String runnerId, String jobId, int number) throws Exception {
+		JsonNode command = awaitStartCommand(commands, runnerId, jobId);
+		guest.deliver("command-" + number + ".json", this.contracts.mapper().writeValueAsBytes(command));
+		Path status = guest.awaitFile("job-" + number + ".status", GUEST_STEP);
+		assertThat(Files.readString(status).strip())
+			.as("the runner's exit status in the guest; see " + guest.dir().resolve("job-" + number + ".err"))
+			.isEqualTo("0");
+		Path results = guest.dir().resolve("job-" + number + ".jsonl");
+		List<JsonNode> lines = jsonLines(results);
+		assertThat(RunnerReplay.replay(results)).contains("\"delivered\":" + lines.size());
+		return lines;
+	}
+
+	/**
+	 * The job's health readings through the API, each one in Elasticsearch: read from the
+	 * controller's 02h log with QEMU's temperatures and the expected warning bits.
+	 */
+	private List<JsonNode> healthReadings(String jobId, int criticalWarning) throws IOException {
+		List<JsonNode> readings = new ArrayList<>();
+		api().get("viewer", "/api/v1/qualifications/" + jobId + "/health").body().forEach(readings::add);
+		long indexed = this.elasticsearch.count((count) -> count.index("drivequal-health")
+			.query((q) -> q.bool((b) -> b.filter((f) -> f.term((t) -> t.field("jobId").value(jobId)))
+				.filter((f) -> f.term((t) -> t.field("criticalWarning").value(criticalWarning))))))
+			.count();
+		// at the start of each IO phase and at the end of the job, at least
+		assertThat(readings).hasSizeGreaterThanOrEqualTo(2);
+		assertThat(indexed).isEqualTo(readings.size());
+		assertThat(readings).allSatisfy((reading) -> {
+			assertThat(reading.get("available").asBoolean()).as(reading.toString()).isTrue();
+			assertThat(reading.get("source").asString()).isEqualTo("nvme-log-02h");
+			assertThat(reading.get("criticalWarning").asInt()).isEqualTo(criticalWarning);
+			assertThat(reading.get("temperatureK").asInt()).isEqualTo(QEMU_TEMPERATURE_K);
+			assertThat(reading.get("warningTemperatureThresholdK").asInt()).isEqualTo(QEMU_WCTEMP_K);
+			assertThat(reading.get("criticalTemperatureThresholdK").asInt()).isEqualTo(QEMU_CCTEMP_K);
+		});
+		return readings;
+	}
+
+	private static JsonNode criterion(JsonNode job, String metric) {
+		for (JsonNode criterion : job.get("analysis").get("verdict").get("criteria")) {
+			if (metric.equals(criterion.get("criterion").get("metric").asString())) {
+				return criterion;
+			}
+		}
+		throw new AssertionError("no " + metric + " criterion in " + job.get("analysis").get("verdict"));
 	}
 
 	/** The runner's own heartbeat with the current time, checked against the contract. */
@@ -202,15 +312,10 @@ class EmulatedNvmeIT {
 		}
 	}
 
-	private String submit(String serial, String runnerId) {
+	private String submit(String serial, String runnerId, String plan, String criteria) {
 		ApiClient.Response submitted = api().post("alice", "/api/v1/qualifications", """
-				{"drive":{"serial":"%s","runnerId":"%s"},
-				 "plan":{"phases":[
-				   {"name":"purge","kind":"purge","purgeMethod":"format-user-data"},
-				   {"name":"randwrite-4k-qd32","kind":"workload","rw":"randwrite","blockSizeBytes":%d,
-				    "queueDepth":%d,"rangePercent":100,"sizeBytes":%d,"smartSnapshot":true}]},
-				 "criteria":[{"metric":"waf","comparator":"atMost","limit":1.01}]}
-				""".formatted(serial, runnerId, BLOCK_BYTES, QUEUE_DEPTH, RANDWRITE_BYTES));
+				{"drive":{"serial":"%s","runnerId":"%s"},"plan":%s,"criteria":%s}
+				""".formatted(serial, runnerId, plan, criteria));
 		assertThat(submitted.status()).as(String.valueOf(submitted.body())).isEqualTo(201);
 		return submitted.body().get("id").asString();
 	}

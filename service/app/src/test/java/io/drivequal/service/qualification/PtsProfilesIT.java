@@ -1,0 +1,264 @@
+/*
+ * The SNIA PTS-E profiles on the real stack: the C runner's agent owns small simulated drives (the
+ * 8 GB test twins, fluid model), the service dispatches over the real Kafka broker, samples and
+ * events land in the real Elasticsearch node. The IOPS profile runs as the catalog has it (one-minute
+ * steps) and stops at steady state; an adaptive phase on a drive that never settles runs all 25
+ * rounds; every other PTS-E profile runs end to end, the long ones time-scaled through the API's
+ * phase overrides; and bad round definitions are refused with the field named, nothing created.
+ */
+package io.drivequal.service.qualification;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import io.drivequal.service.it.ApiClient;
+import io.drivequal.service.it.RunnerAgents;
+import io.drivequal.service.it.WithRealInfrastructure;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+// On the shared, loaded test machine a runner's heartbeats can lag its jobs' flood of samples by
+// tens of seconds; this test is about the profiles, not liveness (RunnerKillIT is), so a silent
+// runner is given longer, and the simulated clock may run at most 200 x real time.
+@WithRealInfrastructure
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = "drivequal.runners.heartbeat-timeout=300s")
+class PtsProfilesIT {
+
+	private static final String FLUID = "{\"sim_model\":\"fluid\",\"sim_time_scale\":200}";
+
+	@LocalServerPort
+	private int port;
+
+	@Autowired
+	private ElasticsearchClient elasticsearch;
+
+	private final RunnerAgents agents = new RunnerAgents();
+
+	@AfterEach
+	void stopAgents() throws InterruptedException {
+		this.agents.close();
+	}
+
+	@Test
+	void iopsStopsAtSteadyStateAndANeverSteadyDriveRunsAllRounds() throws Exception {
+		String runnerId = "pts-" + shortId();
+		this.agents.start(runnerId, List.of("sim:test-enterprise-eager@1", "sim:test-client-7pct@2"), FLUID, Map.of());
+		List<JsonNode> drives = api().awaitDrives(runnerId, 2);
+		String enterprise = serialOf(drives, "sim:test-enterprise-eager@1");
+		String client = serialOf(drives, "sim:test-client-7pct@2");
+
+		ApiClient.Response iops = submit(enterprise, "{\"profile\":\"pts-iops\"}");
+		assertThat(iops.body().get("warnings").toString()).as("the 0.5KiB steps cannot run on a 4096-byte LBA")
+			.contains("512-byte blocks) is left out");
+		// Write IOPS that climb ~3% a round while reads let the drive recover: never
+		// steady.
+		String recovering = """
+				{"phases":[{"name":"purge","kind":"purge","purgeMethod":"auto"},
+				 {"name":"fill","kind":"precondition","blockSizeBytes":131072,"queueDepth":32,"rangePercent":100,"passes":1},
+				 {"name":"rounds","kind":"workload","rangePercent":100,"rounds":{
+				   "steps":[{"rw":"randwrite","blockSizeBytes":4096,"queueDepth":32},
+				            {"rw":"randread","blockSizeBytes":4096,"queueDepth":32}],
+				   "stepRuntimeS":4,"tracking":{"step":0,"metric":"iops"},"rangeWritesRequired":0}}]}""";
+		ApiClient.Response never = submit(client, recovering);
+
+		String iopsJob = iops.body().get("id").asString();
+		String neverJob = never.body().get("id").asString();
+		Map<String, Object> steady = rounds(awaitCompleted(iopsJob), iopsJob, 2);
+		Map<String, Object> maxRounds = rounds(awaitCompleted(neverJob), neverJob, 2);
+		System.out.printf(
+				"pts-iops on sim:test-enterprise-eager: %s%nnever-steady rounds on sim:test-client-7pct: %s%n", steady,
+				maxRounds);
+		assertThat(steady).containsEntry("stoppedBecause", "steady");
+		int reachedAt = ((Number) steady.get("reachedAtRound")).intValue();
+		assertThat(reachedAt).isLessThan(24);
+		assertThat(((Number) steady.get("roundsRun")).intValue()).isEqualTo(reachedAt + 1);
+		assertThat(maxRounds).containsEntry("stoppedBecause", "maxRounds")
+			.containsEntry("roundsRun", 25)
+			.doesNotContainKey("reachedAtRound");
+		// 49 one-minute steps a round (the 0.5KiB ones left out), every second labelled.
+		assertThat(samplesOf(iopsJob, 2)).isEqualTo((reachedAt + 1) * 49L * 60);
+		assertThat(labelledSamples(iopsJob, 2, reachedAt, 48)).isEqualTo(60);
+		assertThat(samplesOf(neverJob, 2)).isEqualTo(25L * 2 * 4);
+	}
+
+	@Test
+	void everyOtherPtsProfileRunsEndToEnd() throws Exception {
+		String runnerId = "pts-" + shortId();
+		List<String> targets = List.of("sim:test-enterprise-eager@11", "sim:test-enterprise-eager@12",
+				"sim:test-enterprise-eager@13", "sim:test-enterprise-eager@14", "sim:test-enterprise-eager@15");
+		this.agents.start(runnerId, targets, FLUID, Map.of());
+		List<JsonNode> drives = api().awaitDrives(runnerId, targets.size());
+		// Time-scaled through the API's overrides: HIR's wait states 12 cycles instead of
+		// 360 and 60 s baselines, XSR's segments 10 minutes instead of 8 and 6 hours.
+		StringBuilder hirOverrides = new StringBuilder();
+		int[] waits = { 5, 10, 15, 25, 50 };
+		for (int n = 1; n <= 5; n++) {
+			hirOverrides.append((n > 1) ? "," : "")
+				.append("\"wait-state-%d\":{\"rounds\":{\"steps\":[{\"rw\":\"randwrite\",\"blockSizeBytes\":4096,"
+					.formatted(n))
+				.append("\"queueDepth\":32,\"runtimeS\":5},{\"idleS\":%d}],\"stepRuntimeS\":60,\"maxRounds\":12,"
+					.formatted(waits[n - 1]))
+				.append("\"rangeWritesRequired\":1}},\"baseline-%d\":{\"runtimeS\":60}".formatted(n));
+		}
+		Map<String, String> plans = Map.of("pts-throughput", "{\"profile\":\"pts-throughput\"}", "pts-latency",
+				"{\"profile\":\"pts-latency\"}", "pts-wsat", "{\"profile\":\"pts-wsat\"}", "pts-hir",
+				"{\"profile\":\"pts-hir\",\"phaseOverrides\":{" + hirOverrides + "}}", "pts-xsr",
+				"{\"profile\":\"pts-xsr\",\"phaseOverrides\":{\"seq-1024k-1\":{\"runtimeS\":600},"
+						+ "\"rnd-8k\":{\"runtimeS\":600},\"seq-1024k-2\":{\"runtimeS\":600}}}");
+		List<String> names = List.of("pts-throughput", "pts-latency", "pts-wsat", "pts-hir", "pts-xsr");
+		String[] jobs = new String[names.size()];
+		for (int i = 0; i < names.size(); i++) {
+			jobs[i] = submit(serialOf(drives, targets.get(i)), plans.get(names.get(i))).body().get("id").asString();
+		}
+		for (int i = 0; i < names.size(); i++) {
+			JsonNode job = awaitCompleted(jobs[i]);
+			int phases = job.get("plan").size();
+			System.out.printf("%s: %s, %d phases, %d samples%n", names.get(i), job.get("state").asString(), phases,
+					totalSamples(jobs[i]));
+			for (int phase = 0; phase < phases; phase++) {
+				assertThat(result(jobs[i], phase)).as("%s phase %d has its result", names.get(i), phase).isNotNull();
+			}
+		}
+		Map<String, Object> tp1024 = rounds(api().get("viewer", "/api/v1/qualifications/" + jobs[0]).body(), jobs[0],
+				2);
+		Map<String, Object> latency = rounds(api().get("viewer", "/api/v1/qualifications/" + jobs[1]).body(), jobs[1],
+				3);
+		Map<String, Object> hirSteady = rounds(api().get("viewer", "/api/v1/qualifications/" + jobs[3]).body(), jobs[3],
+				1);
+		Map<String, Object> hirWait = rounds(api().get("viewer", "/api/v1/qualifications/" + jobs[3]).body(), jobs[3],
+				2);
+		System.out.printf("pts-throughput 1024KiB: %s%npts-latency: %s%npts-hir steady state: %s%npts-hir wait "
+				+ "state 1: %s%n", tp1024, latency, hirSteady, hirWait);
+		assertThat(tp1024.get("stoppedBecause")).isIn("steady", "maxRounds");
+		assertThat(latency.get("stoppedBecause")).isIn("steady", "maxRounds");
+		assertThat(hirWait).containsEntry("stoppedBecause", "maxRounds").containsEntry("roundsRun", 12);
+		// a wait state writes 5 s a cycle: 12 x 5 samples, the idle seconds between them
+		// none
+		assertThat(samplesOf(jobs[3], 2)).isEqualTo(60);
+		assertThat(samplesOf(jobs[4], 2)).isEqualTo(600);
+	}
+
+	@Test
+	void badRoundDefinitionsAre400sNamingTheFieldAndCreateNothing() throws Exception {
+		String runnerId = "pts-" + shortId();
+		this.agents.start(runnerId, List.of("sim:test-enterprise-eager@21"), FLUID, Map.of());
+		String serial = api().awaitDriveSerial(runnerId);
+		String phase = """
+				{"phases":[{"name":"iops","kind":"workload","rangePercent":100,"rounds":%s}]}""";
+		Map<String, String> cases = Map.of("plan.phases[0].rounds.steps",
+				"{\"steps\":[],\"tracking\":{\"step\":0,\"metric\":\"iops\"}}", "plan.phases[0].rounds.tracking.metric",
+				"{\"steps\":[{\"rw\":\"randwrite\",\"blockSizeBytes\":4096,\"queueDepth\":32}],"
+						+ "\"tracking\":{\"step\":0,\"metric\":\"latency\"}}",
+				"plan.phases[0].rounds.tracking.step",
+				"{\"steps\":[{\"rw\":\"randwrite\",\"blockSizeBytes\":4096,\"queueDepth\":32}],"
+						+ "\"tracking\":{\"step\":3,\"metric\":\"iops\"}}",
+				"plan.phases[0].rounds.rangeWritesRequired",
+				"{\"steps\":[{\"rw\":\"randwrite\",\"blockSizeBytes\":4096,\"queueDepth\":32}],"
+						+ "\"tracking\":{\"step\":0,\"metric\":\"iops\"},\"rangeWritesRequired\":-1}");
+		for (Map.Entry<String, String> bad : cases.entrySet()) {
+			ApiClient.RawResponse response = api().request("alice", "POST", "/api/v1/qualifications",
+					"{\"drive\":{\"serial\":\"%s\"},\"plan\":%s}".formatted(serial, phase.formatted(bad.getValue())));
+			System.out.printf("%s -> %d %s%n", bad.getKey(), response.status(), response.body());
+			assertThat(response.status()).as(bad.getKey()).isEqualTo(400);
+			assertThat(response.body()).as(bad.getKey()).contains("\"field\":\"" + bad.getKey() + "\"");
+		}
+		JsonNode listed = api().get("viewer", "/api/v1/qualifications?serial=" + serial).body();
+		assertThat(listed.get("items").size()).as("no job was created for the drive").isZero();
+	}
+
+	private ApiClient.Response submit(String serial, String plan) {
+		ApiClient.Response submitted = api().post("alice", "/api/v1/qualifications",
+				"{\"drive\":{\"serial\":\"%s\"},\"plan\":%s}".formatted(serial, plan));
+		assertThat(submitted.status()).as(String.valueOf(submitted.body())).isEqualTo(201);
+		return submitted;
+	}
+
+	private JsonNode awaitCompleted(String jobId) {
+		await().atMost(Duration.ofMinutes(10)).pollInterval(Duration.ofSeconds(1)).until(() -> {
+			JsonNode job = api().get("viewer", "/api/v1/qualifications/" + jobId).body();
+			String state = job.path("state").asString();
+			assertThat(state).as(jobId + ": " + job.path("message").asString())
+				.isIn("", "QUEUED", "DISPATCHED", "RUNNING", "COMPLETED");
+			return "COMPLETED".equals(state) && job.has("verdict");
+		});
+		return api().get("viewer", "/api/v1/qualifications/" + jobId).body();
+	}
+
+	@SuppressWarnings("unchecked")
+	private Map<String, Object> rounds(JsonNode job, String jobId, int phase) {
+		assertThat(job.get("state").asString()).isEqualTo("COMPLETED");
+		Map<String, Object> result = result(jobId, phase);
+		assertThat(result).as("phase %d result", phase).containsKey("rounds");
+		return (Map<String, Object>) result.get("rounds");
+	}
+
+	@SuppressWarnings("unchecked")
+	private Map<String, Object> result(String jobId, int phase) {
+		try {
+			return this.elasticsearch
+				.get((get) -> get.index("drivequal-phase-results").id(jobId + "/" + phase), Map.class)
+				.source();
+		}
+		catch (java.io.IOException ex) {
+			throw new java.io.UncheckedIOException(ex);
+		}
+	}
+
+	private long samplesOf(String jobId, int phase) throws java.io.IOException {
+		this.elasticsearch.indices().refresh((refresh) -> refresh.index("drivequal-samples-*"));
+		return this.elasticsearch.count((count) -> count.index("drivequal-samples-*")
+			.query((q) -> q.bool((b) -> b.filter((f) -> f.term((t) -> t.field("jobId").value(jobId)))
+				.filter((f) -> f.term((t) -> t.field("phaseIndex").value(phase))))))
+			.count();
+	}
+
+	private long totalSamples(String jobId) throws java.io.IOException {
+		this.elasticsearch.indices().refresh((refresh) -> refresh.index("drivequal-samples-*"));
+		return this.elasticsearch
+			.count((count) -> count.index("drivequal-samples-*")
+				.query((q) -> q.term((t) -> t.field("jobId").value(jobId))))
+			.count();
+	}
+
+	private long labelledSamples(String jobId, int phase, int round, int step) throws java.io.IOException {
+		this.elasticsearch.indices().refresh((refresh) -> refresh.index("drivequal-samples-*"));
+		return this.elasticsearch.count((count) -> count.index("drivequal-samples-*")
+			.query((q) -> q.bool((b) -> b.filter((f) -> f.term((t) -> t.field("jobId").value(jobId)))
+				.filter((f) -> f.term((t) -> t.field("phaseIndex").value(phase)))
+				.filter((f) -> f.term((t) -> t.field("round").value(round)))
+				.filter((f) -> f.term((t) -> t.field("step").value(step))))))
+			.count();
+	}
+
+	private static String serialOf(List<JsonNode> drives, String target) {
+		return drives.stream()
+			.filter((drive) -> target.equals(drive.path("drive").path("transportAddress").asString())
+					|| target.equals(drive.path("transportAddress").asString()))
+			.findFirst()
+			.orElseThrow(() -> new AssertionError("no drive at " + target + " in " + drives))
+			.get("drive")
+			.get("serial")
+			.asString();
+	}
+
+	private ApiClient api() {
+		return new ApiClient("http://127.0.0.1:" + this.port);
+	}
+
+	private static String shortId() {
+		return UUID.randomUUID().toString().substring(0, 8);
+	}
+
+}

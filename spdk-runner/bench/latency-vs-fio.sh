@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# Benchmark: the runner's per-IO latency and throughput against fio's `lat` on the same targets in
+# one run: a file on tmpfs and a loop device (direct IO over a tmpfs-backed file), 4 KiB randread
+# and randwrite at QD1 and QD32, O_DIRECT, both tools pinned to one core, interleaved rounds.
+# fio runs with the runner's io_uring set-up (registered buffers and file) and, for writes, fresh
+# data in every IO (--refill_buffers), as the runner writes: the same work on both sides.
+# Reports per cell the medians of: IOPS, p50/p99/p99.9 of `lat` (fio: lat_ns with
+# lat_percentiles=1; runner: its phase histogram, HdrHistogram's percentile), mean latency x IOPS,
+# the runner's effective queue depth and its Little's-law error, CPU seconds per million IOs
+# (user + system of the process, getrusage through /usr/bin/time) -- and the ratios runner / fio.
+# Usage: bench/latency-vs-fio.sh   (env: RUNNER, CPU=1, RUNTIME=10, ROUNDS=3, SIZE=1G, TARGETS="tmpfs loop")
+# Needs root for the loop device; writes only the scratch files it makes.
+source "$(dirname "$0")/common.sh"
+
+SIZE="${SIZE:-1G}"
+TARGETS="${TARGETS:-tmpfs loop}"
+RUNTIME="${RUNTIME:-5}"
+scratch=$(mktemp -d)
+shm_file="/dev/shm/drivequal-bench-$$.img"
+loop_file="/dev/shm/drivequal-bench-loop-$$.img"
+loop=""
+cleanup() {
+	[ -n "$loop" ] && losetup -d "$loop"
+	rm -f "$shm_file" "$loop_file"
+	rm -rf "$scratch"
+}
+trap cleanup EXIT
+
+declare -A target_of
+for target in $TARGETS; do
+	case "$target" in
+	tmpfs)
+		fallocate -l "$SIZE" "$shm_file"
+		target_of[tmpfs]="$shm_file"
+		;;
+	loop)
+		fallocate -l "$SIZE" "$loop_file"
+		loop=$(losetup -f --show --direct-io=on "$loop_file")
+		target_of[loop]="$loop"
+		;;
+	esac
+done
+{
+	echo '{"devices": ['
+	sep=""
+	for target in $TARGETS; do
+		echo "$sep{\"transportAddress\": \"${target_of[$target]}\", \"allowSignatures\": true}"
+		sep=","
+	done
+	echo ']}'
+} >"$scratch/allow.json"
+
+# One fio run: prints a JSON line with its figures.
+fio_run() {
+	local target="$1" rw="$2" qd="$3" out="$scratch/fio.json" cpu
+	local refill=()
+	[ "$rw" = randwrite ] && refill=(--refill_buffers)
+	cpu=$( { /usr/bin/time -f "%U %S" taskset -c "$CPU" fio --output-format=json \
+		--name=bench --filename="${target_of[$target]}" --ioengine=io_uring --direct=1 \
+		--fixedbufs=1 --registerfiles=1 "${refill[@]}" \
+		--rw="$rw" --bs=4k --iodepth="$qd" --time_based --runtime="$RUNTIME" \
+		--lat_percentiles=1 >"$out"; } 2>&1 | tail -1)
+	python3 - "$out" "$target" "$rw" "$qd" "$cpu" <<'PY'
+import json, sys
+job = json.load(open(sys.argv[1]))["jobs"][0]
+d = job["read" if "read" in sys.argv[3] else "write"]
+lat = d["lat_ns"]
+pct = lat["percentile"]
+user, system = map(float, sys.argv[5].split())
+seconds = job["job_runtime"] / 1000.0
+print(json.dumps({"tool": "fio", "target": sys.argv[2], "rw": sys.argv[3], "qd": int(sys.argv[4]),
+                  "ios": d["total_ios"], "seconds": seconds, "cpu": user + system,
+                  "p50": pct["50.000000"], "p99": pct["99.000000"], "p999": pct["99.900000"],
+                  "mean": lat["mean"], "effective": None}))
+PY
+}
+
+# One runner run (a timed phase of the same length): the same figures from its phase-completed.
+runner_run() {
+	local target="$1" rw="$2" qd="$3" out="$scratch/runner.jsonl" cpu
+	cpu=$( { /usr/bin/time -f "%U %S" taskset -c "$CPU" "$RUNNER" run --output-format json \
+		--filename "${target_of[$target]}" --rw "$rw" --bs 4k --iodepth "$qd" \
+		--runtime "$RUNTIME" --allowlist "$scratch/allow.json" >"$out"; } 2>&1 | tail -1)
+	python3 - "$out" "$target" "$rw" "$qd" "$cpu" <<'PY'
+import json, math, sys
+
+def highest_equivalent(value):
+    # HdrHistogram, 2 significant digits: sub-buckets of 256, a bucket's width doubles per octave
+    bucket = max(0, (value | 255).bit_length() - 8)
+    return value + (1 << bucket) - 1
+
+def percentile(histogram, p):
+    rank = max(1, math.ceil(p / 100 * histogram["totalCount"]))
+    seen = 0
+    for value, count in histogram["counts"]:
+        seen += count
+        if seen >= rank:
+            return min(highest_equivalent(value), histogram["maxNs"])
+
+for line in open(sys.argv[1]):
+    m = json.loads(line)
+    if m.get("type") == "phase-completed" and m["kind"] == "workload":
+        d = m["read" if "read" in sys.argv[3] else "write"]
+        h = d["latencyHistogram"]
+        user, system = map(float, sys.argv[5].split())
+        print(json.dumps({"tool": "runner", "target": sys.argv[2], "rw": sys.argv[3],
+                          "qd": int(sys.argv[4]), "ios": d["ios"], "seconds": m["durationNs"] / 1e9,
+                          "cpu": user + system, "p50": percentile(h, 50), "p99": percentile(h, 99),
+                          "p999": percentile(h, 99.9), "mean": d["meanLatencyNs"],
+                          "effective": m["effectiveQueueDepthMilli"] / 1000}))
+PY
+}
+
+echo "# $(uname -r), fio $(fio --version), 4KiB O_DIRECT, ${RUNTIME}s x ${ROUNDS} per tool and cell, taskset -c $CPU"
+echo "# uptime at start: $(uptime)"
+for round in $(seq "$ROUNDS"); do
+	for target in $TARGETS; do
+		for rw in randread randwrite; do
+			for qd in 1 32; do
+				# alternate which tool goes first, so neither always meets the same conditions
+				if [ $((round % 2)) -eq 1 ]; then
+					fio_run "$target" "$rw" "$qd"
+					runner_run "$target" "$rw" "$qd"
+				else
+					runner_run "$target" "$rw" "$qd"
+					fio_run "$target" "$rw" "$qd"
+				fi
+			done
+		done
+	done
+done | tee "$scratch/rounds.jsonl" >&2
+echo "# uptime at end: $(uptime)"
+python3 - "$scratch/rounds.jsonl" <<'PY'
+import json, statistics, sys
+from collections import defaultdict
+
+runs = defaultdict(list)
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    runs[(r["target"], r["rw"], r["qd"], r["tool"])].append(r)
+
+def med(rows, f):
+    return statistics.median(f(r) for r in rows)
+
+print("| target | rw | QD | fio IOPS | runner IOPS | IOPS ratio | p50 ratio | p99 ratio | p99.9 ratio"
+      " | fio lat x IOPS | runner effective QD | runner lat x IOPS | Little error | fio CPU us/IO"
+      " | runner CPU us/IO | CPU/IO ratio |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+for (target, rw, qd, tool) in sorted(runs):
+    if tool != "fio" or (target, rw, qd, "runner") not in runs:
+        continue
+    f, r = runs[(target, rw, qd, "fio")], runs[(target, rw, qd, "runner")]
+    iops = lambda x: x["ios"] / x["seconds"]
+    cpu = lambda x: x["cpu"] / x["ios"] * 1e6
+    little = lambda x: x["mean"] * 1e-9 * x["ios"] / x["seconds"]
+    error = lambda x: little(x) / x["effective"] - 1
+    print("| %s | %s | %d | %.0f | %.0f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %+.2f%% | %.2f | %.2f | %.3f |" % (
+        target, rw, qd, med(f, iops), med(r, iops), med(r, iops) / med(f, iops),
+        med(r, lambda x: x["p50"]) / med(f, lambda x: x["p50"]),
+        med(r, lambda x: x["p99"]) / med(f, lambda x: x["p99"]),
+        med(r, lambda x: x["p999"]) / med(f, lambda x: x["p999"]),
+        med(f, little), med(r, lambda x: x["effective"]), med(r, little), 100 * med(r, error),
+        med(f, cpu), med(r, cpu), med(r, cpu) / med(f, cpu)))
+PY

@@ -1,0 +1,257 @@
+/*
+ * Adaptive rounds through dq_job_run on the simulated drive (fluid model, virtual clock):
+ * - an enterprise drive, purged and filled, runs rounds of three steps until its 4KiB random-write
+ *   IOPS are steady over five eligible rounds, and stops there, well before 25 rounds;
+ * - a client drive whose write IOPS keep climbing while its reads let it recover never settles and
+ *   stops at maxRounds, reported without reachedAtRound;
+ * - in both, every sample names its round and step, t counts on across steps, and the stop agrees
+ *   with the steady-state rule recomputed from the samples alone (the same rule the service
+ *   applies, pinned by the shared vectors in test_steady_state.c).
+ */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contract/msg_job_event.h"
+#include "job/job_runner.h"
+#include "job/steady_state.h"
+#include "test_util.h"
+
+#define MAX_SAMPLES 8192
+#define ROUNDS_PHASE 2
+
+struct capture {
+	struct test_ctx *t;
+	size_t samples;
+	struct dq_sample sample[MAX_SAMPLES];
+	bool has_rounds;
+	struct dq_rounds_result rounds;
+	enum dq_job_event_type last_type;
+};
+
+static int capture_sample(void *arg, const struct dq_sample *sample)
+{
+	struct capture *c = arg;
+	char err[256], *json = NULL;
+	size_t len;
+
+	CHECK(c->t, dq_sample_encode(sample, &json, &len, err, sizeof(err)) == 0, "sample: %s",
+	      err);
+	free(json);
+	if (sample->phase_index == ROUNDS_PHASE && c->samples < MAX_SAMPLES) {
+		c->sample[c->samples++] = *sample;
+	}
+	return 0;
+}
+
+static int capture_event(void *arg, const struct dq_job_event *event)
+{
+	struct capture *c = arg;
+	char err[256], *json = NULL;
+	size_t len;
+
+	CHECK(c->t, dq_job_event_encode(event, &json, &len, err, sizeof(err)) == 0, "event: %s",
+	      err);
+	free(json);
+	c->last_type = event->type;
+	if (event->type == DQ_JOB_EVENT_PHASE_COMPLETED && event->phase_completed.has_rounds) {
+		c->has_rounds = true;
+		c->rounds = event->phase_completed.rounds;
+	}
+	return 0;
+}
+
+static void *sim_fluid(struct test_ctx *t)
+{
+	const struct dq_io_engine_ops *ops = NULL;
+	void *options = NULL;
+	char err[256];
+
+	CHECK(t, dq_io_engine_find("sim", &ops, err, sizeof(err)) == 0, "sim engine: %s", err);
+	CHECK(t, ops != NULL && dq_engine_options_new(ops, &options) == 0, "sim options");
+	CHECK(t, dq_engine_options_set(ops, options, "sim_model", "fluid", err, sizeof(err)) == 0,
+	      "set: %s", err);
+	return options;
+}
+
+static struct dq_round_step step(enum dq_rw rw, uint32_t read_percent, uint32_t block_size)
+{
+	return (struct dq_round_step){ .rw = rw,
+				       .has_read_percent = rw == DQ_RW_RANDRW,
+				       .read_percent = read_percent,
+				       .block_size_bytes = block_size,
+				       .queue_depth = 32 };
+}
+
+/* purge, one sequential fill, then the rounds (tracking step 0's IOPS). */
+static void run(struct test_ctx *t, struct capture *c, const char *target,
+		const struct dq_round_step *steps, size_t step_count, uint32_t step_s, double w)
+{
+	static atomic_int cancel;
+	static struct dq_phase_spec phases[3];
+	struct dq_sink sink = { .sample = capture_sample, .event = capture_event, .arg = c };
+	void *options = sim_fluid(t);
+	struct dq_job_spec spec = { .job_id = "job-rounds",
+				    .runner_id = "runner-r",
+				    .engine_name = "sim",
+				    .target = target,
+				    .engine_options = options,
+				    .seed = 17,
+				    .phases = phases,
+				    .phase_count = 3 };
+	struct dq_job_outcome outcome;
+	struct dq_round_spec *r = &phases[2].rounds;
+
+	memset(phases, 0, sizeof(phases));
+	phases[0] = (struct dq_phase_spec){ .index = 0,
+					    .name = "purge",
+					    .kind = DQ_PHASE_KIND_PURGE,
+					    .purge_method = DQ_PURGE_METHOD_AUTO };
+	phases[1] = (struct dq_phase_spec){ .index = 1,
+					    .name = "fill",
+					    .kind = DQ_PHASE_KIND_PRECONDITION,
+					    .has_block_size_bytes = true,
+					    .block_size_bytes = 131072,
+					    .has_queue_depth = true,
+					    .queue_depth = 32,
+					    .has_range_percent = true,
+					    .range_percent = 100,
+					    .has_passes = true,
+					    .passes = 1 };
+	phases[2] = (struct dq_phase_spec){ .index = 2,
+					    .name = "rounds",
+					    .kind = DQ_PHASE_KIND_WORKLOAD,
+					    .has_range_percent = true,
+					    .range_percent = 100,
+					    .has_rounds = true };
+	memcpy(r->steps, steps, step_count * sizeof(*steps));
+	r->step_count = step_count;
+	r->step_runtime_s = step_s;
+	r->has_tracking = w >= 0;
+	r->tracking_step = 0;
+	r->tracking_metric = DQ_TRACKING_METRIC_IOPS;
+	r->max_rounds = w >= 0 ? 25 : 6;
+	r->range_writes_required = w >= 0 ? w : 1;
+	memset(c, 0, sizeof(*c));
+	c->t = t;
+	atomic_store(&cancel, 0);
+	CHECK(t, dq_job_run(&spec, NULL, &sink, &cancel, &outcome) == 0, "job ran");
+	CHECK(t, outcome.type == DQ_JOB_EVENT_COMPLETED, "completed: %s", outcome.message);
+	CHECK(t, c->has_rounds, "phase-completed carries rounds");
+	free(options);
+}
+
+/* Labels and time line, and the stop recomputed from the samples by the steady-state rule. */
+static void check_against_samples(struct test_ctx *t, const struct capture *c, size_t step_count,
+				  uint32_t step_s, double w, uint64_t capacity_bytes)
+{
+	static struct dq_ss_round rounds[25];
+	static struct dq_ss_round_verdict verdicts[25];
+	const struct dq_ss_eligibility eligibility = { .applies = true,
+						       .range_writes_required = w,
+						       .has_tested_range = true,
+						       .tested_range_bytes = capacity_bytes };
+	const struct dq_rounds_result *r = &c->rounds;
+	uint32_t n = r->rounds_run, x, round_s = (uint32_t)step_count * step_s, labels_wrong = 0;
+	const struct dq_sample *s;
+	struct dq_ss_result ss;
+	size_t i;
+
+	CHECK(t, n >= 5 && n <= 25 && c->samples == (size_t)n * round_s,
+	      "%u rounds of %u s: %zu samples", n, round_s, c->samples);
+	memset(rounds, 0, sizeof(rounds));
+	for (i = 0; i < c->samples && n <= 25; i++) {
+		s = &c->sample[i];
+		if (!s->has_round || s->t != i + 1 || s->round != i / round_s ||
+		    s->step != (i % round_s) / step_s) {
+			labels_wrong++;
+			continue;
+		}
+		if (s->step == 0) {
+			rounds[s->round].sum += s->read.ios + s->write.ios;
+			rounds[s->round].seconds_present++;
+		}
+		rounds[s->round].random_write_bytes += s->write.bytes; /* every step is random */
+	}
+	CHECK(t, labels_wrong == 0, "%u samples with a wrong t, round or step", labels_wrong);
+	for (x = 0; x < n && x < 25; x++) {
+		CHECK(t,
+		      r->tracking_milli[x] ==
+			      (int64_t)((rounds[x].sum * 1000 + step_s / 2) / step_s),
+		      "round %u's tracking value %lld", x, (long long)r->tracking_milli[x]);
+	}
+	/* The phase stopped at the first round after which the rule holds, and not before. */
+	CHECK(t, dq_steady_state_detect(rounds, n, step_s, 25, &eligibility, verdicts, &ss) == 0,
+	      "detect");
+	CHECK(t, ss.reached == (r->stopped_because == DQ_ROUNDS_STOP_STEADY),
+	      "the rule and the runner agree on reaching steady state");
+	if (ss.reached) {
+		CHECK(t,
+		      r->has_reached_at_round && ss.reached_at_round == r->reached_at_round &&
+			      n == r->reached_at_round + 1,
+		      "stopped right after round %u", ss.reached_at_round);
+	} else {
+		CHECK(t, n == 25 && !r->has_reached_at_round, "ran all 25 rounds");
+	}
+	CHECK(t,
+	      ss.has_first_eligible == r->has_first_eligible_round &&
+		      (!ss.has_first_eligible ||
+		       ss.first_eligible_round == r->first_eligible_round),
+	      "first eligible round");
+}
+
+static void check_wait_states(struct test_ctx *t, const struct capture *c)
+{
+	size_t i, wrong = 0;
+
+	CHECK(t,
+	      c->rounds.stopped_because == DQ_ROUNDS_STOP_MAX_ROUNDS && c->rounds.rounds_run == 6 &&
+		      !c->rounds.has_reached_at_round && c->rounds.tracking_count == 0,
+	      "6 fixed rounds, no tracking (%u rounds)", c->rounds.rounds_run);
+	CHECK(t, c->samples == 12, "2 samples a round: %zu", c->samples);
+	for (i = 0; i < c->samples; i++) {
+		/* round r: write seconds t = 5r + 1, 5r + 2; idle 5r + 3 .. 5r + 5 */
+		if (c->sample[i].round != i / 2 || c->sample[i].step != 0 ||
+		    c->sample[i].t != 5 * (i / 2) + i % 2 + 1 || c->sample[i].write.ios == 0) {
+			wrong++;
+		}
+	}
+	CHECK(t, wrong == 0, "%zu wait-state samples off the time line", wrong);
+}
+
+int main(void)
+{
+	static struct capture c;
+	struct test_ctx t = { 0 };
+	const struct dq_round_step iops_like[3] = { step(DQ_RW_RANDWRITE, 0, 4096),
+						    step(DQ_RW_RANDREAD, 100, 4096),
+						    step(DQ_RW_RANDRW, 50, 65536) };
+	struct dq_round_step wait_state[2] = { step(DQ_RW_RANDWRITE, 0, 4096), { .idle_s = 3 } };
+	const struct dq_round_step recovering[2] = { step(DQ_RW_RANDWRITE, 0, 4096),
+						     step(DQ_RW_RANDREAD, 100, 4096) };
+
+	/* 8 GB enterprise twin: eligible once 1 x 8 GB was written at random, then steady. */
+	run(&t, &c, "sim:test-enterprise-eager", iops_like, 3, 5, 1.0);
+	CHECK(&t, c.rounds.stopped_because == DQ_ROUNDS_STOP_STEADY && c.rounds.rounds_run < 25,
+	      "stops at steady state before 25 rounds (%u rounds)", c.rounds.rounds_run);
+	CHECK(&t, c.rounds.has_first_eligible_round && c.rounds.first_eligible_round > 0,
+	      "its fresh rounds are not eligible");
+	printf("enterprise: %u rounds, first eligible round %u, reached at round %u\n",
+	       c.rounds.rounds_run, c.rounds.first_eligible_round, c.rounds.reached_at_round);
+	check_against_samples(&t, &c, 3, 5, 1.0, 8000000000ull);
+
+	/* 8 GB client twin with W = 0: its write IOPS climb ~3%/round, the slope never settles. */
+	run(&t, &c, "sim:test-client-7pct", recovering, 2, 4, 0);
+	CHECK(&t,
+	      c.rounds.stopped_because == DQ_ROUNDS_STOP_MAX_ROUNDS && c.rounds.rounds_run == 25,
+	      "stops at 25 rounds, not reached (%u rounds)", c.rounds.rounds_run);
+	printf("client: %u rounds, stopped because %s\n", c.rounds.rounds_run,
+	       dq_rounds_stop_to_str(c.rounds.stopped_because));
+	check_against_samples(&t, &c, 2, 4, 0, 8000000000ull);
+
+	/* No tracking (w < 0 here): exactly maxRounds rounds of 2 s writes and a 3 s host idle,
+	 * as SNIA's host idle recovery wait states; idle seconds carry no sample but count in t. */
+	run(&t, &c, "sim:test-client-7pct", wait_state, 2, 2, -1);
+	check_wait_states(&t, &c);
+	return test_report(&t, "rounds");
+}
