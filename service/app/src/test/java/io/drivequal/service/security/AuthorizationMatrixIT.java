@@ -80,6 +80,8 @@ class AuthorizationMatrixIT {
 			Map.entry("GET /api/v1/profiles/{name}", Caller.VIEWER),
 			Map.entry("GET /api/v1/criteria-sets", Caller.VIEWER),
 			Map.entry("GET /api/v1/criteria-sets/{name}", Caller.VIEWER),
+			Map.entry("GET /api/v1/metrics", Caller.VIEWER),
+			Map.entry("GET /api/v1/qualifications/{id}/health", Caller.VIEWER),
 			Map.entry("GET /api/v1/drives", Caller.VIEWER), Map.entry("GET /api/v1/drives/{serial}", Caller.VIEWER),
 			Map.entry("GET /api/v1/runners", Caller.VIEWER), Map.entry("GET /api/v1/runners/{runnerId}", Caller.VIEWER),
 			Map.entry("GET /v3/api-docs", Caller.VIEWER), Map.entry("GET /v3/api-docs.yaml", Caller.VIEWER),
