@@ -462,6 +462,25 @@ static void test_fluid(struct test_ctx *t, struct capture *c)
 	      "timed 300 s: 300 samples");
 	CHECK(t, done != NULL && done->write.bytes == done->write.ios * 4096 && done->read.ios == 0,
 	      "random writes only");
+	/* Little's law: a closed loop at QD32 keeps 32 IOs outstanding over the phase; a second
+	 * holding part of a GC stall counts what completed in it, never more than 32 */
+	CHECK(t,
+	      done != NULL && done->has_effective_queue_depth_milli &&
+		      done->effective_queue_depth_milli >= 31680 &&
+		      done->effective_queue_depth_milli <= 32000,
+	      "phase effective queue depth %" PRIu64 " milli",
+	      done ? done->effective_queue_depth_milli : 0);
+	for (size_t i = 0; i < c->sample_count && i < MAX_MESSAGES; i++) {
+		const struct dq_sample *s = &c->samples[i];
+
+		if (s->phase_index == 2 &&
+		    (!s->has_effective_queue_depth_milli || s->effective_queue_depth_milli == 0 ||
+		     s->effective_queue_depth_milli > 32000)) {
+			CHECK(t, false, "t=%u: effective queue depth %" PRIu64 " milli", s->t,
+			      s->effective_queue_depth_milli);
+			break;
+		}
+	}
 	done = check_phase(t, c, 5);
 	CHECK(t, done != NULL && done->read.bytes + done->write.bytes == 64 << 20,
 	      "sized: exactly the bytes asked, got %" PRIu64,

@@ -19,6 +19,19 @@ static void fail(struct dq_phase_stats *stats, const char *what, int rc)
 	snprintf(stats->message, sizeof(stats->message), "%s: %s", what, strerror(-rc));
 }
 
+/*
+ * The effective queue depth of modelled IOs; the model rounds IO counts and latencies to whole
+ * numbers, so their sum may pass queue depth x interval by a hair, which a closed loop cannot.
+ */
+static uint64_t closed_loop_milli(const struct dq_io_phase_params *params,
+				  uint64_t outstanding_io_ns, uint64_t interval_ns)
+{
+	uint64_t milli = dq_io_queue_depth_milli(outstanding_io_ns, interval_ns);
+	uint64_t deepest_milli = (uint64_t)params->queue_depth * 1000u;
+
+	return milli > deepest_milli ? deepest_milli : milli;
+}
+
 /* One interval as a sample, and into the phase's totals; resets the interval's histograms. */
 static int emit(const struct dq_phase_env *env, const struct dq_io_phase_params *params, uint32_t t,
 		uint64_t end_ns, struct dq_io_interval *interval, struct dq_phase_stats *stats)
@@ -35,6 +48,10 @@ static int emit(const struct dq_phase_env *env, const struct dq_io_phase_params 
 	dq_strlcpy(sample.phase_name, params->phase_name, sizeof(sample.phase_name));
 	sample.t = t;
 	sample.time_ms = dq_phase_env_epoch_ms(env, end_ns);
+	sample.has_effective_queue_depth_milli = true;
+	sample.effective_queue_depth_milli =
+		closed_loop_milli(params, interval->outstanding_io_ns, interval->duration_ns);
+	stats->outstanding_io_ns += interval->outstanding_io_ns;
 	for (int op = 0; op < 2; op++) {
 		out[op]->ios = interval->ios[op];
 		out[op]->bytes = interval->bytes[op];
@@ -112,6 +129,9 @@ int dq_interval_phase_run(const struct dq_phase_env *env, const struct dq_io_pha
 		t++;
 	}
 	stats->duration_ns = now - start;
+	stats->has_effective_queue_depth = true;
+	stats->effective_queue_depth_milli =
+		closed_loop_milli(params, stats->outstanding_io_ns, stats->duration_ns);
 	free(latency);
 	return rc;
 }

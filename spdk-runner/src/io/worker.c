@@ -31,8 +31,7 @@ static int worker_fail(struct io_worker *w, enum dq_fail_reason reason, const ch
 	return 0;
 }
 
-/* IO-nanoseconds x 1000 / interval, the contract's effectiveQueueDepthMilli. */
-static uint64_t queue_depth_milli(uint64_t outstanding_io_ns, uint64_t interval_ns)
+uint64_t dq_io_queue_depth_milli(uint64_t outstanding_io_ns, uint64_t interval_ns)
 {
 	__extension__ unsigned __int128 milli;
 
@@ -79,7 +78,7 @@ static void close_second(struct io_worker *w, uint64_t interval_end_ns)
 	sample_end_ns = w->next_boundary_ns;
 	sample.time_ms = dq_phase_env_epoch_ms(env, sample_end_ns);
 	sample.has_effective_queue_depth_milli = true;
-	sample.effective_queue_depth_milli = queue_depth_milli(
+	sample.effective_queue_depth_milli = dq_io_queue_depth_milli(
 		sec->outstanding_io_ns, interval_end_ns - (w->next_boundary_ns - DQ_NS_PER_S));
 	w->stats->outstanding_io_ns += sec->outstanding_io_ns;
 	sec->outstanding_io_ns = 0;
@@ -405,7 +404,7 @@ int dq_io_phase_run(const struct dq_phase_env *env, const struct dq_io_phase_par
 	stats->duration_ns = end - w.start_ns;
 	stats->has_effective_queue_depth = true;
 	stats->effective_queue_depth_milli =
-		queue_depth_milli(stats->outstanding_io_ns, stats->duration_ns);
+		dq_io_queue_depth_milli(stats->outstanding_io_ns, stats->duration_ns);
 	rc = w.sink_rc;
 	worker_fini(&w);
 	return rc;

@@ -441,6 +441,9 @@ static int sim_run_interval(void *data, const struct dq_io_load *load, uint64_t 
 		for (uint32_t i = 0; i < interval.point_count[op]; i++) {
 			dq_histogram_record_n(out->latency[op], interval.points[op][i].ns,
 					      interval.points[op][i].count);
+			/* each IO was outstanding for its latency: Little's law, exactly */
+			out->outstanding_io_ns +=
+				interval.points[op][i].ns * interval.points[op][i].count;
 		}
 	}
 	out->duration_ns = interval.interval_ns;

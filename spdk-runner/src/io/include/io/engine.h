@@ -77,6 +77,8 @@ struct dq_io_interval {
 	uint64_t ios[2];
 	uint64_t bytes[2];
 	struct dq_histogram *latency[2]; /* the core's: the engine records its IOs' latencies here */
+	/* IOs outstanding integrated over the interval (IO-nanoseconds): the effective queue depth */
+	uint64_t outstanding_io_ns;
 };
 
 /* Arguments of open(). */

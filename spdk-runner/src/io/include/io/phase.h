@@ -117,6 +117,10 @@ int dq_idle_phase_run(const struct dq_phase_env *env, const struct dq_phase_spec
 int dq_verify_phase_run(const struct dq_phase_env *env, const struct dq_phase_spec *spec,
 			struct dq_phase_stats *stats);
 
+/* IO-nanoseconds x 1000 / interval_ns, the contract's effectiveQueueDepthMilli (0 when the
+ * interval is empty, capped at its maximum). */
+uint64_t dq_io_queue_depth_milli(uint64_t outstanding_io_ns, uint64_t interval_ns);
+
 /* The phase's tested range: rangePercent of the capacity, rounded down to whole lbas. */
 uint64_t dq_phase_range_bytes(const struct dq_phase_spec *spec, const struct dq_device *device);
 

@@ -11,9 +11,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 
+import io.drivequal.service.fleet.ProcStats;
+
 record Processes(long elasticsearch, long kafka) {
 
-	private static final double TICKS_PER_SECOND = 100.0;
+	private static final double TICKS_PER_SECOND = ProcStats.TICKS_PER_SECOND;
 
 	static Processes find() {
 		long es = -1;
@@ -45,18 +47,7 @@ record Processes(long elasticsearch, long kafka) {
 	}
 
 	private static long ticks(long pid) {
-		if (pid < 0) {
-			return 0;
-		}
-		try {
-			String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-			String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-			// fields[11] = utime, fields[12] = stime (stat fields 14 and 15)
-			return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-		}
-		catch (IOException | RuntimeException ex) {
-			return 0;
-		}
+		return (pid < 0) ? 0 : ProcStats.cpuTicks(pid);
 	}
 
 	record Cpu(long elasticsearch, long kafka, long jvm) {

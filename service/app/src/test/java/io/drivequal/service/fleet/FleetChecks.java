@@ -1,0 +1,355 @@
+/*
+ * The fleet run's steps, each leaving its figures in FleetResults: the runners' inventory, bad
+ * input at scale, submission until every job runs, the replica kill, the API under load, the end
+ * of the jobs, and the audit of every sample (Kafka and Elasticsearch, per job) afterwards.
+ */
+package io.drivequal.service.fleet;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+import io.drivequal.service.it.ApiClient;
+import io.drivequal.service.it.ConsumerGroups;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import tools.jackson.databind.JsonNode;
+
+final class FleetChecks {
+
+	private final FleetSettings settings;
+
+	private final FleetResults results;
+
+	private final ElasticsearchProbe elasticsearch;
+
+	private final Admin admin;
+
+	private final List<ServiceReplica> replicas;
+
+	private final String runnerPrefix;
+
+	private final String run;
+
+	private List<FleetJobs.Submitted> submitted = List.of();
+
+	private List<String> history = List.of();
+
+	private long submitStartMs;
+
+	FleetChecks(FleetSettings settings, FleetResults results, ElasticsearchProbe elasticsearch, Admin admin,
+			List<ServiceReplica> replicas, String run) {
+		this.settings = settings;
+		this.results = results;
+		this.elasticsearch = elasticsearch;
+		this.admin = admin;
+		this.replicas = replicas;
+		this.run = run;
+		this.runnerPrefix = "fleet-" + run + "-";
+	}
+
+	List<FleetJobs.Submitted> submitted() {
+		return this.submitted;
+	}
+
+	private List<ApiClient> apis() {
+		return this.replicas.stream().filter((replica) -> replica.process.isAlive()).map((r) -> r.api).toList();
+	}
+
+	/** Every drive of every runner in GET /api/v1/drives, its runner alive. */
+	List<JsonNode> awaitInventory() throws InterruptedException {
+		long start = System.nanoTime();
+		List<JsonNode> drives = new ArrayList<>();
+		while (System.nanoTime() - start < TimeUnit.MINUTES.toNanos(10)) {
+			drives.clear();
+			for (JsonNode drive : apis().get(0).get("viewer", "/api/v1/drives").body()) {
+				if (drive.path("drive").path("runnerId").asString().startsWith(this.runnerPrefix)
+						&& drive.path("runnerAlive").asBoolean()) {
+					drives.add(drive);
+				}
+			}
+			if (drives.size() >= this.settings.drives()) {
+				break;
+			}
+			Thread.sleep(2000);
+		}
+		this.results.drivesSeen = drives.size();
+		this.results.inventoryS = (System.nanoTime() - start) / 1e9;
+		FleetBenchmark.log("%d drives in the inventory after %.0f s", drives.size(), this.results.inventoryS);
+		if (drives.size() < this.settings.drives()) {
+			throw new IllegalStateException("only " + drives.size() + " drives reported");
+		}
+		drives.sort(Comparator.comparing((JsonNode d) -> d.path("drive").path("runnerId").asString())
+			.thenComparing((JsonNode d) -> d.path("drive").path("transportAddress").asString()));
+		return drives;
+	}
+
+	/**
+	 * Submissions for drives no runner has: each must be refused and nothing stored or
+	 * sent.
+	 */
+	void badInput() throws Exception {
+		this.results.storeBeforeBad = this.elasticsearch.count("drivequal-jobs");
+		this.results.commandsBeforeBad = endOffsets("drivequal.runner-commands");
+		long start = System.nanoTime();
+		this.results.badStatuses = FleetJobs.submitForMissingDrives(this.settings.badSubmissions(), apis(),
+				this.settings.submitThreads(), this.run);
+		this.results.badSeconds = (System.nanoTime() - start) / 1e9;
+		Thread.sleep(3000); // anything a submission queued would be dispatched by now
+		this.results.storeAfterBad = this.elasticsearch.count("drivequal-jobs");
+		this.results.commandsAfterBad = endOffsets("drivequal.runner-commands");
+		FleetBenchmark.log("bad input: %s in %.1f s; jobs stored %d -> %d, commands %d -> %d", this.results.badStatuses,
+				this.results.badSeconds, this.results.storeBeforeBad, this.results.storeAfterBad,
+				this.results.commandsBeforeBad, this.results.commandsAfterBad);
+	}
+
+	void submitAndAwaitRunning(List<JsonNode> drives, SampleAudit audit) throws Exception {
+		FleetJobs.RunningWatch watch = new FleetJobs.RunningWatch(this.elasticsearch, this.runnerPrefix, drives.size());
+		Thread watcher = new Thread(watch, "fleet-running-watch");
+		watcher.start();
+		this.submitStartMs = System.currentTimeMillis();
+		this.submitted = FleetJobs.submit(drives, apis(), this.settings.submitThreads(), this.settings.runtimeS());
+		for (int i = 0; i < this.submitted.size(); i++) {
+			audit.track(this.submitted.get(i).jobId(), i);
+		}
+		this.results.submitSeconds = (System.currentTimeMillis() - this.submitStartMs) / 1000.0;
+		FleetBenchmark.log("%d jobs submitted in %.1f s", this.submitted.size(), this.results.submitSeconds);
+		this.history = FleetJobs.addHistory(this.elasticsearch, this.submitted.get(0).jobId(),
+				this.settings.historyJobs(), this.run);
+		this.results.storeWithHistory = this.elasticsearch.count("drivequal-jobs");
+		FleetBenchmark.log("the store holds %d jobs", this.results.storeWithHistory);
+		watcher.join(TimeUnit.MINUTES.toMillis(15));
+		watch.stop = true;
+		this.results.runningSeen = watch.firstSeenRunningMs.size();
+		this.results.allRunningAfterS = (System.currentTimeMillis() - this.submitStartMs) / 1000.0;
+		for (FleetJobs.Submitted job : this.submitted) {
+			Long seen = watch.firstSeenRunningMs.get(job.jobId());
+			if (seen != null) {
+				this.results.submitToRunningMs.recordValue(Math.max(0, seen - job.submittedMs()));
+			}
+		}
+		JsonNode hits = this.elasticsearch.post("/drivequal-jobs/_search",
+				"{\"size\":%d,\"_source\":[\"queuedAt\",\"startedAt\"],\"query\":{\"prefix\":{\"runnerId\":\"%s\"}}}"
+					.formatted(this.submitted.size() + 10, this.runnerPrefix))
+			.path("hits")
+			.path("hits");
+		for (JsonNode hit : hits) {
+			JsonNode job = hit.path("_source");
+			if (job.has("startedAt")) {
+				this.results.submitToAcceptedMs
+					.recordValue(Math.max(0, Instant.parse(job.path("startedAt").asString()).toEpochMilli()
+							- Instant.parse(job.path("queuedAt").asString()).toEpochMilli()));
+			}
+		}
+		FleetBenchmark.log(
+				"%d of %d jobs RUNNING %.0f s after the first submission; submit -> RUNNING p50 %d ms, p99 %d ms",
+				this.results.runningSeen, this.submitted.size(), this.results.allRunningAfterS,
+				this.results.submitToRunningMs.getValueAtPercentile(50),
+				this.results.submitToRunningMs.getValueAtPercentile(99));
+	}
+
+	/**
+	 * SIGKILL of the last replica killReplicaAtS after steadyFromMs; a no-op thread
+	 * without.
+	 */
+	Thread scheduleKill(long steadyFromMs) {
+		Thread killer = new Thread(() -> {
+			if (this.settings.killReplicaAtS() <= 0 || this.replicas.size() < 2) {
+				return;
+			}
+			try {
+				Thread.sleep(Math.max(0,
+						steadyFromMs + this.settings.killReplicaAtS() * 1000L - System.currentTimeMillis()));
+				ServiceReplica victim = this.replicas.get(this.replicas.size() - 1);
+				this.results.killedAtMs = System.currentTimeMillis();
+				victim.kill();
+				FleetBenchmark.log("SIGKILL %s (pid %d)", victim.name, victim.pid());
+				awaitTakeover();
+			}
+			catch (Exception ex) {
+				this.results.takeoverNote = "kill failed: " + ex;
+			}
+		}, "fleet-replica-killer");
+		killer.start();
+		return killer;
+	}
+
+	/**
+	 * Until the survivors' sample consumers own every partition and the lag is back to
+	 * normal.
+	 */
+	private void awaitTakeover() throws Exception {
+		int survivors = this.replicas.size() - 1;
+		while (System.currentTimeMillis() - this.results.killedAtMs < 600_000) {
+			ConsumerGroupDescription group = this.admin.describeConsumerGroups(List.of("drivequal-service-samples"))
+				.all()
+				.get()
+				.get("drivequal-service-samples");
+			int assigned = group.members()
+				.stream()
+				.mapToInt((member) -> member.assignment().topicPartitions().size())
+				.sum();
+			long lag = ConsumerGroups.lag(this.admin, "drivequal-service-samples", "drivequal.samples");
+			if (group.members().size() <= 3 * survivors && assigned == 12 && lag < this.settings.drives() * 3L) {
+				this.results.takeoverS = (System.currentTimeMillis() - this.results.killedAtMs) / 1000.0;
+				this.results.takeoverNote = group.members().size() + " consumers own the 12 partitions, lag " + lag;
+				FleetBenchmark.log("takeover after %.1f s: %s", this.results.takeoverS, this.results.takeoverNote);
+				return;
+			}
+			Thread.sleep(1000);
+		}
+	}
+
+	void apiLoad() throws Exception {
+		List<String> running = this.submitted.stream().map(FleetJobs.Submitted::jobId).toList();
+		this.results.api = ApiLoad.run(apis(), running, this.history, this.settings.apiClients(),
+				this.settings.apiSeconds());
+		FleetBenchmark.log("API load done: %d errors", this.results.api.errors());
+	}
+
+	/**
+	 * Until every job of the run is final, or the runtime plus 10 minutes from now (every
+	 * job runs when this is called; dispatch may have taken long).
+	 */
+	void awaitEnd() throws InterruptedException {
+		long deadline = System.currentTimeMillis() + (this.settings.runtimeS() + 600) * 1000L;
+		Map<String, Long> states = Map.of();
+		while (System.currentTimeMillis() < deadline) {
+			states = FleetJobs.states(this.elasticsearch, this.runnerPrefix);
+			long active = states.entrySet()
+				.stream()
+				.filter((e) -> List.of("QUEUED", "DISPATCHED", "RUNNING").contains(e.getKey()))
+				.mapToLong(Map.Entry::getValue)
+				.sum();
+			if (active == 0) {
+				break;
+			}
+			Thread.sleep(10_000);
+		}
+		this.results.finalStates = states;
+		this.results.endedAfterS = (System.currentTimeMillis() - this.submitStartMs) / 1000.0;
+		FleetBenchmark.log("jobs ended after %.0f s: %s", this.results.endedAfterS, states);
+	}
+
+	/** Freshness, and every job's samples counted in Kafka and in Elasticsearch. */
+	void audit(SampleAudit audit, long steadyFromMs, long endMs) throws Exception {
+		long expected = (long) this.submitted.size() * this.settings.runtimeS();
+		audit.awaitConsumed(expected, 300);
+		ConsumerGroups.awaitCommittedToTheEnd(this.admin, "drivequal-service-samples", "drivequal.samples",
+				Duration.ofMinutes(10));
+		Thread.sleep(3000);
+		this.results.freshnessAll = audit.freshness(this.submitStartMs, endMs);
+		this.results.freshnessSteady = audit.freshness(steadyFromMs, endMs);
+		if (this.results.killedAtMs > 0) {
+			this.results.freshnessKillWindow = audit.freshness(this.results.killedAtMs,
+					this.results.killedAtMs + 120_000);
+			this.results.freshnessOutsideKill = audit.freshness(steadyFromMs, this.results.killedAtMs);
+		}
+		this.results.pollP50Ms = audit.pollMs.getValueAtPercentile(50);
+		this.results.kafka = audit.kafkaCounts();
+		Map<String, Integer> index = new HashMap<>();
+		for (FleetJobs.Submitted job : this.submitted) {
+			index.put(job.jobId(), 1);
+		}
+		this.elasticsearch.post("/drivequal-samples-*/_refresh", "");
+		JsonNode buckets = this.elasticsearch.post("/drivequal-samples-*/_search",
+				"{\"size\":0,\"query\":{\"prefix\":{\"runnerId\":\"%s\"}},\"aggs\":{\"jobs\":{\"terms\":{\"field\":\"jobId\",\"size\":%d},\"aggs\":{\"t\":{\"stats\":{\"field\":\"t\"}}}}}}"
+					.formatted(this.runnerPrefix, this.submitted.size() + 100))
+			.path("aggregations")
+			.path("jobs")
+			.path("buckets");
+		long runtime = this.settings.runtimeS();
+		for (JsonNode bucket : buckets) {
+			if (index.remove(bucket.path("key").asString()) == null) {
+				continue;
+			}
+			long count = bucket.path("doc_count").asLong();
+			JsonNode t = bucket.path("t");
+			this.results.jobsCounted++;
+			this.results.documents += count;
+			this.results.lost += Math.max(0, runtime - count);
+			this.results.extra += Math.max(0, count - runtime);
+			if (count == runtime && t.path("min").asDouble() == 1 && t.path("max").asDouble() == runtime) {
+				this.results.jobsExact++;
+			}
+		}
+		this.results.lost += (long) index.size() * runtime; // jobs without a single
+															// document
+		JsonNode phases = this.elasticsearch.post("/drivequal-phase-results/_search",
+				"{\"size\":0,\"query\":{\"prefix\":{\"runnerId\":\"%s\"}},\"aggs\":{\"wrong\":{\"filter\":{\"bool\":{\"must_not\":{\"term\":{\"samples\":%d}}}}}}}"
+					.formatted(this.runnerPrefix, runtime));
+		this.results.phaseResultSamplesMismatch = phases.path("aggregations").path("wrong").path("doc_count").asLong();
+		for (JsonNode row : this.elasticsearch.get("/_cat/indices/drivequal-samples-*?format=json&bytes=b")) {
+			this.results.sampleIndexBytes += row.path("store.size").asLong();
+			this.results.sampleIndexDocs += row.path("docs.count").asLong();
+		}
+		FleetBenchmark.log("audit: %d of %d jobs exact; lost %d, extra %d; Kafka %s; freshness p99 %d ms",
+				this.results.jobsExact, this.submitted.size(), this.results.lost, this.results.extra,
+				this.results.kafka, this.results.freshnessAll.getValueAtPercentile(99));
+	}
+
+	/** How long the replicas take to analyse the finished jobs (up to analysisWaitS). */
+	void awaitAnalysis() throws InterruptedException {
+		long start = System.currentTimeMillis();
+		String query = "{\"query\":{\"bool\":{\"filter\":[{\"prefix\":{\"runnerId\":\"%s\"}},{\"exists\":{\"field\":\"verdict\"}}]}}}"
+			.formatted(this.runnerPrefix);
+		while (System.currentTimeMillis() - start < this.settings.analysisWaitS() * 1000L) {
+			this.elasticsearch.post("/drivequal-jobs/_refresh", "");
+			this.results.analysed = (int) this.elasticsearch.post("/drivequal-jobs/_count", query)
+				.path("count")
+				.asLong();
+			if (this.results.analysed >= this.submitted.size()) {
+				break;
+			}
+			Thread.sleep(15_000);
+		}
+		this.results.analysisS = (System.currentTimeMillis() - start) / 1000.0;
+		FleetBenchmark.log("%d jobs analysed %.0f s after the audit", this.results.analysed, this.results.analysisS);
+	}
+
+	/**
+	 * The largest heartbeat on the topic (the runners' inventories, every drive listed).
+	 */
+	void heartbeatSize(String brokers) {
+		Properties config = new Properties();
+		config.put("bootstrap.servers", brokers);
+		config.put("group.id", "fleet-bench-heartbeats-" + this.run);
+		config.put("auto.offset.reset", "earliest");
+		try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
+				new ByteArrayDeserializer())) {
+			consumer.subscribe(List.of("drivequal.runner-heartbeats"));
+			long deadline = System.currentTimeMillis() + 15_000;
+			while (System.currentTimeMillis() < deadline) {
+				for (var record : consumer.poll(Duration.ofMillis(500))) {
+					if (record.key() != null && record.key().startsWith(this.runnerPrefix)) {
+						this.results.heartbeatBytesMax = Math.max(this.results.heartbeatBytesMax,
+								record.value().length);
+					}
+				}
+			}
+		}
+	}
+
+	private long endOffsets(String topic) throws Exception {
+		Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+		this.admin.describeTopics(List.of(topic))
+			.allTopicNames()
+			.get()
+			.get(topic)
+			.partitions()
+			.forEach((p) -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
+		return this.admin.listOffsets(latest).all().get().values().stream().mapToLong((info) -> info.offset()).sum();
+	}
+
+}
