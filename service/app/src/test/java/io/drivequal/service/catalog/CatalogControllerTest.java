@@ -29,7 +29,11 @@ class CatalogControllerTest {
 	void listsTheWholeCatalogToAViewer() throws Exception {
 		this.mvc.perform(get("/api/v1/profiles").with(httpBasic("viewer", "viewer-pw")))
 			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.length()").value(10))
+			.andExpect(jsonPath("$.length()").value(14))
+			.andExpect(jsonPath("$[*].name").value(org.hamcrest.Matchers.hasItems("pts-iops", "pts-throughput",
+					"pts-latency", "pts-wsat", "pts-hir", "pts-xsr")))
+			.andExpect(
+					jsonPath("$[*].name").value(org.hamcrest.Matchers.not(org.hamcrest.Matchers.hasItem("snia-iops"))))
 			.andExpect(jsonPath("$[0].name").value("consistency-2000s"))
 			.andExpect(jsonPath("$[0].phases[2].runtimeS").value(2000))
 			.andExpect(jsonPath("$[0].expectedDurationS").isNumber());
