@@ -160,6 +160,17 @@ static bool issue(struct io_worker *w, uint32_t tag)
 				  .op = next.op,
 				  .in_flight = true };
 	w->inflight++;
+	if (w->own_latency) {
+		/* An engine that times its own IOs submits in queue(): it is outstanding from here,
+		 * not from the batch's commit, so the outstanding-IO integral spans what its latency
+		 * spans (Little's law holds between the two). */
+		uint64_t now = dq_phase_env_now(w->env);
+
+		advance_to(w, now);
+		slot->submit_ns = now;
+		w->outstanding++;
+		return true;
+	}
 	w->batch[w->batch_count++] = tag;
 	return true;
 }
