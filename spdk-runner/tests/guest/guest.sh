@@ -51,6 +51,10 @@ missing_reason() {
 	for tool in busybox jq mkfs.ext4 sfdisk wipefs modprobe sha256sum; do
 		command -v "$tool" >/dev/null || { echo "$tool is not installed: run .ci/install-guest-tools"; return; }
 	done
+	# virtme-ng's init names the guest command's virtio-serial ports through udev; without it
+	# the command's output and exit status never reach the host.
+	[ -x /lib/systemd/systemd-udevd ] || [ -x /usr/lib/systemd/systemd-udevd ] ||
+		{ echo "systemd-udevd is not installed (package udev): run .ci/install-guest-tools"; return; }
 }
 
 # 0 ready; otherwise skips (77) or, in CI, fails (1), saying why.
@@ -147,7 +151,7 @@ cmd_cases() {
 }
 
 # Prints one line per case from results.jsonl and the totals; exit 0 only when every wanted case
-# reported pass or skip.
+# reported pass or skip and the guest's command exited 0.
 report() {
 	local out=$1 started=$2 status=$3 name line passed=0 failed=0 skipped=0 total_s cases_s
 	shift 3
@@ -172,6 +176,12 @@ report() {
 	cases_s=$(jq -s 'map(.seconds) | add // 0 | round' "$out/results.jsonl" 2>/dev/null || echo 0)
 	say "whole tier $total_s s (cases $cases_s s; boot, setup and shutdown the rest)"
 	say "$passed passed, $failed failed, $skipped skipped"
+	# inguest.sh ends with status 0 once it has run every case: anything else means the guest's
+	# command or its way back to the host broke, even when every result reached the folder.
+	if [ "$status" -ne 0 ]; then
+		say "FAIL: the guest's command exited $status (see $out/console.log)"
+		return 1
+	fi
 	[ "$failed" -eq 0 ]
 }
 
