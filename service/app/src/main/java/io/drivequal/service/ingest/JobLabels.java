@@ -5,7 +5,6 @@
  */
 package io.drivequal.service.ingest;
 
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Collection;
 import java.util.HashMap;
@@ -14,9 +13,7 @@ import java.util.List;
 import java.util.Map;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import co.elastic.clients.elasticsearch._types.ElasticsearchException;
-import co.elastic.clients.elasticsearch.core.MgetResponse;
-import co.elastic.clients.elasticsearch.core.mget.MultiGetResponseItem;
+import io.drivequal.service.platform.Documents;
 
 import org.springframework.stereotype.Component;
 
@@ -75,29 +72,10 @@ class JobLabels {
 	}
 
 	private Map<String, DriveLabels> fetch(List<String> jobIds) {
-		MgetResponse<JobDrive> response;
-		try {
-			response = this.client.mget(
-					(mget) -> mget.index(JOBS_INDEX).ids(jobIds).sourceIncludes("driveModel", "firmware", "engine"),
-					JobDrive.class);
-		}
-		catch (ElasticsearchException ex) {
-			if (ex.status() == 404) {
-				return new HashMap<>();
-			}
-			throw ex;
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Elasticsearch multi-get of jobs failed", ex);
-		}
 		Map<String, DriveLabels> found = new HashMap<>();
-		for (MultiGetResponseItem<JobDrive> item : response.docs()) {
-			if (item.isResult() && item.result().found() && item.result().source() != null) {
-				JobDrive job = item.result().source();
-				found.put(item.result().id(),
-						new DriveLabels(job.driveModel(), job.firmware(), "sim".equals(job.engine())));
-			}
-		}
+		Documents.getAll(this.client, JOBS_INDEX, jobIds, JobDrive.class, "driveModel", "firmware", "engine")
+			.forEach((jobId, job) -> found.put(jobId,
+					new DriveLabels(job.driveModel(), job.firmware(), "sim".equals(job.engine()))));
 		return found;
 	}
 

@@ -6,7 +6,9 @@ package io.drivequal.service.ingest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
 import java.util.function.Function;
 
@@ -14,6 +16,7 @@ import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.FieldValue;
 import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch._types.aggregations.HistogramBucket;
+import co.elastic.clients.elasticsearch._types.aggregations.StringTermsBucket;
 import co.elastic.clients.elasticsearch._types.query_dsl.BoolQuery;
 import co.elastic.clients.elasticsearch.core.SearchRequest;
 import co.elastic.clients.elasticsearch.core.SearchResponse;
@@ -103,6 +106,39 @@ public class SampleQueries {
 			.sort((sort) -> sort.field((f) -> f.field("t").order(SortOrder.Desc))));
 		List<Hit<SampleDocument>> hits = response.hits().hits();
 		return hits.isEmpty() ? OptionalInt.empty() : OptionalInt.of(hits.get(0).source().t());
+	}
+
+	/**
+	 * The last indexed second of each job's given phase, for a page of jobs in one search
+	 * (one terms aggregation), where {@link #latestT} would cost one per job.
+	 * @param phaseByJob the phase index to look at, by job id
+	 * @return by job id; jobs with no indexed sample in their phase are absent
+	 */
+	public Map<String, Integer> latestT(Map<String, Integer> phaseByJob) {
+		Map<String, Integer> latest = new HashMap<>();
+		if (phaseByJob.isEmpty()) {
+			return latest;
+		}
+		BoolQuery.Builder anyOf = new BoolQuery.Builder().minimumShouldMatch("1");
+		phaseByJob.forEach((jobId, phaseIndex) -> anyOf.should((q) -> q.bool(filter(jobId, phaseIndex))));
+		BoolQuery query = anyOf.build();
+		SearchResponse<SampleDocument> response = search((search) -> search.index(ALL_SAMPLES)
+			.ignoreUnavailable(true)
+			.allowNoIndices(true)
+			.size(0)
+			.query((q) -> q.bool(query))
+			.aggregations("byJob", (agg) -> agg.terms((terms) -> terms.field("jobId").size(phaseByJob.size()))
+				.aggregations("lastT", (max) -> max.max((m) -> m.field("t")))));
+		if (response.aggregations() == null || !response.aggregations().containsKey("byJob")) {
+			return latest;
+		}
+		for (StringTermsBucket bucket : response.aggregations().get("byJob").sterms().buckets().array()) {
+			double lastT = bucket.aggregations().get("lastT").max().value();
+			if (bucket.docCount() > 0 && Double.isFinite(lastT)) {
+				latest.put(bucket.key().stringValue(), (int) lastT);
+			}
+		}
+		return latest;
 	}
 
 	/** Indexed samples of a job, or of one of its phases when phaseIndex is not null. */

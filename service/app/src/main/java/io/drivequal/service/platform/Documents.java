@@ -1,5 +1,5 @@
 /*
- * Reading one document by id the way every store here needs it: absent (or its index absent) is
+ * Reading documents by id the way every store here needs it: absent (or its index absent) is
  * an empty result, not an error, and I/O failures are unchecked (the API maps them to 503). And
  * recognising a version conflict, which the 8.19 client reports in two shapes.
  */
@@ -7,11 +7,17 @@ package io.drivequal.service.platform;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.ElasticsearchException;
 import co.elastic.clients.elasticsearch.core.GetResponse;
+import co.elastic.clients.elasticsearch.core.MgetResponse;
+import co.elastic.clients.elasticsearch.core.mget.MultiGetResponseItem;
 import org.elasticsearch.client.ResponseException;
 
 public final class Documents {
@@ -36,6 +42,41 @@ public final class Documents {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
+	}
+
+	/**
+	 * The found documents among {@code ids}, by id, in one round trip (a multi-get); ids
+	 * not found are absent from the map.
+	 * @param sourceIncludes the fields to read, or none for the whole document
+	 */
+	public static <T> Map<String, T> getAll(ElasticsearchClient client, String index, Collection<String> ids,
+			Class<T> type, String... sourceIncludes) {
+		Map<String, T> found = new HashMap<>();
+		if (ids.isEmpty()) {
+			return found;
+		}
+		MgetResponse<T> response;
+		try {
+			response = client.mget((mget) -> {
+				mget.index(index).ids(List.copyOf(ids));
+				return (sourceIncludes.length > 0) ? mget.sourceIncludes(List.of(sourceIncludes)) : mget;
+			}, type);
+		}
+		catch (ElasticsearchException ex) {
+			if (ex.status() == 404) {
+				return found;
+			}
+			throw ex;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Elasticsearch multi-get of " + ids.size() + " documents failed", ex);
+		}
+		for (MultiGetResponseItem<T> item : response.docs()) {
+			if (item.isResult() && item.result().found() && item.result().source() != null) {
+				found.put(item.result().id(), item.result().source());
+			}
+		}
+		return found;
 	}
 
 	/**

@@ -95,29 +95,53 @@ class JobStore {
 	 * declined
 	 */
 	Optional<Job> update(String jobId, Function<Job, Optional<Job>> change) {
+		return update(jobId, null, change);
+	}
+
+	/**
+	 * As {@link #update(String, Function)}, starting from a version the caller already
+	 * read (a search hit): when nobody changed the job since, the write is the only round
+	 * trip. A stale version costs one conflict and a re-read, never a wrong write.
+	 */
+	Optional<Job> updateFrom(Versioned known, Function<Job, Optional<Job>> change) {
+		return update(known.job().jobId(), known, change);
+	}
+
+	private Optional<Job> update(String jobId, Versioned known, Function<Job, Optional<Job>> change) {
+		Versioned read = known;
 		for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-			Optional<Versioned> current = findVersioned(jobId);
-			if (current.isEmpty()) {
-				return Optional.empty();
+			boolean fresh = read == null;
+			if (fresh) {
+				read = findVersioned(jobId).orElse(null);
+				if (read == null) {
+					return Optional.empty();
+				}
 			}
-			Optional<Job> changed = change.apply(current.get().job());
+			Optional<Job> changed = change.apply(read.job());
 			if (changed.isEmpty()) {
-				return Optional.empty();
+				if (fresh) {
+					return Optional.empty();
+				}
+				// Declined on a version the caller read earlier: decide on the current
+				// one.
+				read = null;
+				continue;
 			}
 			try {
-				Versioned read = current.get();
+				Versioned current = read;
 				this.client.index((index) -> index.index(INDEX)
 					.id(jobId)
-					.ifSeqNo(read.seqNo())
-					.ifPrimaryTerm(read.primaryTerm())
+					.ifSeqNo(current.seqNo())
+					.ifPrimaryTerm(current.primaryTerm())
 					.document(changed.get()));
-				announce(read.job(), changed.get());
+				announce(current.job(), changed.get());
 				return changed;
 			}
 			catch (ElasticsearchException | IOException ex) {
 				if (!Documents.isConflict(ex)) {
 					throw unchecked(ex);
 				}
+				read = null;
 			}
 		}
 		throw new IllegalStateException("job " + jobId + " kept changing under " + MAX_ATTEMPTS + " attempts");
@@ -140,17 +164,31 @@ class JobStore {
 	 * @param serial one drive's queue, or null for every drive's
 	 */
 	List<Job> queuedInOrder(String serial, int limit) {
+		return queuedInOrderVersioned(serial, limit).stream().map(Versioned::job).toList();
+	}
+
+	/**
+	 * As {@link #queuedInOrder}, each job with the version it was read at, so that a
+	 * compare-and-set can start from it without reading the job again.
+	 */
+	List<Versioned> queuedInOrderVersioned(String serial, int limit) {
 		BoolQuery.Builder filters = new BoolQuery.Builder().filter(term("state", JobState.QUEUED.name()));
 		if (serial != null) {
 			filters.filter(term("deviceSerial", serial));
 		}
-		return jobs(search((search) -> search.query((q) -> q.bool(filters.build()))
+		SearchResponse<Job> response = search((search) -> search.query((q) -> q.bool(filters.build()))
 			.size(limit)
+			.seqNoPrimaryTerm(true)
 			.sort((sort) -> sort.field((field) -> field.field("priorityRank")
 				.order(SortOrder.Desc)
 				.missing(FieldValue.of(JobPriority.NORMAL.rank()))))
 			.sort((sort) -> sort.field((field) -> field.field("queueOrder").order(SortOrder.Asc).missing("_first")))
-			.sort((sort) -> sort.field((field) -> field.field("queuedAt").order(SortOrder.Asc)))));
+			.sort((sort) -> sort.field((field) -> field.field("queuedAt").order(SortOrder.Asc))));
+		List<Versioned> result = new ArrayList<>();
+		for (Hit<Job> hit : response.hits().hits()) {
+			result.add(new Versioned(hit.source(), hit.seqNo(), hit.primaryTerm()));
+		}
+		return result;
 	}
 
 	/** Jobs whose document changed at or after {@code since}, oldest change first. */

@@ -4,6 +4,7 @@
  */
 package io.drivequal.service.qualification;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -34,14 +35,23 @@ class Views {
 	}
 
 	/**
-	 * For listings: no per-job queries; the queue positions of a page cost one search per
-	 * drive with queued jobs on it.
+	 * For listings: no per-job queries. The progress of the page's running jobs costs one
+	 * search; the queue positions one search per drive with queued jobs on it.
 	 */
 	List<QualificationView> page(List<Job> jobs) {
 		Map<String, Integer> positions = this.queues.positions(jobs);
-		return jobs.stream()
-			.map((job) -> view(job, Progress.of(job, OptionalInt.empty()), positions.get(job.jobId()), null))
-			.toList();
+		Map<String, Integer> runningPhases = new HashMap<>();
+		for (Job job : jobs) {
+			if (job.state() == JobState.RUNNING && job.currentPhaseIndex() != null) {
+				runningPhases.put(job.jobId(), job.currentPhaseIndex());
+			}
+		}
+		Map<String, Integer> latestT = this.samples.latestT(runningPhases);
+		return jobs.stream().map((job) -> {
+			Integer t = latestT.get(job.jobId());
+			OptionalInt latest = (t != null) ? OptionalInt.of(t) : OptionalInt.empty();
+			return view(job, Progress.of(job, latest), positions.get(job.jobId()), null);
+		}).toList();
 	}
 
 	/** For listings: no per-job queries, so a page of 100 jobs costs one search. */

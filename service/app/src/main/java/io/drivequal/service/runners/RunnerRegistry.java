@@ -9,7 +9,9 @@ import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
@@ -50,6 +52,19 @@ public class RunnerRegistry {
 
 	public Optional<Runner> runner(String runnerId) {
 		return get(RUNNERS_INDEX, runnerId, Runner.class);
+	}
+
+	/**
+	 * The known drives among {@code serials}, by serial, in one round trip: for callers
+	 * that look at many drives at once (the dispatcher's round).
+	 */
+	public Map<String, Drive> drives(Collection<String> serials) {
+		return Documents.getAll(this.client, DRIVES_INDEX, serials, Drive.class);
+	}
+
+	/** The known runners among {@code runnerIds}, by id, in one round trip. */
+	public Map<String, Runner> runners(Collection<String> runnerIds) {
+		return Documents.getAll(this.client, RUNNERS_INDEX, runnerIds, Runner.class);
 	}
 
 	/** Alive = a heartbeat within the timeout; a runner never heard from is not alive. */

@@ -62,6 +62,18 @@ class QualificationFlowIT {
 			runner.phaseStarted(jobId, 0, "randwrite");
 			awaitState(jobId, "RUNNING");
 			runner.samples(jobId, serial, 0, "randwrite", 3);
+			// A running job's progress in a listing is the detail's (one search per page,
+			// not one per job): 2 of its 3 s indexed gives 66.7%.
+			await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+				double detail = api().get("viewer", "/api/v1/qualifications/" + jobId)
+					.body()
+					.get("progressPercent")
+					.asDouble();
+				JsonNode listed = api().get("viewer", "/api/v1/qualifications?serial=" + serial).body().get("items");
+				assertThat(listed.size()).isEqualTo(1);
+				assertThat(detail).isEqualTo(66.7);
+				assertThat(listed.get(0).get("progressPercent").asDouble()).isEqualTo(detail);
+			});
 			runner.phaseCompleted(jobId, 0, "randwrite", 3);
 			runner.completed(jobId);
 			awaitState(jobId, "COMPLETED");
