@@ -19,6 +19,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -111,8 +112,8 @@ class Dispatcher {
 			return 0;
 		}
 		Map<String, Drive> drives = this.registry.drives(heads.keySet());
-		Map<String, Runner> runners = this.registry
-			.runners(drives.values().stream().map(Drive::runnerId).collect(Collectors.toSet()));
+		Map<String, Runner> runners = this.registry.runners(
+				drives.values().stream().map(Drive::runnerId).filter(Objects::nonNull).collect(Collectors.toSet()));
 		List<Callable<Boolean>> dispatches = new ArrayList<>();
 		for (Versioned head : heads.values()) {
 			Drive drive = drives.get(head.job().deviceSerial());
@@ -175,7 +176,7 @@ class Dispatcher {
 			return;
 		}
 		Map<String, Runner> runners = this.registry
-			.runners(stale.stream().map(Job::runnerId).collect(Collectors.toSet()));
+			.runners(stale.stream().map(Job::runnerId).filter(Objects::nonNull).collect(Collectors.toSet()));
 		List<Callable<Boolean>> resends = new ArrayList<>();
 		for (Job job : stale) {
 			Runner runner = runners.get(job.runnerId());

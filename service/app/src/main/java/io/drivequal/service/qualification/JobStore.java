@@ -9,8 +9,14 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
@@ -19,8 +25,14 @@ import co.elastic.clients.elasticsearch._types.FieldValue;
 import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch._types.query_dsl.BoolQuery;
 import co.elastic.clients.elasticsearch._types.query_dsl.Query;
+import co.elastic.clients.elasticsearch.core.BulkResponse;
+import co.elastic.clients.elasticsearch.core.MgetResponse;
 import co.elastic.clients.elasticsearch.core.SearchRequest;
 import co.elastic.clients.elasticsearch.core.SearchResponse;
+import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
+import co.elastic.clients.elasticsearch.core.bulk.BulkResponseItem;
+import co.elastic.clients.elasticsearch.core.get.GetResult;
+import co.elastic.clients.elasticsearch.core.mget.MultiGetResponseItem;
 import co.elastic.clients.elasticsearch.core.search.Hit;
 import co.elastic.clients.json.JsonData;
 import co.elastic.clients.util.ObjectBuilder;
@@ -145,6 +157,144 @@ class JobStore {
 			}
 		}
 		throw new IllegalStateException("job " + jobId + " kept changing under " + MAX_ATTEMPTS + " attempts");
+	}
+
+	/**
+	 * Applies each job's changes in order, as {@link #update(String, Function)} applies
+	 * one, for a batch of jobs at once: one multi-get reads them, one bulk request writes
+	 * every changed job with a compare-and-set on the version read, and a job that
+	 * someone else changed in between is redone on its own. Every state change and
+	 * verdict along a job's steps is announced, in order, as if each step had been
+	 * written alone. A change returning empty leaves the job as it was at that step.
+	 * @param changesByJob each job's changes, in the order to apply them
+	 */
+	Updates updateAll(Map<String, List<Function<Job, Optional<Job>>>> changesByJob) {
+		Map<String, Job> written = new HashMap<>();
+		Map<String, Versioned> read = findAllVersioned(changesByJob.keySet());
+		Set<String> missing = new HashSet<>(changesByJob.keySet());
+		missing.removeAll(read.keySet());
+		Map<String, List<Job>> stepsByJob = new LinkedHashMap<>();
+		List<BulkOperation> writes = new ArrayList<>();
+		for (Map.Entry<String, Versioned> entry : read.entrySet()) {
+			List<Job> steps = steps(entry.getValue().job(), changesByJob.get(entry.getKey()));
+			if (steps.size() > 1) {
+				Versioned version = entry.getValue();
+				Job last = steps.get(steps.size() - 1);
+				stepsByJob.put(entry.getKey(), steps);
+				writes.add(BulkOperation.of((op) -> op.index((index) -> index.index(INDEX)
+					.id(entry.getKey())
+					.ifSeqNo(version.seqNo())
+					.ifPrimaryTerm(version.primaryTerm())
+					.document(last))));
+			}
+		}
+		if (writes.isEmpty()) {
+			return new Updates(written, missing);
+		}
+		BulkResponse response;
+		try {
+			response = this.client.bulk((bulk) -> bulk.operations(writes));
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		for (BulkResponseItem item : response.items()) {
+			String jobId = item.id();
+			if (item.error() == null) {
+				List<Job> steps = stepsByJob.get(jobId);
+				announceSteps(steps);
+				written.put(jobId, steps.get(steps.size() - 1));
+			}
+			else if (item.status() == 409) {
+				updateInSteps(jobId, changesByJob.get(jobId)).ifPresent((job) -> written.put(jobId, job));
+			}
+			else {
+				throw new IllegalStateException("Elasticsearch refused the write of job " + jobId + ": "
+						+ item.error().type() + ": " + item.error().reason());
+			}
+		}
+		return new Updates(written, missing);
+	}
+
+	/**
+	 * @param written the jobs as written, by id (jobs not changed are absent)
+	 * @param missing the ids of jobs not in the store
+	 */
+	record Updates(Map<String, Job> written, Set<String> missing) {
+	}
+
+	/** One job's changes in order, re-read and redone until its compare-and-set wins. */
+	private Optional<Job> updateInSteps(String jobId, List<Function<Job, Optional<Job>>> changes) {
+		for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+			Optional<Versioned> current = findVersioned(jobId);
+			if (current.isEmpty()) {
+				return Optional.empty();
+			}
+			List<Job> steps = steps(current.get().job(), changes);
+			if (steps.size() == 1) {
+				return Optional.empty();
+			}
+			Job last = steps.get(steps.size() - 1);
+			try {
+				Versioned version = current.get();
+				this.client.index((index) -> index.index(INDEX)
+					.id(jobId)
+					.ifSeqNo(version.seqNo())
+					.ifPrimaryTerm(version.primaryTerm())
+					.document(last));
+				announceSteps(steps);
+				return Optional.of(last);
+			}
+			catch (ElasticsearchException | IOException ex) {
+				if (!Documents.isConflict(ex)) {
+					throw unchecked(ex);
+				}
+			}
+		}
+		throw new IllegalStateException("job " + jobId + " kept changing under " + MAX_ATTEMPTS + " attempts");
+	}
+
+	/** The job, then the job after each change that changed it. */
+	private static List<Job> steps(Job job, List<Function<Job, Optional<Job>>> changes) {
+		List<Job> steps = new ArrayList<>();
+		steps.add(job);
+		for (Function<Job, Optional<Job>> change : changes) {
+			change.apply(steps.get(steps.size() - 1)).ifPresent(steps::add);
+		}
+		return steps;
+	}
+
+	private void announceSteps(List<Job> steps) {
+		for (int i = 1; i < steps.size(); i++) {
+			announce(steps.get(i - 1), steps.get(i));
+		}
+	}
+
+	private Map<String, Versioned> findAllVersioned(Collection<String> jobIds) {
+		if (jobIds.isEmpty()) {
+			return Map.of();
+		}
+		MgetResponse<Job> response;
+		try {
+			response = this.client.mget((mget) -> mget.index(INDEX).ids(List.copyOf(jobIds)), Job.class);
+		}
+		catch (ElasticsearchException ex) {
+			if (ex.status() == 404) {
+				return Map.of();
+			}
+			throw ex;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		Map<String, Versioned> found = new LinkedHashMap<>();
+		for (MultiGetResponseItem<Job> item : response.docs()) {
+			if (item.isResult() && item.result().found() && item.result().source() != null) {
+				GetResult<Job> result = item.result();
+				found.put(result.id(), new Versioned(result.source(), result.seqNo(), result.primaryTerm()));
+			}
+		}
+		return found;
 	}
 
 	/** A new state or a new verdict is news for the listeners of QualificationChanged. */

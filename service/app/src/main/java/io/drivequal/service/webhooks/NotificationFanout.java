@@ -56,7 +56,7 @@ class NotificationFanout {
 	@EventListener
 	void onChange(QualificationChanged change) {
 		try {
-			queue(List.of(change), this.subscriptions.all());
+			queue(List.of(change), this.subscriptions.allRecent());
 		}
 		catch (RuntimeException ex) {
 			log.warn("could not queue the notifications of {} {} now ({}); the catch-up will", change.jobId(),

@@ -1,11 +1,16 @@
 /*
  * Subscriptions in Elasticsearch. Few (bounded per owner), so matching an event reads them all and
- * decides in Java; a search per job change is cheap next to the change itself.
+ * decides in Java. A lab changes hundreds of jobs a second when it starts a fleet, so the fanout
+ * reads them through a one-second cache rather than with a search per change; the catch-up
+ * (NotificationFanout) covers a subscription created on another replica within that second.
  */
 package io.drivequal.service.webhooks;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -26,10 +31,21 @@ class SubscriptionStore {
 	/** More than any deployment holds (maxSubscriptionsPerOwner per user and team). */
 	private static final int ALL = 10000;
 
+	/** How long the fanout may use a listing it read before. */
+	static final Duration RECENT = Duration.ofSeconds(1);
+
 	private final ElasticsearchClient client;
 
-	SubscriptionStore(ElasticsearchClient client) {
+	private final Clock clock;
+
+	private volatile Listing recent;
+
+	SubscriptionStore(ElasticsearchClient client, Clock clock) {
 		this.client = client;
+		this.clock = clock;
+	}
+
+	private record Listing(List<Subscription> subscriptions, Instant readAt) {
 	}
 
 	void create(Subscription subscription) {
@@ -38,6 +54,7 @@ class SubscriptionStore {
 				.id(subscription.subscriptionId())
 				.document(subscription)
 				.refresh(co.elastic.clients.elasticsearch._types.Refresh.WaitFor));
+			this.recent = null;
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
@@ -52,6 +69,7 @@ class SubscriptionStore {
 	 * @return false when it was not there
 	 */
 	boolean delete(String subscriptionId) {
+		this.recent = null;
 		try {
 			return this.client
 				.delete((delete) -> delete.index(INDEX)
@@ -68,6 +86,20 @@ class SubscriptionStore {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
+	}
+
+	/**
+	 * Every subscription, as read at most {@link #RECENT} ago (or just now, after this
+	 * replica created or deleted one).
+	 */
+	List<Subscription> allRecent() {
+		Listing listing = this.recent;
+		Instant now = this.clock.instant();
+		if (listing == null || listing.readAt().isBefore(now.minus(RECENT)) || listing.readAt().isAfter(now)) {
+			listing = new Listing(all(), now);
+			this.recent = listing;
+		}
+		return listing.subscriptions();
 	}
 
 	/** Every subscription, newest first. */

@@ -34,13 +34,19 @@ final class ApiLoad {
 
 	static Result run(List<ApiClient> replicas, List<String> runningJobs, List<String> finishedJobs, int clients,
 			int seconds) throws Exception {
-		List<Kind> kinds = List.of(new Kind("list: first page of 25", List.of("/api/v1/qualifications?page=0&size=25")),
-				new Kind("list: RUNNING, 100", List.of("/api/v1/qualifications?state=RUNNING&page=0&size=100")),
-				new Kind("list: page 100 of 100", List.of("/api/v1/qualifications?page=99&size=100")),
-				new Kind("detail: running job",
-						runningJobs.stream().map((id) -> "/api/v1/qualifications/" + id).toList()),
-				new Kind("detail: finished job",
-						finishedJobs.stream().map((id) -> "/api/v1/qualifications/" + id).toList()));
+		List<Kind> kinds = List
+			.of(new Kind("list: first page of 25", List.of("/api/v1/qualifications?page=0&size=25")),
+					new Kind("list: RUNNING, 100", List.of("/api/v1/qualifications?state=RUNNING&page=0&size=100")),
+					new Kind("list: page 100 of 100", List.of("/api/v1/qualifications?page=99&size=100")),
+					new Kind("detail: running job",
+							runningJobs.stream().map((id) -> "/api/v1/qualifications/" + id).toList()),
+					new Kind("detail: finished job",
+							finishedJobs.stream().map((id) -> "/api/v1/qualifications/" + id).toList()))
+			.stream()
+			// A run without history (-Dfleet.historyJobs=0) has no finished job to ask
+			// for.
+			.filter((kind) -> !kind.paths().isEmpty())
+			.toList();
 		Map<String, Histogram> latency = new LinkedHashMap<>();
 		kinds.forEach((kind) -> latency.put(kind.name(), new Histogram(120_000, 3)));
 		AtomicLong errors = new AtomicLong();
