@@ -40,6 +40,13 @@ final class SampleAudit implements AutoCloseable {
 	/** Records of jobs not tracked yet (a job may run before its submission returned). */
 	private final Map<String, List<long[]>> pending = new HashMap<>();
 
+	/**
+	 * When each t of a job not tracked yet became searchable: jobs start while later ones
+	 * are still being submitted, and their first samples' freshness must not wait for
+	 * their tracking. Guarded by {@link #pending}.
+	 */
+	private final Map<String, long[]> pendingSearchableMs = new HashMap<>();
+
 	private final long[][] producedMs;
 
 	private final long[][] searchableMs;
@@ -81,6 +88,13 @@ final class SampleAudit implements AutoCloseable {
 	void track(String jobId, int index) {
 		List<long[]> early;
 		synchronized (this.pending) {
+			long[] searchable = this.pendingSearchableMs.remove(jobId);
+			if (searchable != null) {
+				System.arraycopy(searchable, 0, this.searchableMs[index], 0, searchable.length);
+				for (int t = 1; t < searchable.length && searchable[t] > 0; t++) {
+					this.visibleT[index] = t;
+				}
+			}
 			this.jobs.put(jobId, index);
 			early = this.pending.remove(jobId);
 		}
@@ -155,16 +169,28 @@ final class SampleAudit implements AutoCloseable {
 				long seen = System.currentTimeMillis();
 				this.pollMs.recordValue(Math.min(60_000, seen - sent));
 				for (JsonNode bucket : response.path("aggregations").path("jobs").path("buckets")) {
-					Integer job = this.jobs.get(bucket.path("key").asString());
-					if (job == null) {
-						continue;
+					String jobId = bucket.path("key").asString();
+					double lastT = bucket.path("t").path("value").asDouble();
+					synchronized (this.pending) {
+						Integer job = this.jobs.get(jobId);
+						if (job != null) {
+							int maxT = (int) Math.min(this.searchableMs[job].length - 1, lastT);
+							for (int t = this.visibleT[job] + 1; t <= maxT; t++) {
+								this.searchableMs[job][t] = seen;
+							}
+							this.visibleT[job] = Math.max(this.visibleT[job], maxT);
+						}
+						else {
+							long[] searchable = this.pendingSearchableMs.computeIfAbsent(jobId,
+									(id) -> new long[this.settings.runtimeS() + 2]);
+							int maxT = (int) Math.min(searchable.length - 1, lastT);
+							for (int t = 1; t <= maxT; t++) {
+								if (searchable[t] == 0) {
+									searchable[t] = seen;
+								}
+							}
+						}
 					}
-					int maxT = (int) Math.min(this.searchableMs[job].length - 1,
-							bucket.path("t").path("value").asDouble());
-					for (int t = this.visibleT[job] + 1; t <= maxT; t++) {
-						this.searchableMs[job][t] = seen;
-					}
-					this.visibleT[job] = Math.max(this.visibleT[job], maxT);
 				}
 			}
 			catch (RuntimeException ex) {
