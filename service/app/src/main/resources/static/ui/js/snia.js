@@ -34,6 +34,29 @@ const Snia = (() => {
 		return `${readPercent}/${100 - readPercent}`;
 	}
 
+	/**
+	 * How the pages show a tracking metric: the figure they compare, its unit, and its name.
+	 * meanLatencyNs (SNIA's Latency test: the average response time) is plotted in µs.
+	 */
+	const METRICS = {
+		iops: { figure: 'iops', unit: 'IOPS', name: 'IOPS' },
+		bytesPerS: { figure: 'mbps', unit: 'MB/s', name: 'throughput' },
+		meanLatencyNs: { figure: 'latencyUs', unit: 'µs', name: 'mean latency' },
+	};
+
+	function metricOf(rounds) {
+		return METRICS[rounds && rounds.tracking ? rounds.tracking.metric : 'iops'] || METRICS.iops;
+	}
+
+	/** A round's value as the runner reported it (x 1000 in the metric's own unit), in the plot's unit. */
+	function reportedValue(metric, milli) {
+		if (milli == null || milli < 0) {
+			return null;
+		}
+		const value = milli / 1000;
+		return metric.figure === 'mbps' ? value / 1e6 : metric.figure === 'latencyUs' ? value / 1000 : value;
+	}
+
 	function sequential(spec) {
 		return spec.rw === 'read' || spec.rw === 'write' || spec.rw === 'rw';
 	}
@@ -52,6 +75,7 @@ const Snia = (() => {
 		// Little's law: mean latency = time-averaged IOs outstanding / IOs per second.
 		if (qd.length && f.iops) {
 			f.meanLatencyNs = 1e9 * mean(qd.map((s) => s.effectiveQueueDepth)) / f.iops;
+			f.latencyUs = f.meanLatencyNs / 1000;
 		}
 		if (phase) {
 			const dirs = [phase.readLatency, phase.writeLatency].filter(Boolean);
@@ -108,13 +132,13 @@ const Snia = (() => {
 			const roundCount = Math.max(stopped ? stopped.roundsRun : 0, samples.reduce((n, s) => Math.max(n, s.round == null ? 0 : s.round + 1), 0));
 			// Fixed rounds (no tracking variable, e.g. host idle recovery) plot their first IO step.
 			const trackedStep = r.tracking ? r.tracking.step : r.steps.findIndex((step) => !step.idleS);
-			const metric = r.tracking && r.tracking.metric === 'bytesPerS' ? 'mbps' : 'iops';
+			const metric = metricOf(r);
 			const tracking = [];
 			for (let round = 0; round < roundCount; round++) {
-				const f = figures(byRound.get(`${round}:${trackedStep}`) || []);
-				const reported = stopped && stopped.trackingMilli[round] >= 0 ? stopped.trackingMilli[round] / 1000 : null;
-				// bytesPerS is reported in bytes; the plot is in MB/s.
-				const value = f[metric] != null ? f[metric] : (reported == null ? null : (metric === 'mbps' ? reported / 1e6 : reported));
+				// The runner's value is the one its stop was decided on (a mean latency is exact
+				// there, from every IO's latency); the samples' own figure where it reported none.
+				const reported = stopped ? reportedValue(metric, stopped.trackingMilli[round]) : null;
+				const value = reported != null ? reported : figures(byRound.get(`${round}:${trackedStep}`) || [])[metric.figure];
 				const eligible = stopped ? stopped.firstEligibleRound != null && round >= stopped.firstEligibleRound : true;
 				tracking.push({ round, value, eligible });
 			}
@@ -138,7 +162,7 @@ const Snia = (() => {
 		const steady = ss && ss.end && ss.end.holds ? ss.end.window : null;
 		const measured = steady ? samples.filter((s) => s.t > steady.windowStartS && s.t <= steady.windowEndS) : samples;
 		return {
-			spec, phase, ss, tracking, metric: 'iops', window: win,
+			spec, phase, ss, tracking, metric: METRICS.iops, window: win,
 			elements: [{ spec, readPercent: readPercentOf(spec), figures: figures(measured, phase), basis: steady ? 'steady-state window' : 'whole phase' }],
 		};
 	}
@@ -166,6 +190,17 @@ const Snia = (() => {
 		return `${blockLabel(spec.blockSizeBytes)} ${sequential(spec) ? 'sequential' : 'random'} ${mixLabel(readPercentOf(spec))} (R/W), QD ${spec.queueDepth}`;
 	}
 
+	/** A workload's limits (a time, a size, or both: the first reached ends it) and which ended it. */
+	function limits(job, test) {
+		const spec = test.spec;
+		const capacity = job.drive && job.drive.capacityBytes;
+		const size = spec.sizeBytes ? `${bytes(spec.sizeBytes)}${capacity ? ` (${num(spec.sizeBytes / capacity, 2)} × user capacity)` : ''}` : null;
+		const time = spec.runtimeS ? `${spec.runtimeS} s` : null;
+		const given = size && time ? `until ${size} written or ${time}, whichever comes first` : (time || (size ? `until ${size} transferred` : 'to its end'));
+		const reached = test.phase && test.phase.limitReached;
+		return reached ? `${given}; ended by its ${reached === 'runtimeS' ? 'time' : 'size'}` : given;
+	}
+
 	function setupHeader(job, m, test) {
 		const d = job.drive || {};
 		const wipc = m.wipc.map((s) => `${s.passes || 1} × ${s.rangePercent == null ? 100 : s.rangePercent} % of the LBAs, ${blockLabel(s.blockSizeBytes)} ${s.rw === 'write' ? 'sequential' : s.rw} write (${num((s.passes || 1) * (s.rangePercent == null ? 100 : s.rangePercent) / 100, 2)} × user capacity)`);
@@ -175,9 +210,9 @@ const Snia = (() => {
 		const steps = r ? r.steps.map((s) => (s.idleS ? `idle ${s.idleS} s` : `${stimulus(s)} for ${s.runtimeS || r.stepRuntimeS} s`)) : [];
 		const wdpc = r
 			? `rounds of ${r.steps.length} step(s): ${steps.length > 4 ? steps.slice(0, 3).join('; ') + `; … (${steps.length - 3} more)` : steps.join('; ')}; `
-				+ (r.tracking ? `tracking ${r.tracking.metric} of step ${r.tracking.step} (${stimulus(r.steps[r.tracking.step])}), at most ${r.maxRounds} rounds` : `${r.maxRounds} fixed rounds, no tracking variable (plotted: step ${test.trackedStep})`)
+				+ (r.tracking ? `tracking the ${test.metric.name} (${r.tracking.metric}) of step ${r.tracking.step} (${stimulus(r.steps[r.tracking.step])}), at most ${r.maxRounds} rounds` : `${r.maxRounds} fixed rounds, no tracking variable (plotted: step ${test.trackedStep})`)
 				+ `, W = ${num(r.rangeWritesRequired, 2)}`
-			: `${stimulus(test.spec)}, ${test.spec.runtimeS ? test.spec.runtimeS + ' s' : (test.spec.sizeBytes ? bytes(test.spec.sizeBytes) : 'to its end')}${ss ? `, rounds of ${ss.roundLengthS} s` : ''}${e && e.applies ? `, W = ${num(e.rangeWritesRequired, 2)}` : ''}`;
+			: `${stimulus(test.spec)}, ${limits(job, test)}${ss ? `, rounds of ${ss.roundLengthS} s` : ''}${e && e.applies ? `, W = ${num(e.rangeWritesRequired, 2)}` : ''}`;
 		const stopped = test.phase && test.phase.rounds;
 		const reached = ss && ss.reached ? `reached at round ${ss.window.lastRoundIndex}`
 			: (r && !r.tracking ? `not judged: ${test.tracking.length} fixed rounds` : stopped ? (stopped.stoppedBecause === 'steady' ? `reached at round ${stopped.reachedAtRound}` : `not reached in ${stopped.roundsRun} rounds (the maximum)`) : (ss ? 'not reached' : '—'));
@@ -210,22 +245,22 @@ const Snia = (() => {
 	}
 
 	function convergence(container, test, id) {
-		const unit = test.metric === 'mbps' ? 'MB/s' : 'IOPS';
+		const unit = test.metric.unit;
 		const eligible = test.tracking.filter((x) => x.eligible && x.value != null);
 		const fresh = test.tracking.filter((x) => !x.eligible && x.value != null);
 		const node = el('div', { id });
 		container.append(node);
 		Charts.xy(node, {
-			title: `Steady-state convergence: tracking variable per round (${unit})`, xLabel: 'round', yLabel: unit,
+			title: `Steady-state convergence: tracking variable per round (${test.metric.name}, ${unit})`, xLabel: 'round', yLabel: unit,
 			series: [
 				{ label: 'eligible rounds', x: eligible.map((x) => x.round), y: eligible.map((x) => x.value), color: Charts.PALETTE[0] },
 				{ label: 'rounds still in the fresh state (not eligible)', x: fresh.map((x) => x.round), y: fresh.map((x) => x.value), color: '#9aa3b2' },
 			].filter((s) => s.x.length),
-			caption: 'One point per round: the mean of the tracking variable over the round. Grey: rounds before the drive left its fresh state, never part of a steady-state window.' });
+			caption: `One point per round: ${test.metric.figure === 'latencyUs' ? 'the mean latency of the tracking step\'s IOs in the round' : 'the mean of the tracking variable over the round'}. Grey: rounds before the drive left its fresh state, never part of a steady-state window.` });
 	}
 
 	function measurementWindow(container, test, id) {
-		const unit = test.metric === 'mbps' ? 'MB/s' : 'IOPS';
+		const unit = test.metric.unit;
 		const points = test.tracking.filter((x) => x.round >= test.window.first && x.round <= test.window.last && x.value != null);
 		const node = el('div', { id });
 		container.append(node);
@@ -237,7 +272,7 @@ const Snia = (() => {
 		const x0 = test.window.first;
 		const x1 = test.window.last;
 		Charts.xy(node, {
-			title: `Steady-state measurement window: rounds ${x0}–${x1} (${unit})`, xLabel: 'round', yLabel: unit,
+			title: `Steady-state measurement window: rounds ${x0}–${x1} (${test.metric.name}, ${unit})`, xLabel: 'round', yLabel: unit,
 			series: [{ label: unit, x: points.map((p) => p.round), y: points.map((p) => p.value), color: Charts.PALETTE[0] }],
 			levels: [
 				{ value: f.avg, label: `average ${num(f.avg, 1)}`, color: '#1b7f3b', dash: [1, 0] },
