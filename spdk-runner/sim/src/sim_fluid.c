@@ -250,6 +250,8 @@ static void fluid_host_write(struct dq_sim_fluid *f, double units, double range_
 	} else {
 		/* each unit stored in the range is hit with probability 1 / range per unit written */
 		f->hazard += units / range_units;
+		/* an interrupted pass leaves the part of the last pass it overwrote invalid for good */
+		f->cut_pos += f->seq_run_units;
 		f->seq_run_units = 0;
 		f->mapped_units += units * (1.0 - f->mapped_units / range_units);
 	}
