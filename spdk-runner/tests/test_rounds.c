@@ -18,7 +18,7 @@
 #include "contract/msg_job_event.h"
 #include "job/job_runner.h"
 #include "job/steady_state.h"
-#include "test_util.h"
+#include "test_encode.h"
 
 #define MAX_SAMPLES 8192
 #define ROUNDS_PHASE 2
@@ -37,12 +37,8 @@ struct capture {
 static int capture_sample(void *arg, const struct dq_sample *sample)
 {
 	struct capture *c = arg;
-	char err[256], *json = NULL;
-	size_t len;
 
-	CHECK(c->t, dq_sample_encode(sample, &json, &len, err, sizeof(err)) == 0, "sample: %s",
-	      err);
-	free(json);
+	test_encode_sample(c->t, sample);
 	if (sample->phase_index == ROUNDS_PHASE && c->samples < MAX_SAMPLES) {
 		c->sample[c->samples++] = *sample;
 	}
@@ -52,12 +48,8 @@ static int capture_sample(void *arg, const struct dq_sample *sample)
 static int capture_event(void *arg, const struct dq_job_event *event)
 {
 	struct capture *c = arg;
-	char err[256], *json = NULL;
-	size_t len;
 
-	CHECK(c->t, dq_job_event_encode(event, &json, &len, err, sizeof(err)) == 0, "event: %s",
-	      err);
-	free(json);
+	free(test_encode_event(c->t, event));
 	c->last_type = event->type;
 	if (event->type == DQ_JOB_EVENT_PHASE_COMPLETED && event->phase_completed.has_rounds) {
 		c->has_rounds = true;
@@ -161,16 +153,22 @@ static void run(struct test_ctx *t, struct capture *c, const char *target,
 	run_tracking(t, c, target, steps, step_count, step_s, w, DQ_TRACKING_METRIC_IOPS);
 }
 
+/* The rounds' eligibility as the runner applies it: W x the drive's whole capacity. */
+static struct dq_ss_eligibility eligibility_of(double w, uint64_t capacity_bytes)
+{
+	return (struct dq_ss_eligibility){ .applies = true,
+					   .range_writes_required = w,
+					   .has_tested_range = true,
+					   .tested_range_bytes = capacity_bytes };
+}
+
 /* Labels and time line, and the stop recomputed from the samples by the steady-state rule. */
 static void check_against_samples(struct test_ctx *t, const struct capture *c, size_t step_count,
 				  uint32_t step_s, double w, uint64_t capacity_bytes)
 {
 	static struct dq_ss_round rounds[25];
 	static struct dq_ss_round_verdict verdicts[25];
-	const struct dq_ss_eligibility eligibility = { .applies = true,
-						       .range_writes_required = w,
-						       .has_tested_range = true,
-						       .tested_range_bytes = capacity_bytes };
+	const struct dq_ss_eligibility eligibility = eligibility_of(w, capacity_bytes);
 	const struct dq_rounds_result *r = &c->rounds;
 	uint32_t n = r->rounds_run, x, round_s = (uint32_t)step_count * step_s, labels_wrong = 0;
 	const struct dq_sample *s;
@@ -230,10 +228,7 @@ static void check_latency_rounds(struct test_ctx *t, const struct capture *c, si
 {
 	static struct dq_ss_round rounds[25];
 	static struct dq_ss_round_verdict verdicts[25];
-	const struct dq_ss_eligibility eligibility = { .applies = true,
-						       .range_writes_required = w,
-						       .has_tested_range = true,
-						       .tested_range_bytes = capacity_bytes };
+	const struct dq_ss_eligibility eligibility = eligibility_of(w, capacity_bytes);
 	const struct dq_rounds_result *r = &c->rounds;
 	uint32_t n = r->rounds_run, x;
 	uint64_t ios[25] = { 0 };
