@@ -178,9 +178,15 @@ elseif(CASE STREQUAL "run")
 	expect_contains(err "--rw: 'sideways' is not")
 	run_runner(ARGS run --filename null --bs 1000)
 	expect_status(2)
-	run_runner(ARGS run --filename null --runtime 5 --size 1g)
-	expect_status(2)
-	expect_contains(err "not both")
+	# Both limits, as fio: the first reached ends the phase, and phase-completed says which.
+	run_runner(ARGS run --engine null --filename null:64m --rw randwrite --bs 4k --iodepth 8
+		--runtime 60 --size 8m --output-format json)
+	expect_status(0)
+	expect_contains(out "\"limitReached\":\"sizeBytes\"")
+	run_runner(ARGS run --engine null --filename null:64m --rw randwrite --bs 4k --iodepth 8
+		--runtime 60 --size 8m --output-format normal)
+	expect_status(0)
+	expect_contains(out "ended by its size")
 	run_runner(ARGS run --engine null --filename null --fixedbufs=1)
 	expect_status(2)
 	expect_contains(err "unrecognized option")

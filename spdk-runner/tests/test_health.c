@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "job/job_runner.h"
-#include "test_util.h"
+#include "test_encode.h"
 
 #define MAX_SAMPLES 512
 #define MAX_EVENTS 256
@@ -44,12 +44,8 @@ struct capture {
 static int capture_sample(void *arg, const struct dq_sample *sample)
 {
 	struct capture *c = arg;
-	char err[256], *json = NULL;
-	size_t len;
 
-	CHECK(c->t, dq_sample_encode(sample, &json, &len, err, sizeof(err)) == 0, "sample: %s",
-	      err);
-	free(json);
+	test_encode_sample(c->t, sample);
 	pthread_mutex_lock(&c->lock);
 	if (c->samples < MAX_SAMPLES) {
 		c->sample_ios[c->samples] = sample->read.ios + sample->write.ios;
@@ -62,12 +58,8 @@ static int capture_sample(void *arg, const struct dq_sample *sample)
 static int capture_event(void *arg, const struct dq_job_event *event)
 {
 	struct capture *c = arg;
-	char err[256], *json = NULL;
-	size_t len;
 
-	CHECK(c->t, dq_job_event_encode(event, &json, &len, err, sizeof(err)) == 0, "event: %s",
-	      err);
-	free(json);
+	free(test_encode_event(c->t, event));
 	pthread_mutex_lock(&c->lock);
 	CHECK(c->t, event->seq == c->next_seq, "seq %u after %u", event->seq, c->next_seq);
 	c->next_seq = event->seq + 1;

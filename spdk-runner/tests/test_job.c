@@ -362,7 +362,7 @@ static void test_refusals(struct test_ctx *t, struct capture *c)
 	expect_refused(t, c, "uring", "/dev/drivequal-no-such-device", &phase, 1,
 		       DQ_REFUSE_DEVICE_NOT_FOUND, "No such file");
 	expect_refused(t, c, "null", "null", &bad, 1, DQ_REFUSE_INVALID_COMMAND,
-		       "exactly one of runtimeS, sizeBytes");
+		       "runtimeS, sizeBytes or both");
 	bad = phase;
 	bad.block_size_bytes = 1000;
 	expect_refused(t, c, "null", "null", &bad, 1, DQ_REFUSE_INVALID_COMMAND, "multiple of 512");

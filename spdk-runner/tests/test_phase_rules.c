@@ -151,7 +151,12 @@ static void test_bounds_and_kinds(struct test_ctx *t)
 	p = workload();
 	p.has_size_bytes = true;
 	p.size_bytes = 1;
-	expect_violation(t, &p, NULL, "exactly one of runtimeS, sizeBytes");
+	CHECK(t, dq_phase_list_check(&p, 1, err, sizeof(err)) == 0,
+	      "both limits (the first reached ends it): %s", err);
+	p.has_runtime_s = false;
+	CHECK(t, dq_phase_list_check(&p, 1, err, sizeof(err)) == 0, "a size alone: %s", err);
+	p.has_size_bytes = false;
+	expect_violation(t, &p, NULL, "runtimeS, sizeBytes or both");
 	p = workload();
 	p.rw = DQ_RW_RANDRW;
 	expect_violation(t, &p, "readPercent", "is required for rw randrw");

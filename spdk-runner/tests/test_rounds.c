@@ -6,7 +6,10 @@
  *   stops at maxRounds, reported without reachedAtRound;
  * - in both, every sample names its round and step, t counts on across steps, and the stop agrees
  *   with the steady-state rule recomputed from the samples alone (the same rule the service
- *   applies, pinned by the shared vectors in test_steady_state.c).
+ *   applies, pinned by the shared vectors in test_steady_state.c);
+ * - tracking the mean latency of a QD1 4KiB write step (SNIA's Latency test), each round's value
+ *   is its step's IOs' mean latency: weighted by those IOs it adds up to the phase's write
+ *   latency, and the stop agrees with the rule applied to the reported values.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -15,7 +18,7 @@
 #include "contract/msg_job_event.h"
 #include "job/job_runner.h"
 #include "job/steady_state.h"
-#include "test_util.h"
+#include "test_encode.h"
 
 #define MAX_SAMPLES 8192
 #define ROUNDS_PHASE 2
@@ -26,18 +29,16 @@ struct capture {
 	struct dq_sample sample[MAX_SAMPLES];
 	bool has_rounds;
 	struct dq_rounds_result rounds;
+	uint64_t write_ios; /* the rounds phase's write totals */
+	uint64_t write_mean_latency_ns;
 	enum dq_job_event_type last_type;
 };
 
 static int capture_sample(void *arg, const struct dq_sample *sample)
 {
 	struct capture *c = arg;
-	char err[256], *json = NULL;
-	size_t len;
 
-	CHECK(c->t, dq_sample_encode(sample, &json, &len, err, sizeof(err)) == 0, "sample: %s",
-	      err);
-	free(json);
+	test_encode_sample(c->t, sample);
 	if (sample->phase_index == ROUNDS_PHASE && c->samples < MAX_SAMPLES) {
 		c->sample[c->samples++] = *sample;
 	}
@@ -47,16 +48,14 @@ static int capture_sample(void *arg, const struct dq_sample *sample)
 static int capture_event(void *arg, const struct dq_job_event *event)
 {
 	struct capture *c = arg;
-	char err[256], *json = NULL;
-	size_t len;
 
-	CHECK(c->t, dq_job_event_encode(event, &json, &len, err, sizeof(err)) == 0, "event: %s",
-	      err);
-	free(json);
+	free(test_encode_event(c->t, event));
 	c->last_type = event->type;
 	if (event->type == DQ_JOB_EVENT_PHASE_COMPLETED && event->phase_completed.has_rounds) {
 		c->has_rounds = true;
 		c->rounds = event->phase_completed.rounds;
+		c->write_ios = event->phase_completed.write.ios;
+		c->write_mean_latency_ns = event->phase_completed.write.mean_latency_ns;
 	}
 	return 0;
 }
@@ -74,18 +73,25 @@ static void *sim_fluid(struct test_ctx *t)
 	return options;
 }
 
-static struct dq_round_step step(enum dq_rw rw, uint32_t read_percent, uint32_t block_size)
+static struct dq_round_step step_qd(enum dq_rw rw, uint32_t read_percent, uint32_t block_size,
+				    uint32_t queue_depth)
 {
 	return (struct dq_round_step){ .rw = rw,
 				       .has_read_percent = rw == DQ_RW_RANDRW,
 				       .read_percent = read_percent,
 				       .block_size_bytes = block_size,
-				       .queue_depth = 32 };
+				       .queue_depth = queue_depth };
 }
 
-/* purge, one sequential fill, then the rounds (tracking step 0's IOPS). */
-static void run(struct test_ctx *t, struct capture *c, const char *target,
-		const struct dq_round_step *steps, size_t step_count, uint32_t step_s, double w)
+static struct dq_round_step step(enum dq_rw rw, uint32_t read_percent, uint32_t block_size)
+{
+	return step_qd(rw, read_percent, block_size, 32);
+}
+
+/* purge, one sequential fill, then the rounds (tracking step 0's metric). */
+static void run_tracking(struct test_ctx *t, struct capture *c, const char *target,
+			 const struct dq_round_step *steps, size_t step_count, uint32_t step_s,
+			 double w, enum dq_tracking_metric metric)
 {
 	static atomic_int cancel;
 	static struct dq_phase_spec phases[3];
@@ -129,7 +135,7 @@ static void run(struct test_ctx *t, struct capture *c, const char *target,
 	r->step_runtime_s = step_s;
 	r->has_tracking = w >= 0;
 	r->tracking_step = 0;
-	r->tracking_metric = DQ_TRACKING_METRIC_IOPS;
+	r->tracking_metric = metric;
 	r->max_rounds = w >= 0 ? 25 : 6;
 	r->range_writes_required = w >= 0 ? w : 1;
 	memset(c, 0, sizeof(*c));
@@ -141,16 +147,28 @@ static void run(struct test_ctx *t, struct capture *c, const char *target,
 	free(options);
 }
 
+static void run(struct test_ctx *t, struct capture *c, const char *target,
+		const struct dq_round_step *steps, size_t step_count, uint32_t step_s, double w)
+{
+	run_tracking(t, c, target, steps, step_count, step_s, w, DQ_TRACKING_METRIC_IOPS);
+}
+
+/* The rounds' eligibility as the runner applies it: W x the drive's whole capacity. */
+static struct dq_ss_eligibility eligibility_of(double w, uint64_t capacity_bytes)
+{
+	return (struct dq_ss_eligibility){ .applies = true,
+					   .range_writes_required = w,
+					   .has_tested_range = true,
+					   .tested_range_bytes = capacity_bytes };
+}
+
 /* Labels and time line, and the stop recomputed from the samples by the steady-state rule. */
 static void check_against_samples(struct test_ctx *t, const struct capture *c, size_t step_count,
 				  uint32_t step_s, double w, uint64_t capacity_bytes)
 {
 	static struct dq_ss_round rounds[25];
 	static struct dq_ss_round_verdict verdicts[25];
-	const struct dq_ss_eligibility eligibility = { .applies = true,
-						       .range_writes_required = w,
-						       .has_tested_range = true,
-						       .tested_range_bytes = capacity_bytes };
+	const struct dq_ss_eligibility eligibility = eligibility_of(w, capacity_bytes);
 	const struct dq_rounds_result *r = &c->rounds;
 	uint32_t n = r->rounds_run, x, round_s = (uint32_t)step_count * step_s, labels_wrong = 0;
 	const struct dq_sample *s;
@@ -200,6 +218,60 @@ static void check_against_samples(struct test_ctx *t, const struct capture *c, s
 	      "first eligible round");
 }
 
+/*
+ * Mean-latency tracking: step 0 (the only step that writes) is tracked, so its rounds' values
+ * weighted by their write IOs give the phase's write latency sum; the stop is the rule's on the
+ * reported values (thousandths of a nanosecond).
+ */
+static void check_latency_rounds(struct test_ctx *t, const struct capture *c, size_t step_count,
+				 uint32_t step_s, double w, uint64_t capacity_bytes)
+{
+	static struct dq_ss_round rounds[25];
+	static struct dq_ss_round_verdict verdicts[25];
+	const struct dq_ss_eligibility eligibility = eligibility_of(w, capacity_bytes);
+	const struct dq_rounds_result *r = &c->rounds;
+	uint32_t n = r->rounds_run, x;
+	uint64_t ios[25] = { 0 };
+	long double weighted = 0, phase_sum;
+	struct dq_ss_result ss;
+	size_t i;
+
+	CHECK(t, n >= 5 && n <= 25 && c->samples == (size_t)n * step_count * step_s,
+	      "%u rounds: %zu samples", n, c->samples);
+	memset(rounds, 0, sizeof(rounds));
+	for (i = 0; i < c->samples; i++) {
+		const struct dq_sample *s = &c->sample[i];
+
+		if (s->round < 25 && s->step == 0) {
+			ios[s->round] += s->write.ios;
+			rounds[s->round].seconds_present++;
+		}
+		if (s->round < 25) {
+			rounds[s->round].random_write_bytes += s->write.bytes;
+		}
+	}
+	for (x = 0; x < n && x < 25; x++) {
+		CHECK(t, r->tracking_milli[x] > 0 && ios[x] > 0, "round %u has a mean latency", x);
+		weighted += (long double)r->tracking_milli[x] * ios[x] / 1000;
+		rounds[x].sum = (uint64_t)r->tracking_milli[x];
+		rounds[x].divisor = 1000;
+	}
+	/* The phase's mean is rounded down to whole ns, each round's to 1/1000 ns. */
+	phase_sum = (long double)c->write_mean_latency_ns * c->write_ios;
+	CHECK(t,
+	      c->write_ios > 0 && weighted >= phase_sum - 1 && weighted < phase_sum + c->write_ios,
+	      "rounds x IOs %.0Lf ns, the phase's write latency sum %.0Lf ns", weighted, phase_sum);
+	CHECK(t, dq_steady_state_detect(rounds, n, step_s, 25, &eligibility, verdicts, &ss) == 0,
+	      "detect");
+	CHECK(t, ss.reached == (r->stopped_because == DQ_ROUNDS_STOP_STEADY),
+	      "the rule on the reported values and the runner agree on reaching steady state");
+	CHECK(t,
+	      !ss.reached ||
+		      (r->has_reached_at_round && ss.reached_at_round == r->reached_at_round &&
+		       n == r->reached_at_round + 1),
+	      "stopped right after round %u", ss.reached_at_round);
+}
+
 static void check_wait_states(struct test_ctx *t, const struct capture *c)
 {
 	size_t i, wrong = 0;
@@ -229,6 +301,8 @@ int main(void)
 	struct dq_round_step wait_state[2] = { step(DQ_RW_RANDWRITE, 0, 4096), { .idle_s = 3 } };
 	const struct dq_round_step recovering[2] = { step(DQ_RW_RANDWRITE, 0, 4096),
 						     step(DQ_RW_RANDREAD, 100, 4096) };
+	const struct dq_round_step latency_like[2] = { step_qd(DQ_RW_RANDWRITE, 0, 4096, 1),
+						       step_qd(DQ_RW_RANDREAD, 100, 8192, 1) };
 
 	/* 8 GB enterprise twin: eligible once 1 x 8 GB was written at random, then steady. */
 	run(&t, &c, "sim:test-enterprise-eager", iops_like, 3, 5, 1.0);
@@ -248,6 +322,21 @@ int main(void)
 	printf("client: %u rounds, stopped because %s\n", c.rounds.rounds_run,
 	       dq_rounds_stop_to_str(c.rounds.stopped_because));
 	check_against_samples(&t, &c, 2, 4, 0, 8000000000ull);
+
+	/* SNIA's Latency test: QD1, tracking the 4KiB 100% write step's mean latency. */
+	run_tracking(&t, &c, "sim:test-enterprise-eager", latency_like, 2, 20, 1.0,
+		     DQ_TRACKING_METRIC_MEAN_LATENCY_NS);
+	printf("latency: %u rounds, stopped because %s, first eligible round %u, round values "
+	       "(ns):",
+	       c.rounds.rounds_run, dq_rounds_stop_to_str(c.rounds.stopped_because),
+	       c.rounds.first_eligible_round);
+	for (uint32_t x = 0; x < c.rounds.rounds_run; x++) {
+		printf(" %.3f", c.rounds.tracking_milli[x] / 1000.0);
+	}
+	printf("\n");
+	CHECK(&t, c.rounds.stopped_because == DQ_ROUNDS_STOP_STEADY,
+	      "the QD1 write latency settles before 25 rounds (%u rounds)", c.rounds.rounds_run);
+	check_latency_rounds(&t, &c, 2, 20, 1.0, 8000000000ull);
 
 	/* No tracking (w < 0 here): exactly maxRounds rounds of 2 s writes and a 3 s host idle,
 	 * as SNIA's host idle recovery wait states; idle seconds carry no sample but count in t. */

@@ -187,12 +187,16 @@ static double fluid_hazard_at(const struct dq_sim_fluid *f, double pos)
 	return f->marks[(f->mark_head + lo) % FLUID_MARKS].hazard;
 }
 
-/* The valid share of the oldest data, which garbage collection reclaims next. */
+/*
+ * The valid share of the oldest data, which garbage collection reclaims next. A sequential pass
+ * under way overwrites the last whole pass in the order it was written, so that pass's first
+ * seq_run_units (from cut_pos on) hold nothing valid any more.
+ */
 static double fluid_victim_valid(const struct dq_sim_fluid *f)
 {
 	double victim = f->nand_pos - (f->raw_units - f->free_units), valid;
 
-	if (victim < 0 || victim < f->cut_pos)
+	if (victim < 0 || victim < f->cut_pos + f->seq_run_units)
 		return 0;
 	valid = exp(-(f->hazard - fluid_hazard_at(f, victim)));
 	return valid > FLUID_MAX_VALID ? FLUID_MAX_VALID : valid;
@@ -246,6 +250,8 @@ static void fluid_host_write(struct dq_sim_fluid *f, double units, double range_
 	} else {
 		/* each unit stored in the range is hit with probability 1 / range per unit written */
 		f->hazard += units / range_units;
+		/* an interrupted pass leaves the part of the last pass it overwrote invalid for good */
+		f->cut_pos += f->seq_run_units;
 		f->seq_run_units = 0;
 		f->mapped_units += units * (1.0 - f->mapped_units / range_units);
 	}

@@ -59,7 +59,7 @@ static void print_usage(FILE *out, const struct dq_io_engine_ops *ops)
 		"  --bs SIZE                  block size (default 4k)\n"
 		"  --iodepth N                queue depth, 1.." DQ_STRINGIFY(
 			DQ_QUEUE_DEPTH_MAX) " (default 1)\n"
-					    "  --runtime SECONDS          timed workload (suffixes s, m, h)\n"
+					    "  --runtime SECONDS          timed workload (suffixes s, m, h); with --size, the first reached ends it\n"
 					    "  --size SIZE                sized workload: bytes to transfer (default: the range "
 					    "once)\n"
 					    "  --range PERCENT            share of the LBAs addressed from LBA 0 (default 100%%)\n"
@@ -419,9 +419,6 @@ static int parse_args(int argc, char **argv, struct dq_run_args *a,
 	}
 	if (a->filename == NULL && a->job_path == NULL) {
 		return usage_error("%s", "--filename is required");
-	}
-	if (a->runtime_s > 0 && a->size_bytes > 0) {
-		return usage_error("%s", "give --runtime or --size, not both");
 	}
 	if (a->has_read_percent && a->rw != DQ_RW_RW && a->rw != DQ_RW_RANDRW) {
 		return usage_error("%s", "--rwmixread applies to --rw rw and randrw only");

@@ -107,7 +107,10 @@ static int text_sample(void *arg, const struct dq_sample *sample)
 	output->phase_bytes_done += sample->read.bytes + sample->write.bytes;
 	if (phase != NULL && phase->has_runtime_s) {
 		fraction = (double)sample->t / phase->runtime_s;
-	} else if (output->phase_bytes_total > 0) {
+	}
+	if (output->phase_bytes_total > 0 &&
+	    (double)output->phase_bytes_done / (double)output->phase_bytes_total > fraction) {
+		/* with both limits, the nearer one */
 		fraction = (double)output->phase_bytes_done / (double)output->phase_bytes_total;
 	}
 	fraction = fraction > 1 ? 1 : fraction;
@@ -291,6 +294,10 @@ static int text_event(void *arg, const struct dq_job_event *event)
 		if (done->has_deallocated_bytes) {
 			fprintf(output->out, ", %" PRIu64 " bytes deallocated",
 				done->deallocated_bytes);
+		}
+		if (done->limit_reached != DQ_PHASE_LIMIT_NONE) {
+			fprintf(output->out, ", ended by its %s",
+				done->limit_reached == DQ_PHASE_LIMIT_RUNTIME ? "runtime" : "size");
 		}
 		fputc('\n', output->out);
 		print_direction(output, "read", &done->read, done->duration_ns);

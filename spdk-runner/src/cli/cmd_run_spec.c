@@ -92,10 +92,11 @@ static int build_phases(struct dq_run_args *a)
 	if (a->runtime_s > 0) {
 		p->has_runtime_s = true;
 		p->runtime_s = a->runtime_s;
-	} else if (a->size_bytes > 0) {
+	}
+	if (a->size_bytes > 0) { /* with --runtime as fio: whichever limit comes first */
 		p->has_size_bytes = true;
 		p->size_bytes = a->size_bytes;
-	} else {
+	} else if (a->runtime_s == 0) {
 		/* fio's default: the range once (resolved against the device in resolve_size) */
 		p->has_size_bytes = true;
 		p->size_bytes = 0;
@@ -197,7 +198,7 @@ static void resolve_size(struct dq_run_args *a, const struct dq_io_engine_ops *o
 	char err[256];
 	uint64_t range;
 
-	if (workload->size_bytes != 0) {
+	if (!workload->has_size_bytes || workload->size_bytes != 0) {
 		return;
 	}
 	workload->size_bytes = a->block_size; /* the job reports why the device cannot open */

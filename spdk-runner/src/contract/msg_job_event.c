@@ -29,12 +29,14 @@ static const char *const fail_reason_names_array[] = { NULL, "io-error", "device
 						       "engine-error", "internal" };
 static const char *const clock_names_array[] = { NULL, "real", "simulated" };
 static const char *const when_names_array[] = { NULL, "before", "after" };
+static const char *const limit_names_array[] = { NULL, "runtimeS", "sizeBytes" };
 
 static const struct dq_enum_names event_type_names = DQ_ENUM_NAMES(event_type_names_array);
 static const struct dq_enum_names refuse_reason_names = DQ_ENUM_NAMES(refuse_reason_names_array);
 static const struct dq_enum_names fail_reason_names = DQ_ENUM_NAMES(fail_reason_names_array);
 static const struct dq_enum_names clock_names = DQ_ENUM_NAMES(clock_names_array);
 static const struct dq_enum_names when_names = DQ_ENUM_NAMES(when_names_array);
+static const struct dq_enum_names limit_names = DQ_ENUM_NAMES(limit_names_array);
 
 #define ENVELOPE_KEYS "schemaVersion", "type", "eventId", "jobId", "runnerId", "seq", "time"
 
@@ -51,7 +53,7 @@ static const char *const *const event_keys[] = {
 		(const char *const[]){ ENVELOPE_KEYS, "phaseIndex", "phaseName", "kind",
 				       "durationNs", "samples", "read", "write", "deallocatedBytes",
 				       "effectiveQueueDepthMilli", "purgeVerification", "verify",
-				       "rounds", NULL },
+				       "rounds", "limitReached", NULL },
 	[DQ_JOB_EVENT_SMART_SNAPSHOT] =
 		(const char *const[]){ ENVELOPE_KEYS, "phaseIndex", "when", "smart", NULL },
 	[DQ_JOB_EVENT_COMPLETED] = (const char *const[]){ ENVELOPE_KEYS, "durationNs", NULL },
@@ -78,6 +80,11 @@ const char *dq_fail_reason_to_str(enum dq_fail_reason reason)
 	return dq_enum_to_str(&fail_reason_names, reason);
 }
 
+const char *dq_phase_limit_to_str(enum dq_phase_limit limit)
+{
+	return dq_enum_to_str(&limit_names, limit);
+}
+
 static void totals_decode(struct dq_jctx *ctx, struct json_object *root, const char *key,
 			  struct dq_direction_totals *totals)
 {
@@ -89,7 +96,8 @@ static void totals_decode(struct dq_jctx *ctx, struct json_object *root, const c
 	}
 }
 
-/* The phase-completed members after deallocatedBytes: effective queue depth and read-backs. */
+/* The phase-completed members after deallocatedBytes: effective queue depth, read-backs and how
+ * the phase ended (rounds, or the limit it reached). */
 static void readback_decode(struct dq_jctx *ctx, struct json_object *root,
 			    struct dq_job_event_phase_completed *done)
 {
@@ -114,6 +122,11 @@ static void readback_decode(struct dq_jctx *ctx, struct json_object *root,
 		done->has_rounds = true;
 		dq_rounds_result_decode(ctx, DQ_JPATH_KEY(NULL, "rounds"), obj, &done->rounds);
 	}
+	done->limit_reached = dq_json_enum(ctx, NULL, root, "limitReached", false, &limit_names);
+	if (ctx->rc == 0 && done->has_rounds && done->limit_reached != DQ_PHASE_LIMIT_NONE) {
+		dq_json_fail(ctx, DQ_JPATH_KEY(NULL, "limitReached"),
+			     "a phase with rounds stops by its rounds, not by a limit");
+	}
 }
 
 static void readback_encode(struct dq_jbuild *b, struct json_object *root,
@@ -131,6 +144,9 @@ static void readback_encode(struct dq_jbuild *b, struct json_object *root,
 	}
 	if (done->has_rounds) {
 		dq_rounds_result_encode(b, dq_jb_object(b, root, "rounds"), &done->rounds);
+	}
+	if (done->limit_reached != DQ_PHASE_LIMIT_NONE) {
+		dq_jb_enum(b, root, "limitReached", &limit_names, done->limit_reached);
 	}
 }
 

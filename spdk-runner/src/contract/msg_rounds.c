@@ -10,7 +10,7 @@
 #include "contract/phase_rules.h"
 #include "msg_internal.h"
 
-static const char *const metric_names_array[] = { NULL, "iops", "bytesPerS" };
+static const char *const metric_names_array[] = { NULL, "iops", "bytesPerS", "meanLatencyNs" };
 static const char *const stop_names_array[] = { NULL, "steady", "maxRounds" };
 
 static const struct dq_enum_names metric_names = DQ_ENUM_NAMES(metric_names_array);

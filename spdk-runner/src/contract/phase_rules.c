@@ -235,8 +235,10 @@ static int check_kind(const struct dq_phase_spec *p, struct dq_phase_violation *
 			return violate(v, r->field, "is required for kind %s", kind);
 		}
 	}
-	if (p->kind == DQ_PHASE_KIND_WORKLOAD && p->has_runtime_s == p->has_size_bytes) {
-		return violate(v, NULL, "a workload needs exactly one of runtimeS, sizeBytes");
+	if (p->kind == DQ_PHASE_KIND_WORKLOAD && !p->has_runtime_s && !p->has_size_bytes) {
+		return violate(v, NULL,
+			       "a workload needs runtimeS, sizeBytes or both (it ends at the first "
+			       "reached)");
 	}
 	if (rw_is_mix(p->rw) && !p->has_read_percent) {
 		return violate(v, "readPercent", "is required for rw %s", dq_rw_to_str(p->rw));

@@ -3,7 +3,8 @@
  * call per second instead of one per IO, so a drive paced in real time costs microseconds per
  * sample. Samples, totals and histograms follow the closed-loop core's rules exactly (t is the
  * end of the interval; a timed phase has runtimeS samples; a sized phase ends with a partial
- * second that counts when IOs completed in it), so the service cannot tell the two apart.
+ * second that counts when IOs completed in it; with both limits the first reached ends it), so the
+ * service cannot tell the two apart.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -95,12 +96,15 @@ int dq_interval_phase_run(const struct dq_phase_env *env, const struct dq_io_pha
 	stats->start_ns = start;
 	now = start;
 	for (;;) {
-		uint64_t limit = params->runtime_ns > 0 ? 0 : params->total_bytes - done_bytes;
+		/* bytes still to transfer; 0 passed on means no size limit */
+		uint64_t limit = params->total_bytes > 0 ? params->total_bytes - done_bytes : 0;
 
 		if (params->runtime_ns > 0 && now - start >= params->runtime_ns) {
+			stats->limit_reached = DQ_PHASE_LIMIT_RUNTIME;
 			break;
 		}
-		if (params->runtime_ns == 0 && limit == 0) {
+		if (params->total_bytes > 0 && limit == 0) {
+			stats->limit_reached = DQ_PHASE_LIMIT_SIZE;
 			break;
 		}
 		if (atomic_load_explicit(env->cancel, memory_order_relaxed) != 0) {

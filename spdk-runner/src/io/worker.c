@@ -6,7 +6,8 @@
  * its own completion (the clock read right after the call that reaped it). Independently of the
  * latencies, the IOs outstanding are integrated over time: the effective queue depth, which by
  * Little's law must equal mean latency x IOPS. A timed phase stops issuing at its end and counts
- * the IOs it drains then in its last second, so its totals are every IO the device was sent.
+ * the IOs it drains then in its last second, so its totals are every IO the device was sent. A
+ * phase with both a time and a size ends at whichever it reaches first, and says which.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -261,8 +262,10 @@ static void run_loop(struct io_worker *w)
 			worker_fail(w, DQ_FAIL_ENGINE_ERROR, "reaping completions", n);
 			return;
 		}
-		if (w->end_ns != 0 && now >= w->end_ns) {
+		if (w->end_ns != 0 && now >= w->end_ns && !w->stopping) {
+			/* the time is up before the size (if any) was all transferred */
 			w->stopping = true;
+			w->time_up = true;
 		}
 		if (atomic_load_explicit(w->env->cancel, memory_order_relaxed) != 0 &&
 		    !w->stopping) {
@@ -393,18 +396,24 @@ int dq_io_phase_run(const struct dq_phase_env *env, const struct dq_io_phase_par
 	w.next_boundary_ns = w.start_ns + DQ_NS_PER_S;
 	w.t = 1;
 	run_loop(&w);
-	if (w.end_ns != 0 && !stats->cancelled && stats->fail_reason == DQ_FAIL_NONE) {
+	if (w.time_up && !stats->cancelled && stats->fail_reason == DQ_FAIL_NONE) {
 		/* A timed phase has exactly runtimeS samples, idle seconds at the end included; it
 		 * lasts until its last drained IO completed, and its last second holds those IOs. */
 		end = w.last_ns > w.end_ns ? w.last_ns : w.end_ns;
 		advance_to(&w, end);
 		close_second(&w, end);
+		stats->limit_reached = DQ_PHASE_LIMIT_RUNTIME;
 	} else {
-		end = w.end_ns != 0 || stats->cancelled || stats->fail_reason != DQ_FAIL_NONE ?
+		end = stats->cancelled || stats->fail_reason != DQ_FAIL_NONE || w.sink_rc != 0 ?
 			      dq_phase_env_now(env) :
 			      w.last_ns;
-		/* Sized, cancelled or failed: the last, partial second counts when IOs completed in
-		 * it, so the samples always add up to the phase's totals. */
+		/* Sized (every byte transferred before any time limit), cancelled or failed: the
+		 * last, partial second counts when IOs completed in it, so the samples always add
+		 * up to the phase's totals. */
+		if (!stats->cancelled && stats->fail_reason == DQ_FAIL_NONE && w.sink_rc == 0 &&
+		    params->total_bytes > 0 && w.planned_bytes >= params->total_bytes) {
+			stats->limit_reached = DQ_PHASE_LIMIT_SIZE;
+		}
 		advance_to(&w, end);
 		if (w.second->ios[0] + w.second->ios[1] > 0) {
 			close_second(&w, end);

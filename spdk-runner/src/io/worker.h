@@ -84,11 +84,12 @@ struct io_worker {
 	uint32_t inflight; /* queued and not completed */
 	uint32_t outstanding; /* stamped as submitted and not completed: what is integrated */
 	bool stopping;
+	bool time_up; /* a timed phase reached its end: it drains and closes on its time line */
 	bool broken; /* the engine failed to submit or reap: IOs cannot be drained */
 	int sink_rc; /* the first sink error: later samples are dropped, IOs still drained */
 
 	uint64_t start_ns;
-	uint64_t end_ns; /* timed: IOs completing at or after it are drained, not counted */
+	uint64_t end_ns; /* timed: IOs completing at or after it are drained into its last second */
 	uint64_t last_ns; /* latest completion counted */
 	uint64_t progress_ns; /* latest completion of any kind, or the start */
 	uint64_t integrated_ns; /* the outstanding-IO integral covers [start_ns, integrated_ns) */

@@ -18,7 +18,7 @@
 bool worker_can_plan(const struct io_worker *w)
 {
 	return !w->stopping &&
-	       (w->params->runtime_ns > 0 || w->planned_bytes < w->params->total_bytes);
+	       (w->params->total_bytes == 0 || w->planned_bytes < w->params->total_bytes);
 }
 
 static uint64_t next_random_offset(struct io_worker *w)
@@ -127,7 +127,7 @@ static void prepare_one(struct io_worker *w)
 			offset = next_random_offset(w);
 		}
 	}
-	if (p->runtime_ns == 0 && p->total_bytes - w->planned_bytes < length) {
+	if (p->total_bytes > 0 && p->total_bytes - w->planned_bytes < length) {
 		length = (uint32_t)(p->total_bytes - w->planned_bytes);
 	}
 	io->offset = offset;

@@ -170,6 +170,8 @@ static int phase_completed_event(struct job *job, const struct dq_phase_spec *sp
 	done->has_rounds = spec->has_rounds;
 	if (spec->has_rounds) {
 		done->rounds = job->rounds;
+	} else if (spec->kind == DQ_PHASE_KIND_WORKLOAD) {
+		done->limit_reached = stats->limit_reached;
 	}
 	rc = emit(job, event);
 	dq_histogram_export_fini(&done->read.latency_histogram);
@@ -214,9 +216,11 @@ static void io_params_from(const struct job *job, const struct dq_phase_spec *sp
 	}
 	params->sequential = spec->rw == DQ_RW_READ || spec->rw == DQ_RW_WRITE ||
 			     spec->rw == DQ_RW_RW;
+	/* one limit or both: the phase ends at the first it reaches */
 	if (spec->has_runtime_s) {
 		params->runtime_ns = (uint64_t)spec->runtime_s * DQ_NS_PER_S;
-	} else {
+	}
+	if (spec->has_size_bytes) {
 		params->total_bytes = spec->size_bytes - spec->size_bytes % spec->block_size_bytes;
 	}
 }

@@ -3,7 +3,8 @@
  * stepRuntimeS, and after each round the steady-state rule (steady_state.c) decides on the
  * tracking variable whether the phase may stop. Every step is an ordinary closed-loop IO phase;
  * a sink in between renumbers its seconds into the phase's time line, labels them with round and
- * step, and collects the tracking step's per-second values.
+ * step, and collects the tracking step's per-second values (or, for a mean latency, the step's
+ * latency sum and IOs from its seconds' merged histograms).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,6 +23,13 @@ struct rounds_run {
 	uint32_t step;
 	uint32_t t_offset; /* seconds of the phase before this step */
 	struct dq_ss_round *rounds; /* spec->max_rounds entries */
+	struct step_latency *latency; /* meanLatencyNs: the tracking step's, per round */
+};
+
+/* The tracking step's IOs of one round: their latencies' exact sum and their number. */
+struct step_latency {
+	unsigned __int128 sum_ns;
+	uint64_t ios;
 };
 
 bool dq_rw_is_random_write(enum dq_rw rw, uint32_t read_percent)
@@ -41,9 +49,11 @@ static int step_sample(void *arg, const struct dq_sample *sample)
 	labelled.round = run->round;
 	labelled.step = run->step;
 	if (run->spec->has_tracking && run->step == run->spec->tracking_step) {
-		round->sum += run->spec->tracking_metric == DQ_TRACKING_METRIC_BYTES_PER_S ?
-				      sample->read.bytes + sample->write.bytes :
-				      sample->read.ios + sample->write.ios;
+		if (run->spec->tracking_metric == DQ_TRACKING_METRIC_BYTES_PER_S) {
+			round->sum += sample->read.bytes + sample->write.bytes;
+		} else if (run->spec->tracking_metric == DQ_TRACKING_METRIC_IOPS) {
+			round->sum += sample->read.ios + sample->write.ios;
+		} /* a mean latency is taken from the step's totals when it ends */
 		round->seconds_present++;
 	}
 	return run->env->sink->sample(run->env->sink->arg, &labelled);
@@ -112,6 +122,46 @@ static uint64_t tested_range_bytes(const struct dq_phase_spec *spec, const struc
 		       (uint64_t)((long double)device->capacity_bytes * percent / 100.0L);
 }
 
+static unsigned __int128 histogram_sum(const struct dq_histogram *h)
+{
+	return (unsigned __int128)h->sum_hi << 64 | h->sum_lo;
+}
+
+/* The tracking step's IOs and latencies into its round (meanLatencyNs). */
+static void add_step_latency(struct step_latency *to, const struct dq_phase_stats *step)
+{
+	to->sum_ns += histogram_sum(&step->read.histogram) + histogram_sum(&step->write.histogram);
+	to->ios += step->read.histogram.total_count + step->write.histogram.total_count;
+}
+
+/*
+ * A round's tracking value x 1000, rounded: the mean of the step's per-second values, or the mean
+ * latency of its IOs. A mean latency goes to the steady-state rule as exactly that reported value
+ * (thousandths of a nanosecond), so the stop can be rechecked from phase-completed alone; a round
+ * whose step completed no IO has no value and does not count.
+ */
+static int64_t tracking_milli(const struct rounds_run *run, struct dq_ss_round *round,
+			      const struct step_latency *latency)
+{
+	unsigned __int128 milli;
+
+	if (run->spec->tracking_metric != DQ_TRACKING_METRIC_MEAN_LATENCY_NS) {
+		return round->seconds_present > 0 ?
+			       (int64_t)((round->sum * 1000 + round->seconds_present / 2) /
+					 round->seconds_present) :
+			       -1;
+	}
+	if (round->seconds_present == 0 || latency->ios == 0) {
+		round->seconds_present = 0;
+		round->sum = 0;
+		return -1;
+	}
+	milli = (latency->sum_ns * 1000 + latency->ios / 2) / latency->ios;
+	round->sum = milli > INT64_MAX ? INT64_MAX : (uint64_t)milli;
+	round->divisor = 1000;
+	return (int64_t)round->sum;
+}
+
 /* After round r: has the tracking variable settled, or is this the last round? */
 static bool round_decides(const struct dq_phase_spec *spec, const struct dq_device *device,
 			  uint64_t random_write_bytes_before, const struct rounds_run *run,
@@ -124,16 +174,12 @@ static bool round_decides(const struct dq_phase_spec *spec, const struct dq_devi
 		.tested_range_bytes = tested_range_bytes(spec, device),
 		.random_write_bytes_before = random_write_bytes_before,
 	};
-	const struct dq_ss_round *done = &run->rounds[run->round];
 	struct dq_ss_result ss;
 	uint32_t n = run->round + 1;
 
 	result->rounds_run = n;
 	result->tracking_milli[run->round] =
-		done->seconds_present > 0 ?
-			(int64_t)((done->sum * 1000 + done->seconds_present / 2) /
-				  done->seconds_present) :
-			-1;
+		tracking_milli(run, &run->rounds[run->round], &run->latency[run->round]);
 	result->tracking_count = n;
 	if (!spec->rounds.has_tracking) {
 		result->tracking_count = 0;
@@ -217,9 +263,10 @@ int dq_rounds_phase_run(const struct dq_phase_env *env, const struct dq_phase_sp
 	*random_write_bytes = 0;
 	step_env.sink = &sink;
 	run.rounds = calloc(r->max_rounds, sizeof(*run.rounds));
+	run.latency = calloc(r->max_rounds, sizeof(*run.latency));
 	verdicts = calloc(r->max_rounds, sizeof(*verdicts));
 	step_stats = malloc(sizeof(*step_stats));
-	if (run.rounds == NULL || verdicts == NULL || step_stats == NULL) {
+	if (run.rounds == NULL || run.latency == NULL || verdicts == NULL || step_stats == NULL) {
 		stats->fail_reason = DQ_FAIL_INTERNAL;
 		snprintf(stats->message, sizeof(stats->message), "rounds: out of memory");
 		goto out;
@@ -238,6 +285,9 @@ int dq_rounds_phase_run(const struct dq_phase_env *env, const struct dq_phase_sp
 			if (rc != 0 || stats->cancelled || stats->fail_reason != DQ_FAIL_NONE) {
 				goto out;
 			}
+			if (r->has_tracking && run.step == r->tracking_step) {
+				add_step_latency(&run.latency[run.round], step_stats);
+			}
 			if (dq_rw_is_random_write(r->steps[run.step].rw, params.read_percent)) {
 				run.rounds[run.round].random_write_bytes += step_stats->write.bytes;
 				*random_write_bytes += step_stats->write.bytes;
@@ -255,6 +305,7 @@ int dq_rounds_phase_run(const struct dq_phase_env *env, const struct dq_phase_sp
 out:
 	free(step_stats);
 	free(verdicts);
+	free(run.latency);
 	free(run.rounds);
 	return rc;
 }

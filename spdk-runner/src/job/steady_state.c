@@ -14,9 +14,14 @@ typedef __int128 dq_i128;
 
 #define MICROS_PER_UNIT 1000000u
 
+static uint32_t divisor_of(const struct dq_ss_round *round)
+{
+	return round->divisor != 0 ? round->divisor : round->seconds_present;
+}
+
 double dq_steady_state_round_mean(const struct dq_ss_round *round)
 {
-	return round->seconds_present > 0 ? (double)round->sum / round->seconds_present : 0;
+	return round->seconds_present > 0 ? (double)round->sum / divisor_of(round) : 0;
 }
 
 static bool eligible_at(const struct dq_ss_eligibility *e, uint64_t written)
@@ -36,8 +41,9 @@ static bool eligible_at(const struct dq_ss_eligibility *e, uint64_t written)
 }
 
 /*
- * The two criteria over rounds first..first+4 with y_i = S_i / n_i, multiplied through by
- * D = n_0 ... n_4: 25 (max - min) <= sum(y) and 20 |sum((i - 2) y_i)| <= sum(y).
+ * The two criteria over rounds first..first+4 with y_i = S_i / n_i (n_i the divisor: seconds
+ * present, or a fixed scale such as 1000), multiplied through by D = n_0 ... n_4:
+ * 25 (max - min) <= sum(y) and 20 |sum((i - 2) y_i)| <= sum(y).
  */
 static void decide(const struct dq_ss_round *rounds, uint32_t first, bool *range_ok, bool *slope_ok)
 {
@@ -46,10 +52,10 @@ static void decide(const struct dq_ss_round *rounds, uint32_t first, bool *range
 	uint32_t i;
 
 	for (i = 0; i < DQ_SS_WINDOW_ROUNDS; i++) {
-		denominator *= rounds[first + i].seconds_present;
+		denominator *= divisor_of(&rounds[first + i]);
 	}
 	for (i = 0; i < DQ_SS_WINDOW_ROUNDS; i++) {
-		scaled = rounds[first + i].sum * (denominator / rounds[first + i].seconds_present);
+		scaled = rounds[first + i].sum * (denominator / divisor_of(&rounds[first + i]));
 		total += scaled;
 		weighted += (dq_i128)scaled * ((int)i - 2);
 		max = (i == 0 || scaled > max) ? scaled : max;
@@ -136,7 +142,8 @@ static int check_input(const struct dq_ss_round *rounds, size_t n, uint32_t roun
 	}
 	for (i = 0; i < n; i++) {
 		if (rounds[i].seconds_present > round_length_s ||
-		    (rounds[i].seconds_present == 0 && rounds[i].sum != 0)) {
+		    (rounds[i].seconds_present == 0 && rounds[i].sum != 0) ||
+		    rounds[i].divisor > DQ_SS_DIVISOR_MAX) {
 			return -EINVAL;
 		}
 	}

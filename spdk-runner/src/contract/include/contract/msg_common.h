@@ -119,6 +119,7 @@ enum dq_tracking_metric {
 	DQ_TRACKING_METRIC_NONE = 0,
 	DQ_TRACKING_METRIC_IOPS,
 	DQ_TRACKING_METRIC_BYTES_PER_S,
+	DQ_TRACKING_METRIC_MEAN_LATENCY_NS, /* the step's IOs' mean latency, not a per-second mean */
 };
 
 /* One step of a round (#/$defs/roundStep): a fixed stimulus, or a host-idle wait (idle_s > 0). */

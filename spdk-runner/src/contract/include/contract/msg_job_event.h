@@ -76,6 +76,15 @@ struct dq_job_event_phase_started {
 	uint64_t start_time_ms;
 };
 
+/* Which limit ended a workload phase (runtimeS or sizeBytes): with both, the first reached. */
+enum dq_phase_limit {
+	DQ_PHASE_LIMIT_NONE = 0, /* cancelled, failed, or not a workload without rounds */
+	DQ_PHASE_LIMIT_RUNTIME,
+	DQ_PHASE_LIMIT_SIZE,
+};
+
+const char *dq_phase_limit_to_str(enum dq_phase_limit limit);
+
 struct dq_job_event_phase_completed {
 	uint32_t phase_index;
 	char phase_name[DQ_PHASE_NAME_MAX_LEN + 1];
@@ -94,6 +103,7 @@ struct dq_job_event_phase_completed {
 	struct dq_verify_result verify;
 	bool has_rounds; /* phases with adaptive rounds */
 	struct dq_rounds_result rounds;
+	enum dq_phase_limit limit_reached; /* workload phases without rounds that ran to a limit */
 };
 
 struct dq_job_event_smart_snapshot {

@@ -37,7 +37,7 @@ struct dq_phase_violation {
 
 /*
  * Check one phase: every bound above, then what its kind requires (a workload: rw,
- * blockSizeBytes, queueDepth, rangePercent and exactly one of runtimeS and sizeBytes; ...), then
+ * blockSizeBytes, queueDepth, rangePercent and runtimeS, sizeBytes or both; ...), then
  * readPercent for the mixed patterns. Returns 0, or -EINVAL with *violation filled.
  */
 int dq_phase_check(const struct dq_phase_spec *phase, struct dq_phase_violation *violation);

@@ -55,8 +55,9 @@ struct dq_io_phase_params {
 	uint32_t block_size;
 	uint32_t queue_depth;
 	uint64_t range_bytes; /* addressed from offset 0; a multiple of the lba size */
-	uint64_t runtime_ns; /* timed phase; 0 for a sized one */
-	uint64_t total_bytes; /* sized phase: bytes to transfer */
+	/* The limits: a timed phase, a sized one, or both (it ends at the first reached). */
+	uint64_t runtime_ns; /* 0: no time limit */
+	uint64_t total_bytes; /* bytes to transfer; 0: no size limit */
 	enum dq_data_pattern data_pattern;
 };
 
@@ -86,6 +87,8 @@ struct dq_phase_stats {
 	bool has_verify; /* verify phases */
 	struct dq_verify_result verify;
 	bool cancelled;
+	/* IO phases that ran to a limit (neither cancelled nor failed): the one that ended them */
+	enum dq_phase_limit limit_reached;
 	enum dq_fail_reason fail_reason; /* DQ_FAIL_NONE unless the phase failed */
 	char message[DQ_UTF8_BUF(DQ_MESSAGE_MAX_CHARS)];
 };

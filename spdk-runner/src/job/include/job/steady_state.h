@@ -14,13 +14,20 @@
 #include <stdint.h>
 
 #define DQ_SS_WINDOW_ROUNDS 5
+/* A fixed divisor at most a round's longest step (3600 s): the exact products stay in 128 bits. */
+#define DQ_SS_DIVISOR_MAX 3600u
 
-/* One round's totals: the integer sum of the tracking variable's per-second values, the seconds
- * present, and the random-write bytes of the whole round. */
+/*
+ * One round's totals: the integer sum of the tracking variable's per-second values, the seconds
+ * present, and the random-write bytes of the whole round. The round's value is sum / divisor, and
+ * a divisor of 0 means the seconds present (a per-second mean); a value that is not a per-second
+ * mean (the mean latency of a step's IOs) comes as sum / a fixed divisor (thousandths: 1000).
+ */
 struct dq_ss_round {
 	uint64_t sum;
 	uint32_t seconds_present;
 	uint64_t random_write_bytes;
+	uint32_t divisor;
 };
 
 /*
@@ -92,7 +99,7 @@ int dq_steady_state_detect(const struct dq_ss_round *rounds, size_t n, uint32_t 
 			   uint32_t max_rounds, const struct dq_ss_eligibility *eligibility,
 			   struct dq_ss_round_verdict *verdicts, struct dq_ss_result *result);
 
-/* A round's mean (sum / seconds present); 0 for a round without seconds. */
+/* A round's value (sum / its divisor); 0 for a round without seconds. */
 double dq_steady_state_round_mean(const struct dq_ss_round *round);
 
 #endif /* DRIVEQUAL_STEADY_STATE_H */

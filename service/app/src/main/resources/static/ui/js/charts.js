@@ -85,8 +85,8 @@ const Charts = (() => {
 
 	/**
 	 * Per-second IOPS of one or more jobs as a scatter.
-	 * options: title, caption, yLabel, log (bool), from/to (t range), bands, marks,
-	 * series: [{label, color, t: [...], values: [...]}]
+	 * options: title, caption, xLabel (default: time in phase), yLabel, log (bool), from/to
+	 * (t range), bands, marks, series: [{label, color, t: [...] (ascending), values: [...]}]
 	 */
 	function scatter(container, options) {
 		const from = options.from == null ? -Infinity : options.from;
@@ -152,7 +152,7 @@ const Charts = (() => {
 					: { range: () => [0, Math.max(1, max) * 1.05] },
 			},
 			axes: [
-				{ label: 'time in phase (s)', labelSize: 20, stroke: '#333', grid: { stroke: '#e5e8ee' } },
+				{ label: options.xLabel || 'time in phase (s)', labelSize: 20, stroke: '#333', grid: { stroke: '#e5e8ee' } },
 				{
 					label: (options.yLabel || 'IOPS') + (options.log ? ' (log scale)' : ''), labelSize: 22, size: 58, stroke: '#333',
 					grid: { stroke: '#e5e8ee' },
@@ -370,7 +370,8 @@ const Charts = (() => {
 			height: options.height || HEIGHT,
 			legend: { live: false },
 			scales: {
-				x: options.xLog ? { time: false, distr: 3, log: 2 } : { time: false, range: (u, min, max) => [min - 0.5, max + 0.5] },
+				// a log axis keeps a margin on both ends, so the outermost labels are not cut off
+				x: options.xLog ? { time: false, distr: 3, log: 2, range: (u, min, max) => [min / 1.25, max * 1.25] } : { time: false, range: (u, min, max) => [min - 0.5, max + 0.5] },
 				y: options.yLog ? { distr: 3, log: 10, range: () => [floor, ceiling] } : { range: () => [0, ceiling] },
 			},
 			axes: [
@@ -394,6 +395,9 @@ const Charts = (() => {
 		}, data, plot);
 		container.dataset.points = String(options.series.reduce((n, s) => n + s.y.filter((v) => v != null).length, 0));
 		container.dataset.series = String(options.series.length);
+		// What the overlay draws, for the browser tests: horizontal levels and line segments.
+		container.dataset.levels = String(levels.length);
+		container.dataset.segments = String(segments.length);
 		all.add(u);
 		return u;
 	}

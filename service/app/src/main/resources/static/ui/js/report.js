@@ -262,12 +262,23 @@ const Report = (() => {
 				: el('p', { class: 'muted' }, 'No latency histograms.'));
 	}
 
+	/** What ended a phase: the limit a workload reached, or how its adaptive rounds stopped. */
+	function endedBy(p) {
+		if (p.limitReached) {
+			return p.limitReached === 'runtimeS' ? 'its time (runtimeS)' : 'its size (sizeBytes)';
+		}
+		if (p.rounds) {
+			return p.rounds.stoppedBecause === 'steady' ? `steady state at round ${p.rounds.reachedAtRound}` : `${p.rounds.roundsRun} rounds (the maximum)`;
+		}
+		return '—';
+	}
+
 	function throughput(job) {
 		const rows = phasesOf(job).filter((p) => p.throughput).map((p) => [p.phaseName, p.kind, p.throughput.seconds, bytes(p.throughput.totalBytes), num(p.throughput.meanMBps, 1)]);
 		const qd = (p) => (p.queueDepth ? [num(p.queueDepth.effective, 3), num(p.queueDepth.meanLatencyTimesIops, 3), num(p.queueDepth.ratio, 4)] : ['—', '—', '—']);
-		const phases = phasesOf(job).map((p) => [p.phaseIndex, p.phaseName, p.kind, p.samples, p.expectedSamples == null ? '—' : p.expectedSamples, ...qd(p)]);
+		const phases = phasesOf(job).map((p) => [p.phaseIndex, p.phaseName, p.kind, endedBy(p), p.samples, p.expectedSamples == null ? '—' : p.expectedSamples, ...qd(p)]);
 		return el('section', { id: 'phases-section' }, el('h2', {}, 'Phases'),
-			table('phases-table', ['#', 'phase', 'kind', 'samples indexed', 'samples reported', 'effective QD', 'mean latency × IOPS', 'ratio (Little)'], phases, (i) => i === 0 || i > 2),
+			table('phases-table', ['#', 'phase', 'kind', 'ended by', 'samples indexed', 'samples reported', 'effective QD', 'mean latency × IOPS', 'ratio (Little)'], phases, (i) => i === 0 || i > 3),
 			rows.length ? el('h3', {}, 'Sequential throughput') : null,
 			rows.length ? table('throughput-table', ['phase', 'kind', 'seconds', 'bytes', 'mean MB/s'], rows, (i) => i > 1) : null);
 	}

@@ -4,10 +4,13 @@
  * IO, rounds), the steady-state convergence plot (the tracking variable per round), the
  * measurement-window plot (the window's rounds against their average, ±10 % and ±20 % of it, and the
  * least-squares slope), then the tabular results: the IOPS matrix (read/write mix × block size) with
- * its 2D plot, sequential throughput and QD1 latency. One test element is a (read/write mix, block size,
- * queue depth): a step of a phase with adaptive rounds (its samples name round and step; the value is the
- * mean over the measurement window's rounds), or a whole workload phase (its steady-state window when the
- * phase is steady at its end, else all its seconds). The definitions are docs/methodology.md's.
+ * its 2D plot, sequential throughput and QD1 latency; a write saturation test (random writes to a size
+ * or a time, no rounds) adds IOPS against time and against the data written. One test element is a
+ * (read/write mix, block size, queue depth): a step of a phase with adaptive rounds (its samples name
+ * round and step; the value is the mean over the measurement window's rounds), or a whole workload
+ * phase (its steady-state window when the phase is steady at its end, else all its seconds). When a
+ * plan runs adaptive rounds, its tests are the phases with rounds, and its other workload phases
+ * prepare the drive for them (setup, not test elements). The definitions are docs/methodology.md's.
  */
 'use strict';
 
@@ -34,6 +37,29 @@ const Snia = (() => {
 		return `${readPercent}/${100 - readPercent}`;
 	}
 
+	/**
+	 * How the pages show a tracking metric: the figure they compare, its unit, and its name.
+	 * meanLatencyNs (SNIA's Latency test: the average response time) is plotted in µs.
+	 */
+	const METRICS = {
+		iops: { figure: 'iops', unit: 'IOPS', name: 'IOPS' },
+		bytesPerS: { figure: 'mbps', unit: 'MB/s', name: 'throughput' },
+		meanLatencyNs: { figure: 'latencyUs', unit: 'µs', name: 'mean latency' },
+	};
+
+	function metricOf(rounds) {
+		return METRICS[rounds && rounds.tracking ? rounds.tracking.metric : 'iops'] || METRICS.iops;
+	}
+
+	/** A round's value as the runner reported it (x 1000 in the metric's own unit), in the plot's unit. */
+	function reportedValue(metric, milli) {
+		if (milli == null || milli < 0) {
+			return null;
+		}
+		const value = milli / 1000;
+		return metric.figure === 'mbps' ? value / 1e6 : metric.figure === 'latencyUs' ? value / 1000 : value;
+	}
+
 	function sequential(spec) {
 		return spec.rw === 'read' || spec.rw === 'write' || spec.rw === 'rw';
 	}
@@ -52,6 +78,7 @@ const Snia = (() => {
 		// Little's law: mean latency = time-averaged IOs outstanding / IOs per second.
 		if (qd.length && f.iops) {
 			f.meanLatencyNs = 1e9 * mean(qd.map((s) => s.effectiveQueueDepth)) / f.iops;
+			f.latencyUs = f.meanLatencyNs / 1000;
 		}
 		if (phase) {
 			const dirs = [phase.readLatency, phase.writeLatency].filter(Boolean);
@@ -108,14 +135,15 @@ const Snia = (() => {
 			const roundCount = Math.max(stopped ? stopped.roundsRun : 0, samples.reduce((n, s) => Math.max(n, s.round == null ? 0 : s.round + 1), 0));
 			// Fixed rounds (no tracking variable, e.g. host idle recovery) plot their first IO step.
 			const trackedStep = r.tracking ? r.tracking.step : r.steps.findIndex((step) => !step.idleS);
-			const metric = r.tracking && r.tracking.metric === 'bytesPerS' ? 'mbps' : 'iops';
+			const metric = metricOf(r);
 			const tracking = [];
 			for (let round = 0; round < roundCount; round++) {
-				const f = figures(byRound.get(`${round}:${trackedStep}`) || []);
-				const reported = stopped && stopped.trackingMilli[round] >= 0 ? stopped.trackingMilli[round] / 1000 : null;
-				// bytesPerS is reported in bytes; the plot is in MB/s.
-				const value = f[metric] != null ? f[metric] : (reported == null ? null : (metric === 'mbps' ? reported / 1e6 : reported));
-				const eligible = stopped ? stopped.firstEligibleRound != null && round >= stopped.firstEligibleRound : true;
+				// The runner's value is the one its stop was decided on (a mean latency is exact
+				// there, from every IO's latency); the samples' own figure where it reported none.
+				const reported = stopped ? reportedValue(metric, stopped.trackingMilli[round]) : null;
+				const value = reported != null ? reported : figures(byRound.get(`${round}:${trackedStep}`) || [])[metric.figure];
+				// Fixed rounds are not judged, so none is "still fresh": eligibility is the tracking's.
+				const eligible = !r.tracking || (stopped ? stopped.firstEligibleRound != null && round >= stopped.firstEligibleRound : true);
 				tracking.push({ round, value, eligible });
 			}
 			// The analysis' own rounds are 60 s spans of t, not these rounds: the runner's account
@@ -128,33 +156,64 @@ const Snia = (() => {
 				for (let round = win.first; round <= win.last; round++) {
 					inWindow.push(...(byRound.get(`${round}:${i}`) || []));
 				}
-				return { step: i, spec: step, readPercent: readPercentOf(step), figures: figures(inWindow) };
+				return { step: i, spec: step, phaseName: spec.name, readPercent: readPercentOf(step), figures: figures(inWindow) };
 			});
-			return { spec, phase, ss: null, tracking, trackedStep, metric, window: win, elements, rounds: r };
+			return { spec, phase, ss: null, tracking, trackedStep, metric, window: win, elements, rounds: r, fixed: !r.tracking };
 		}
 		const rounds = ss ? ss.rounds : [];
 		const tracking = rounds.map((x) => ({ round: x.index, value: x.meanIops, eligible: x.eligible, counted: x.counted }));
 		const win = windowOf(ss, rounds.length);
 		const steady = ss && ss.end && ss.end.holds ? ss.end.window : null;
 		const measured = steady ? samples.filter((s) => s.t > steady.windowStartS && s.t <= steady.windowEndS) : samples;
+		// Random writes to a size (or a time) from the drive's state, no rounds: SNIA's write
+		// saturation, whose results are its IOPS over time and over the data written, not an element.
+		const saturation = spec.sizeBytes != null && !sequential(spec) && readPercentOf(spec) < 100;
 		return {
-			spec, phase, ss, tracking, metric: 'iops', window: win,
-			elements: [{ spec, readPercent: readPercentOf(spec), figures: figures(measured, phase), basis: steady ? 'steady-state window' : 'whole phase' }],
+			spec, phase, ss, tracking, metric: METRICS.iops, window: win, saturation, samples,
+			elements: saturation ? [] : [{ spec, phaseName: spec.name, readPercent: readPercentOf(spec), figures: figures(measured, phase), basis: steady ? 'steady-state window' : 'whole phase' }],
 		};
 	}
 
-	/** Every workload phase of the job as a test; the others (purge, WIPC) are its setup. */
+	/**
+	 * The job's tests and their setup: every workload phase is a test, unless the plan runs
+	 * adaptive rounds, whose phases are then its tests; a workload phase without rounds in such
+	 * a plan prepares the drive for the next test (pts-latency's random write of the capacity,
+	 * pts-hir's returns to the baseline) and is shown in that test's setup. Purges and WIPC are
+	 * setup always.
+	 */
 	function model(job, samplesByPhase) {
 		const plan = job.plan || [];
 		const phases = (job.analysis && job.analysis.phases) || [];
-		const tests = plan.filter((spec) => spec.kind === 'workload').map((spec) => {
+		const withRounds = plan.some((spec) => spec.kind === 'workload' && spec.rounds);
+		const tests = [];
+		let preparing = [];
+		// Each test's own setup: the last purge before it and the WIPC since then.
+		let purge = [];
+		let wipc = [];
+		for (const spec of plan) {
+			if (spec.kind === 'purge') {
+				purge = [spec];
+				wipc = [];
+				continue;
+			}
+			if (spec.kind === 'precondition') {
+				wipc.push(spec);
+				continue;
+			}
+			if (spec.kind !== 'workload') {
+				continue;
+			}
 			const phase = phases.find((p) => p.phaseIndex === spec.index) || null;
-			return testOf(spec, phase, samplesByPhase[spec.index] || []);
-		});
-		const elements = tests.flatMap((t) => t.elements);
+			if (withRounds && !spec.rounds) {
+				preparing.push({ spec, phase });
+				continue;
+			}
+			tests.push({ ...testOf(spec, phase, samplesByPhase[spec.index] || []), preparedBy: preparing, purge, wipc: [...wipc] });
+			preparing = [];
+		}
+		// Fixed rounds (host idle recovery's wait states) are a sequence, not matrix elements.
+		const elements = tests.filter((t) => !t.fixed).flatMap((t) => t.elements);
 		return {
-			purge: plan.filter((s) => s.kind === 'purge'),
-			wipc: plan.filter((s) => s.kind === 'precondition'),
 			tests,
 			iops: elements.filter((e) => !sequential(e.spec) && e.spec.queueDepth > 1 && e.figures.iops != null),
 			throughput: elements.filter((e) => sequential(e.spec) && e.figures.mbps != null),
@@ -166,30 +225,45 @@ const Snia = (() => {
 		return `${blockLabel(spec.blockSizeBytes)} ${sequential(spec) ? 'sequential' : 'random'} ${mixLabel(readPercentOf(spec))} (R/W), QD ${spec.queueDepth}`;
 	}
 
+	/** A workload's limits (a time, a size, or both: the first reached ends it) and which ended it. */
+	function limits(job, test) {
+		const spec = test.spec;
+		const capacity = job.drive && job.drive.capacityBytes;
+		const size = spec.sizeBytes ? `${bytes(spec.sizeBytes)}${capacity ? ` (${num(spec.sizeBytes / capacity, 2)} × user capacity)` : ''}` : null;
+		const time = spec.runtimeS ? `${spec.runtimeS} s` : null;
+		const given = size && time ? `until ${size} written or ${time}, whichever comes first` : (time || (size ? `until ${size} transferred` : 'to its end'));
+		const reached = test.phase && test.phase.limitReached;
+		return reached ? `${given}; ended by its ${reached === 'runtimeS' ? 'time' : 'size'}` : given;
+	}
+
 	function setupHeader(job, m, test) {
 		const d = job.drive || {};
-		const wipc = m.wipc.map((s) => `${s.passes || 1} × ${s.rangePercent == null ? 100 : s.rangePercent} % of the LBAs, ${blockLabel(s.blockSizeBytes)} ${s.rw === 'write' ? 'sequential' : s.rw} write (${num((s.passes || 1) * (s.rangePercent == null ? 100 : s.rangePercent) / 100, 2)} × user capacity)`);
+		const wipc = test.wipc.map((s) => `${s.passes || 1} × ${s.rangePercent == null ? 100 : s.rangePercent} % of the LBAs, ${blockLabel(s.blockSizeBytes)} ${s.rw === 'write' ? 'sequential' : s.rw} write (${num((s.passes || 1) * (s.rangePercent == null ? 100 : s.rangePercent) / 100, 2)} × user capacity)`);
 		const r = test.rounds;
 		const ss = test.ss;
 		const e = ss && ss.eligibility;
 		const steps = r ? r.steps.map((s) => (s.idleS ? `idle ${s.idleS} s` : `${stimulus(s)} for ${s.runtimeS || r.stepRuntimeS} s`)) : [];
+		const prepared = (test.preparedBy || []).map((p) => `${p.spec.name}: ${stimulus(p.spec)}, ${limits(job, p)}`);
 		const wdpc = r
 			? `rounds of ${r.steps.length} step(s): ${steps.length > 4 ? steps.slice(0, 3).join('; ') + `; … (${steps.length - 3} more)` : steps.join('; ')}; `
-				+ (r.tracking ? `tracking ${r.tracking.metric} of step ${r.tracking.step} (${stimulus(r.steps[r.tracking.step])}), at most ${r.maxRounds} rounds` : `${r.maxRounds} fixed rounds, no tracking variable (plotted: step ${test.trackedStep})`)
+				+ (r.tracking ? `tracking the ${test.metric.name} (${r.tracking.metric}) of step ${r.tracking.step} (${stimulus(r.steps[r.tracking.step])}), at most ${r.maxRounds} rounds` : `${r.maxRounds} fixed rounds, no tracking variable (plotted: step ${test.trackedStep})`)
 				+ `, W = ${num(r.rangeWritesRequired, 2)}`
-			: `${stimulus(test.spec)}, ${test.spec.runtimeS ? test.spec.runtimeS + ' s' : (test.spec.sizeBytes ? bytes(test.spec.sizeBytes) : 'to its end')}${ss ? `, rounds of ${ss.roundLengthS} s` : ''}${e && e.applies ? `, W = ${num(e.rangeWritesRequired, 2)}` : ''}`;
+			: `${stimulus(test.spec)}, ${limits(job, test)}${ss ? `, rounds of ${ss.roundLengthS} s` : ''}${e && e.applies ? `, W = ${num(e.rangeWritesRequired, 2)}` : ''}`;
 		const stopped = test.phase && test.phase.rounds;
 		const reached = ss && ss.reached ? `reached at round ${ss.window.lastRoundIndex}`
 			: (r && !r.tracking ? `not judged: ${test.tracking.length} fixed rounds` : stopped ? (stopped.stoppedBecause === 'steady' ? `reached at round ${stopped.reachedAtRound}` : `not reached in ${stopped.roundsRun} rounds (the maximum)`) : (ss ? 'not reached' : '—'));
+		const rounds = test.fixed ? `${test.tracking.length} fixed rounds run (a sequence, not judged for steady state)`
+			: `${test.tracking.length} run, ${test.tracking.filter((x) => x.eligible).length} eligible; steady state ${reached}`;
 		return el('table', { class: 'kv snia-setup', 'data-phase': test.spec.name }, [
 			['Device', `${d.model || '?'}, serial ${d.serial}, firmware ${d.firmware || '?'}, ${d.capacityBytes ? bytes(d.capacityBytes) : 'capacity ?'}`],
-			['Purge', m.purge.length ? m.purge.map((s) => s.purgeMethod || 'auto').join(', ') : 'none'],
+			['Purge', test.purge.length ? test.purge.map((s) => s.purgeMethod || 'auto').join(', ') : 'none'],
 			['WIPC', wipc.length ? wipc.join('; ') : 'none'],
+			...(prepared.length ? [['Preconditioning before the test', prepared.join('; ')]] : []),
 			['WDPC / test stimulus', wdpc],
 			['Active range', `${test.spec.rangePercent == null ? 100 : test.spec.rangePercent} % of the LBAs`],
 			['Outstanding IO', r ? [...new Set(r.steps.filter((s) => !s.idleS).map((s) => s.queueDepth))].map((q) => `QD ${q}`).join(', ') + ', 1 thread' : `QD ${test.spec.queueDepth}, 1 thread`],
 			['Data pattern', test.spec.dataPattern || 'random'],
-			['Rounds', `${test.tracking.length} run, ${test.tracking.filter((x) => x.eligible).length} eligible; steady state ${reached}`],
+			['Rounds', rounds],
 			['Measurement window', `rounds ${test.window.first}–${test.window.last}: ${test.window.why}`],
 		].map(([k, v]) => el('tr', {}, el('th', {}, k), el('td', {}, v))));
 	}
@@ -209,23 +283,31 @@ const Snia = (() => {
 		return { a: my - b * mx, b, avg: my };
 	}
 
+	/** "IOPS", "mean latency, µs": a metric's name with its unit, once when they are the same. */
+	function metricLabel(metric) {
+		return metric.name === metric.unit ? metric.unit : `${metric.name}, ${metric.unit}`;
+	}
+
 	function convergence(container, test, id) {
-		const unit = test.metric === 'mbps' ? 'MB/s' : 'IOPS';
+		const unit = test.metric.unit;
 		const eligible = test.tracking.filter((x) => x.eligible && x.value != null);
 		const fresh = test.tracking.filter((x) => !x.eligible && x.value != null);
 		const node = el('div', { id });
 		container.append(node);
 		Charts.xy(node, {
-			title: `Steady-state convergence: tracking variable per round (${unit})`, xLabel: 'round', yLabel: unit,
+			title: test.fixed ? `Rounds: step ${test.trackedStep} per round (${metricLabel(test.metric)}), fixed rounds without a tracking variable`
+				: `Steady-state convergence: tracking variable per round (${metricLabel(test.metric)})`,
+			xLabel: 'round', yLabel: unit,
 			series: [
-				{ label: 'eligible rounds', x: eligible.map((x) => x.round), y: eligible.map((x) => x.value), color: Charts.PALETTE[0] },
+				{ label: test.fixed ? 'rounds' : 'eligible rounds', x: eligible.map((x) => x.round), y: eligible.map((x) => x.value), color: Charts.PALETTE[0] },
 				{ label: 'rounds still in the fresh state (not eligible)', x: fresh.map((x) => x.round), y: fresh.map((x) => x.value), color: '#9aa3b2' },
 			].filter((s) => s.x.length),
-			caption: 'One point per round: the mean of the tracking variable over the round. Grey: rounds before the drive left its fresh state, never part of a steady-state window.' });
+			caption: test.fixed ? `One point per round: the mean ${metricLabel(test.metric)} of step ${test.trackedStep}'s seconds in the round.`
+				: `One point per round: ${test.metric.figure === 'latencyUs' ? 'the mean latency of the tracking step\'s IOs in the round' : 'the mean of the tracking variable over the round'}. Grey: rounds before the drive left its fresh state, never part of a steady-state window.` });
 	}
 
 	function measurementWindow(container, test, id) {
-		const unit = test.metric === 'mbps' ? 'MB/s' : 'IOPS';
+		const unit = test.metric.unit;
 		const points = test.tracking.filter((x) => x.round >= test.window.first && x.round <= test.window.last && x.value != null);
 		const node = el('div', { id });
 		container.append(node);
@@ -237,7 +319,7 @@ const Snia = (() => {
 		const x0 = test.window.first;
 		const x1 = test.window.last;
 		Charts.xy(node, {
-			title: `Steady-state measurement window: rounds ${x0}–${x1} (${unit})`, xLabel: 'round', yLabel: unit,
+			title: `Steady-state measurement window: rounds ${x0}–${x1} (${metricLabel(test.metric)})`, xLabel: 'round', yLabel: unit,
 			series: [{ label: unit, x: points.map((p) => p.round), y: points.map((p) => p.value), color: Charts.PALETTE[0] }],
 			levels: [
 				{ value: f.avg, label: `average ${num(f.avg, 1)}`, color: '#1b7f3b', dash: [1, 0] },
@@ -251,6 +333,29 @@ const Snia = (() => {
 		node.dataset.avg = String(f.avg);
 		node.dataset.slope = String(f.b);
 		return f;
+	}
+
+	/** Write saturation: IOPS per second against time and against the data written so far. */
+	function saturation(container, job, test) {
+		const samples = [...test.samples].sort((a, b) => a.t - b.t);
+		const iops = samples.map((s) => s.readIops + s.writeIops);
+		let written = 0;
+		const gb = samples.map((s) => {
+			written += s.writeMBps / 1000;
+			return written;
+		});
+		const capacity = job.drive && job.drive.capacityBytes;
+		const byTime = el('div', { id: `snia-saturation-time-${test.spec.index}` });
+		const byWritten = el('div', { id: `snia-saturation-written-${test.spec.index}` });
+		container.append(byTime, byWritten);
+		Charts.scatter(byTime, {
+			title: 'Write saturation: IOPS per second against time', yLabel: 'IOPS',
+			series: [{ label: 'IOPS', t: samples.map((s) => s.t), values: iops, color: Charts.PALETTE[0] }],
+			caption: `Every second of the phase, ${limits(job, test)}.` });
+		Charts.scatter(byWritten, {
+			title: 'Write saturation: IOPS per second against the total data written', xLabel: 'total data written (GB)', yLabel: 'IOPS',
+			series: [{ label: 'IOPS', t: gb, values: iops, color: Charts.PALETTE[0] }],
+			caption: `${num(written, 1)} GB written in all${capacity ? `, ${num(written * 1e9 / capacity, 2)} × the user capacity` : ''} (the seconds' write MB added up).` });
 	}
 
 	function iopsMatrix(section, m) {
@@ -280,13 +385,22 @@ const Snia = (() => {
 	}
 
 	function throughputTable(section, m) {
-		const blocks = [...new Set(m.throughput.map((e) => e.spec.blockSizeBytes))].sort((a, b) => a - b);
-		const cell = (read, block) => m.throughput.find((e) => e.readPercent === read && e.spec.blockSizeBytes === block);
+		// One row per block size; where a block size and direction come back in several phases
+		// (cross-stimulus recovery's two sequential segments), one row per phase, named.
+		const rows = [];
+		for (const b of [...new Set(m.throughput.map((e) => e.spec.blockSizeBytes))].sort((x, y) => x - y)) {
+			const of = m.throughput.filter((e) => e.spec.blockSizeBytes === b);
+			const repeated = [100, 0].some((r) => of.filter((e) => e.readPercent === r).length > 1);
+			for (const name of repeated ? [...new Set(of.map((e) => e.phaseName))] : [null]) {
+				const cell = (read) => of.find((e) => e.readPercent === read && (name == null || e.phaseName === name));
+				rows.push(el('tr', { 'data-block': b, 'data-phase': name }, el('th', {}, name ? `${blockLabel(b)} (${name})` : blockLabel(b)),
+					[100, 0].map((r) => el('td', { class: 'num' }, cell(r) ? num(cell(r).figures.mbps, 1) : '—'))));
+			}
+		}
 		section.append(el('h3', {}, 'Throughput: sequential, MB/s (mean over the measurement window)'),
 			el('table', { id: 'snia-throughput-table' },
 				el('thead', {}, el('tr', {}, el('th', {}, 'block size'), el('th', { class: 'num' }, '100 % read'), el('th', { class: 'num' }, '100 % write'))),
-				el('tbody', {}, blocks.map((b) => el('tr', { 'data-block': b }, el('th', {}, blockLabel(b)),
-					[100, 0].map((r) => el('td', { class: 'num' }, cell(r, b) ? num(cell(r, b).figures.mbps, 1) : '—')))))));
+				el('tbody', {}, rows)));
 	}
 
 	function latencyTable(section, m) {
@@ -306,14 +420,18 @@ const Snia = (() => {
 		const m = model(data.job, data.samples);
 		const section = el('section', { id: 'snia-section', class: 'snia' }, el('h2', {}, 'SNIA PTS report pages'));
 		container.append(section);
-		// A steady-state page needs a window: five rounds at least, or adaptive rounds.
-		const tracked = m.tests.filter((t) => t.rounds || t.tracking.length >= 5);
+		// A steady-state page needs a window: five rounds at least, or adaptive rounds; a write
+		// saturation test has its page whatever its length.
+		const tracked = m.tests.filter((t) => t.rounds || t.saturation || t.tracking.length >= 5);
 		for (const test of tracked) {
 			const page = el('div', { class: 'snia-page', id: `snia-page-${test.spec.index}`, 'data-phase': test.spec.name });
 			section.append(page);
 			page.append(el('h3', {}, `Test: ${test.spec.name}`), setupHeader(data.job, m, test));
 			convergence(page, test, `snia-convergence-${test.spec.index}`);
 			measurementWindow(page, test, `snia-window-${test.spec.index}`);
+			if (test.saturation) {
+				saturation(page, data.job, test);
+			}
 		}
 		if (m.iops.length) {
 			iopsMatrix(section, m);

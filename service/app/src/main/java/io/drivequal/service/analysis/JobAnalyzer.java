@@ -59,13 +59,15 @@ final class JobAnalyzer {
 	 * Per-phase figures as stored in the job's analysis; purgeVerification and verify are
 	 * the runner's read-backs as it sent them (null when the phase had none), rounds how
 	 * a phase with adaptive rounds stopped, as the runner reported it (the report's SNIA
-	 * pages plot its rounds).
+	 * pages plot its rounds), limitReached the limit that ended a workload phase
+	 * (runtimeS or sizeBytes; null for other phases, and for runners or imports that do
+	 * not say).
 	 */
 	record PhaseAnalysis(int phaseIndex, String phaseName, String kind, int samples, Long expectedSamples,
 			IopsPhaseAnalysis iops, Optional<Throughput.ThroughputResult> throughput, Optional<LatencyQos> writeLatency,
 			Optional<LatencyQos> readLatency, WriteAmplification.WafResult waf, EnduranceProjection endurance,
 			Optional<QueueDepth> queueDepth, Map<String, Object> purgeVerification, Map<String, Object> verify,
-			Map<String, Object> rounds) {
+			Map<String, Object> rounds, String limitReached) {
 	}
 
 	/**
@@ -148,7 +150,9 @@ final class JobAnalyzer {
 			phases.add(new PhaseAnalysis(spec.index(), spec.name(), spec.kind(), input.samples().size(), expected, iops,
 					throughput, writeLatency, readLatency, waf, endurance, QueueDepth.of(input.result()),
 					readBackOf(input.result(), "purgeVerification"), readBackOf(input.result(), "verify"),
-					readBackOf(input.result(), "rounds")));
+					readBackOf(input.result(), "rounds"),
+					(input.result() != null && input.result().get("limitReached") instanceof String limit) ? limit
+							: null));
 		}
 		Measure trim = trimRecovery(throughputByName);
 		Measure idle = idleRecovery(inputs, iopsByName);

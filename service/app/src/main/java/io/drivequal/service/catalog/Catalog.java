@@ -54,9 +54,24 @@ public class Catalog {
 		Map<String, Profile> byName = new LinkedHashMap<>();
 		for (JsonNode node : read("/catalog/profiles.json").get("profiles")) {
 			Profile profile = treeToValue(node, Profile.class);
+			checkLimits(profile);
 			byName.put(profile.name(), profile);
 		}
 		return byName;
+	}
+
+	/**
+	 * Every phase's limits make sense before any drive resolves them: a size given once,
+	 * a capacityMultiple of at least 1, a limit on every workload without rounds.
+	 */
+	static void checkLimits(Profile profile) {
+		for (PhaseSpec phase : profile.phases()) {
+			PhaseSpec.LimitProblem problem = phase.limitProblem();
+			if (problem != null) {
+				throw new IllegalStateException("profile " + profile.name() + ", phase " + phase.name() + ": "
+						+ problem.field() + ": " + problem.reason());
+			}
+		}
 	}
 
 	/**

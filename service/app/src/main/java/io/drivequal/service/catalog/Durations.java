@@ -28,10 +28,8 @@ public final class Durations {
 
 	public static long expectedS(PhaseSpec phase, long capacityBytes) {
 		return switch (phase.kind()) {
-			case "workload" -> (phase.rounds() != null) ? phase.rounds().maxDurationS()
-					: (phase.runtimeS() != null) ? phase.runtimeS()
-							: ceilDiv(bytes(phase, capacityBytes), phase.rw().startsWith("rand")
-									? NOMINAL_RANDOM_BYTES_PER_S : NOMINAL_SEQUENTIAL_BYTES_PER_S);
+			case "workload" ->
+				(phase.rounds() != null) ? phase.rounds().maxDurationS() : workloadS(phase, capacityBytes);
 			case "precondition" ->
 				ceilDiv((long) (capacityBytes * range(phase) / 100.0) * phase.passes(), NOMINAL_SEQUENTIAL_BYTES_PER_S);
 			case "idle" -> phase.idleS();
@@ -44,6 +42,16 @@ public final class Durations {
 
 	public static long expectedS(List<PhaseSpec> phases, long capacityBytes) {
 		return phases.stream().mapToLong((phase) -> expectedS(phase, capacityBytes)).sum();
+	}
+
+	/** A time limit, a size at the nominal speed, or with both the nearer of the two. */
+	private static long workloadS(PhaseSpec phase, long capacityBytes) {
+		if (phase.sizeBytes() == null && phase.capacityMultiple() == null) {
+			return (phase.runtimeS() != null) ? phase.runtimeS() : 0;
+		}
+		long bySize = ceilDiv(bytes(phase, capacityBytes),
+				phase.rw().startsWith("rand") ? NOMINAL_RANDOM_BYTES_PER_S : NOMINAL_SEQUENTIAL_BYTES_PER_S);
+		return (phase.runtimeS() != null) ? Math.min(phase.runtimeS(), bySize) : bySize;
 	}
 
 	private static long bytes(PhaseSpec phase, long capacityBytes) {

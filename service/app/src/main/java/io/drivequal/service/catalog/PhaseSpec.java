@@ -9,13 +9,21 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
+ * @param runtimeS a workload's time limit
+ * @param sizeBytes a workload's size limit; with runtimeS too, the phase ends at
+ * whichever it reaches first (SNIA's write saturation: 4x the capacity or 24 h), and its
+ * result says which
  * @param capacityMultiple catalog only: write this many times the drive's user capacity;
- * resolved into {@code sizeBytes} at submission and never sent to a runner
+ * resolved into {@code sizeBytes} at submission (a runtimeS beside it stays) and never
+ * sent to a runner
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record PhaseSpec(Integer index, String name, String kind, String rw, Integer readPercent, Integer blockSizeBytes,
 		Integer queueDepth, Double rangePercent, Long runtimeS, Long sizeBytes, Integer passes, String dataPattern,
 		Long idleS, String purgeMethod, Boolean smartSnapshot, Integer capacityMultiple, RoundSpec rounds) {
+
+	/** The most capacityMultiple may ask: a thousand drive writes. */
+	public static final int MAX_CAPACITY_MULTIPLE = 1000;
 
 	@JsonCreator
 	public PhaseSpec {
@@ -62,6 +70,38 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 		return !(mix && this.readPercent != null && this.readPercent == 100);
 	}
 
+	/**
+	 * What is wrong with the phase's limits before capacityMultiple is resolved, or null:
+	 * a size given twice (sizeBytes and capacityMultiple), a capacityMultiple below 1, or
+	 * a workload without rounds that has no limit at all. The contract says the rest once
+	 * the plan is resolved; these it cannot see, as capacityMultiple never reaches a
+	 * runner.
+	 */
+	public LimitProblem limitProblem() {
+		if (this.capacityMultiple != null && this.sizeBytes != null) {
+			return new LimitProblem("capacityMultiple",
+					"give the size limit once: sizeBytes or capacityMultiple, not both");
+		}
+		if (this.capacityMultiple != null
+				&& (this.capacityMultiple < 1 || this.capacityMultiple > MAX_CAPACITY_MULTIPLE)) {
+			return new LimitProblem("capacityMultiple",
+					"must be 1.." + MAX_CAPACITY_MULTIPLE + " (times the user capacity), got " + this.capacityMultiple);
+		}
+		if (isWorkload() && this.rounds == null && this.runtimeS == null && this.sizeBytes == null
+				&& this.capacityMultiple == null) {
+			return new LimitProblem("runtimeS", "a workload needs a limit: runtimeS, sizeBytes (or "
+					+ "capacityMultiple), or a time and a size (it ends at the first reached)");
+		}
+		return null;
+	}
+
+	/**
+	 * @param field the member at fault
+	 * @param reason why
+	 */
+	public record LimitProblem(String field, String reason) {
+	}
+
 	public PhaseSpec withIndex(int newIndex) {
 		return new PhaseSpec(newIndex, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
 				this.queueDepth, this.rangePercent, this.runtimeS, this.sizeBytes, this.passes, this.dataPattern,
@@ -75,32 +115,37 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 	}
 
 	/**
-	 * Resolves capacityMultiple against the drive; a phase without it is returned
-	 * unchanged.
+	 * Resolves capacityMultiple against the drive into sizeBytes, keeping a runtimeS
+	 * beside it (the phase then ends at the first limit reached); a phase without it is
+	 * returned unchanged.
 	 */
 	public PhaseSpec resolvedFor(long userCapacityBytes) {
 		if (this.capacityMultiple == null) {
 			return this;
 		}
 		return new PhaseSpec(this.index, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
-				this.queueDepth, this.rangePercent, null, this.capacityMultiple * userCapacityBytes, this.passes,
-				this.dataPattern, this.idleS, this.purgeMethod, this.smartSnapshot, null, this.rounds);
+				this.queueDepth, this.rangePercent, this.runtimeS, this.capacityMultiple * userCapacityBytes,
+				this.passes, this.dataPattern, this.idleS, this.purgeMethod, this.smartSnapshot, null, this.rounds);
 	}
 
 	/**
 	 * The fields given in {@code override} replace this phase's; name, index and kind
-	 * stay.
+	 * stay. The two limits are replaced one by one: an override's runtimeS replaces the
+	 * time limit and keeps a size limit (given as sizeBytes or capacityMultiple, either
+	 * of which replaces the other), so a phase with both still ends at the first reached.
 	 */
 	public PhaseSpec overriddenBy(PhaseSpec override) {
 		return new PhaseSpec(this.index, this.name, this.kind, pick(override.rw, this.rw),
 				pick(override.readPercent, this.readPercent), pick(override.blockSizeBytes, this.blockSizeBytes),
 				pick(override.queueDepth, this.queueDepth), pick(override.rangePercent, this.rangePercent),
-				(override.sizeBytes != null) ? null : pick(override.runtimeS, this.runtimeS),
-				(override.runtimeS != null) ? null : pick(override.sizeBytes, this.sizeBytes),
+				pick(override.runtimeS, this.runtimeS),
+				(override.sizeBytes != null) ? override.sizeBytes
+						: (override.capacityMultiple != null) ? null : this.sizeBytes,
 				pick(override.passes, this.passes), pick(override.dataPattern, this.dataPattern),
 				pick(override.idleS, this.idleS), pick(override.purgeMethod, this.purgeMethod),
 				pick(override.smartSnapshot, this.smartSnapshot),
-				(override.runtimeS != null || override.sizeBytes != null) ? null : this.capacityMultiple,
+				(override.capacityMultiple != null) ? override.capacityMultiple
+						: (override.sizeBytes != null) ? null : this.capacityMultiple,
 				pick(override.rounds, this.rounds));
 	}
 

@@ -30,8 +30,12 @@ public record RoundSpec(List<Step> steps, Integer stepRuntimeS, Tracking trackin
 	/** SNIA PTS: at most 25 rounds. */
 	public static final int DEFAULT_MAX_ROUNDS = 25;
 
-	/** The tracking metrics the runner computes per step. */
-	public static final Set<String> METRICS = Set.of("iops", "bytesPerS");
+	/**
+	 * The tracking metrics the runner computes per step, the contract's
+	 * roundSpec.tracking.metric: IOPS and bytes per second (means of the step's seconds),
+	 * and the mean latency of the step's IOs in nanoseconds (SNIA's Latency test).
+	 */
+	public static final Set<String> METRICS = Set.of("iops", "bytesPerS", "meanLatencyNs");
 
 	/**
 	 * An IO step (rw, blockSizeBytes, queueDepth, optionally its own runtimeS) or a
@@ -69,7 +73,7 @@ public record RoundSpec(List<Step> steps, Integer stepRuntimeS, Tracking trackin
 
 	/**
 	 * @param step 0-based index into steps
-	 * @param metric iops or bytesPerS
+	 * @param metric iops, bytesPerS or meanLatencyNs
 	 */
 	public record Tracking(Integer step, String metric) {
 	}

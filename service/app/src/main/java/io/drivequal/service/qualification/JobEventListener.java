@@ -173,7 +173,8 @@ class JobEventListener {
 
 	/**
 	 * The effective queue depth as a plain number (the message carries it x 1000), and
-	 * the read-backs and how a phase with adaptive rounds stopped, as sent.
+	 * the read-backs and how the phase stopped (its adaptive rounds, or the limit it
+	 * reached), as sent.
 	 */
 	private Map<String, Object> measured(JsonNode event) {
 		Map<String, Object> measured = new LinkedHashMap<>();
@@ -185,6 +186,10 @@ class JobEventListener {
 			if (event.get(readBack) != null) {
 				measured.put(readBack, toMap(event.get(readBack)));
 			}
+		}
+		JsonNode limit = event.get("limitReached");
+		if (limit != null) {
+			measured.put("limitReached", limit.asString());
 		}
 		return measured;
 	}

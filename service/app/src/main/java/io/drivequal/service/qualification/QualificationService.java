@@ -228,6 +228,10 @@ class QualificationService {
 		}
 		List<PhaseSpec> resolved = new ArrayList<>();
 		for (int i = 0; i < phases.size(); i++) {
+			PhaseSpec.LimitProblem limits = phases.get(i).limitProblem();
+			if (limits != null) {
+				throw new BadRequestException("plan.phases[" + i + "]." + limits.field(), limits.reason());
+			}
 			PhaseSpec phase = phases.get(i).withIndex(i).resolvedFor(drive.capacityBytes());
 			if (plan.rangePercent() != null && phase.rangePercent() != null) {
 				phase = phase.withRangePercent(plan.rangePercent());

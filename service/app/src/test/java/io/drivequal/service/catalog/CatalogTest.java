@@ -55,10 +55,56 @@ class CatalogTest {
 	}
 
 	@Test
-	void writeSaturationResolvesToFourTimesTheCapacity() {
+	void writeSaturationStopsAtFourTimesTheCapacityOr24Hours() {
 		PhaseSpec wsat = this.catalog.find("pts-wsat").orElseThrow().phases().get(1).resolvedFor(CAPACITY);
 		assertThat(wsat.sizeBytes()).isEqualTo(4 * CAPACITY);
+		assertThat(wsat.runtimeS()).isEqualTo(86_400L);
 		assertThat(wsat.capacityMultiple()).isNull();
+		// The ETA takes the nearer limit at the nominal 400 MB/s of random writes: 4 x
+		// 3.84 TB in 38,408 s, 4 x 30.72 TB only in 24 h.
+		assertThat(Durations.expectedS(wsat, CAPACITY)).isEqualTo(38_408L);
+		PhaseSpec big = this.catalog.find("pts-wsat").orElseThrow().phases().get(1);
+		assertThat(Durations.expectedS(big, 8 * CAPACITY)).isEqualTo(86_400L);
+	}
+
+	@Test
+	void anOverrideReplacesOneLimitAndKeepsTheOther() {
+		PhaseSpec wsat = this.catalog.find("pts-wsat").orElseThrow().phases().get(1);
+		PhaseSpec shorter = wsat.overriddenBy(new PhaseSpec(null, null, null, null, null, null, null, null, 600L, null,
+				null, null, null, null, null, null));
+		assertThat(shorter.resolvedFor(CAPACITY).runtimeS()).isEqualTo(600L);
+		assertThat(shorter.resolvedFor(CAPACITY).sizeBytes()).isEqualTo(4 * CAPACITY);
+		PhaseSpec smaller = wsat.overriddenBy(new PhaseSpec(null, null, null, null, null, null, null, null, null,
+				1_000_000L, null, null, null, null, null, null));
+		assertThat(List.of(smaller.runtimeS(), smaller.sizeBytes())).containsExactly(86_400L, 1_000_000L);
+		assertThat(smaller.capacityMultiple()).isNull();
+		PhaseSpec twice = this.catalog.find("consistency-2000s")
+			.orElseThrow()
+			.phases()
+			.get(2)
+			.overriddenBy(new PhaseSpec(null, null, null, null, null, null, null, null, null, null, null, null, null,
+					null, null, 2));
+		assertThat(List.of(twice.runtimeS(), twice.resolvedFor(CAPACITY).sizeBytes())).containsExactly(2000L,
+				2 * CAPACITY);
+	}
+
+	@Test
+	void limitsAreCheckedBeforeAnyDriveResolvesThem() {
+		PhaseSpec wsat = this.catalog.find("pts-wsat").orElseThrow().phases().get(1);
+		assertThat(wsat.limitProblem()).isNull();
+		PhaseSpec sizedTwice = new PhaseSpec(1, "wsat", "workload", "randwrite", null, 4096, 32, 100.0, null, 4096L,
+				null, null, null, null, null, 4);
+		assertThat(sizedTwice.limitProblem().field()).isEqualTo("capacityMultiple");
+		assertThat(new PhaseSpec(1, "wsat", "workload", "randwrite", null, 4096, 32, 100.0, null, null, null, null,
+				null, null, null, 0)
+			.limitProblem()
+			.reason()).contains("must be 1..1000");
+		PhaseSpec unlimited = new PhaseSpec(1, "w", "workload", "randwrite", null, 4096, 32, 100.0, null, null, null,
+				null, null, null, null, null);
+		assertThat(unlimited.limitProblem().field()).isEqualTo("runtimeS");
+		assertThatIllegalStateException()
+			.isThrownBy(() -> Catalog.checkLimits(new Profile("p", "p", "p", "p", "w", null, List.of(unlimited))))
+			.withMessageStartingWith("profile p, phase w: runtimeS: a workload needs a limit");
 	}
 
 	@Test
@@ -75,6 +121,16 @@ class CatalogTest {
 				65, 50, 35, 5, 0);
 		assertThat(iops.rounds().steps().stream().map(RoundSpec.Step::blockSizeBytes).distinct())
 			.containsExactly(1048576, 131072, 65536, 32768, 16384, 8192, 4096, 512);
+	}
+
+	@Test
+	void theLatencyProfileTracksTheMeanLatencyOf4KiBWritesAtQd1() {
+		PhaseSpec latency = this.catalog.find("pts-latency").orElseThrow().phases().get(3);
+		RoundSpec.Step tracked = latency.rounds().steps().get(latency.rounds().tracking().step());
+		assertThat(latency.rounds().tracking().metric()).isEqualTo("meanLatencyNs");
+		assertThat(List.of(tracked.readPercent(), tracked.blockSizeBytes(), tracked.queueDepth())).containsExactly(0,
+				4096, 1);
+		assertThat(latency.rounds().steps()).hasSize(9).allSatisfy((step) -> assertThat(step.queueDepth()).isOne());
 	}
 
 	@Test

@@ -4,11 +4,18 @@
  * events land in the real Elasticsearch node. The IOPS profile runs as the catalog has it (one-minute
  * steps) and stops at steady state; an adaptive phase on a drive that never settles runs all 25
  * rounds; every other PTS-E profile runs end to end, the long ones time-scaled through the API's
- * phase overrides; and bad round definitions are refused with the field named, nothing created.
+ * phase overrides (write saturation once to its 4x capacity and once to a time limit made the
+ * nearer; cross-stimulus recovery on the per-IO model, whose sequential pass after random writes the
+ * fluid model does not follow); every PTS-E job's SNIA report pages are opened in headless
+ * Chromium, checked and saved as target/snia-report/pts-*.png; and bad round definitions are
+ * refused with the field named, nothing created.
  */
 package io.drivequal.service.qualification;
 
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -17,6 +24,8 @@ import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import io.drivequal.service.it.ApiClient;
 import io.drivequal.service.it.RunnerAgents;
 import io.drivequal.service.it.WithRealInfrastructure;
+import io.drivequal.service.report.SniaPages;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -37,6 +46,15 @@ import static org.awaitility.Awaitility.await;
 class PtsProfilesIT {
 
 	private static final String FLUID = "{\"sim_model\":\"fluid\",\"sim_time_scale\":200}";
+
+	/**
+	 * The per-IO model, where the fluid one is not calibrated: a sequential pass after
+	 * random writes (cross-stimulus recovery's last segment).
+	 */
+	private static final String FTL = "{\"sim_model\":\"ftl\",\"sim_time_scale\":200}";
+
+	/** Where the SNIA pages of each profile's job are saved. */
+	private static final Path OUT = Path.of("target", "snia-report");
 
 	@LocalServerPort
 	private int port;
@@ -91,15 +109,28 @@ class PtsProfilesIT {
 		assertThat(samplesOf(iopsJob, 2)).isEqualTo((reachedAt + 1) * 49L * 60);
 		assertThat(labelledSamples(iopsJob, 2, reachedAt, 48)).isEqualTo(60);
 		assertThat(samplesOf(neverJob, 2)).isEqualTo(25L * 2 * 4);
+		try (SniaPages pages = new SniaPages(baseUrl())) {
+			SniaPages.Shown shown = pages.check(iopsJob, OUT.resolve("pts-iops.png"));
+			System.out.printf("pts-iops SNIA pages: %s%n", shown);
+			assertThat(shown.tests()).containsExactly("iops");
+			assertThat(shown.setups().get(0)).contains("tracking the IOPS (iops) of step")
+				.contains("steady state reached at round " + reachedAt);
+			assertThat(shown.results()).contains("snia-iops-table", "snia-iops-plot");
+		}
 	}
 
 	@Test
 	void everyOtherPtsProfileRunsEndToEnd() throws Exception {
 		String runnerId = "pts-" + shortId();
 		List<String> targets = List.of("sim:test-enterprise-eager@11", "sim:test-enterprise-eager@12",
-				"sim:test-enterprise-eager@13", "sim:test-enterprise-eager@14", "sim:test-enterprise-eager@15");
-		this.agents.start(runnerId, targets, FLUID, Map.of());
-		List<JsonNode> drives = api().awaitDrives(runnerId, targets.size());
+				"sim:test-enterprise-eager@13", "sim:test-enterprise-eager@14", "sim:test-enterprise-eager@15",
+				"sim:test-enterprise-eager@16");
+		String xsrTarget = targets.get(4);
+		this.agents.start(runnerId, targets.stream().filter((target) -> !target.equals(xsrTarget)).toList(), FLUID,
+				Map.of());
+		this.agents.start(runnerId + "-ftl", List.of(xsrTarget), FTL, Map.of());
+		List<JsonNode> drives = new ArrayList<>(api().awaitDrives(runnerId, targets.size() - 1));
+		drives.addAll(api().awaitDrives(runnerId + "-ftl", 1));
 		// Time-scaled through the API's overrides: HIR's wait states 12 cycles instead of
 		// 360 and 60 s baselines, XSR's segments 10 minutes instead of 8 and 6 hours.
 		StringBuilder hirOverrides = new StringBuilder();
@@ -112,12 +143,16 @@ class PtsProfilesIT {
 					.formatted(waits[n - 1]))
 				.append("\"rangeWritesRequired\":1}},\"baseline-%d\":{\"runtimeS\":60}".formatted(n));
 		}
+		// pts-wsat as the catalog has it ends at 4 x the 8 GB twin's capacity long
+		// before 24 h; a 120 s override of its time limit makes the time the nearer one.
 		Map<String, String> plans = Map.of("pts-throughput", "{\"profile\":\"pts-throughput\"}", "pts-latency",
-				"{\"profile\":\"pts-latency\"}", "pts-wsat", "{\"profile\":\"pts-wsat\"}", "pts-hir",
+				"{\"profile\":\"pts-latency\"}", "pts-wsat", "{\"profile\":\"pts-wsat\"}", "pts-wsat-120s",
+				"{\"profile\":\"pts-wsat\",\"phaseOverrides\":{\"wsat\":{\"runtimeS\":120}}}", "pts-hir",
 				"{\"profile\":\"pts-hir\",\"phaseOverrides\":{" + hirOverrides + "}}", "pts-xsr",
 				"{\"profile\":\"pts-xsr\",\"phaseOverrides\":{\"seq-1024k-1\":{\"runtimeS\":600},"
 						+ "\"rnd-8k\":{\"runtimeS\":600},\"seq-1024k-2\":{\"runtimeS\":600}}}");
-		List<String> names = List.of("pts-throughput", "pts-latency", "pts-wsat", "pts-hir", "pts-xsr");
+		List<String> names = List.of("pts-throughput", "pts-latency", "pts-wsat", "pts-hir", "pts-xsr",
+				"pts-wsat-120s");
 		String[] jobs = new String[names.size()];
 		for (int i = 0; i < names.size(); i++) {
 			jobs[i] = submit(serialOf(drives, targets.get(i)), plans.get(names.get(i))).body().get("id").asString();
@@ -148,6 +183,55 @@ class PtsProfilesIT {
 		// none
 		assertThat(samplesOf(jobs[3], 2)).isEqualTo(60);
 		assertThat(samplesOf(jobs[4], 2)).isEqualTo(600);
+		// Write saturation: 4 x capacity first as the catalog has it, the 120 s when made
+		// nearer.
+		Map<String, Object> wsat = result(jobs[2], 1);
+		Map<String, Object> wsat120 = result(jobs[5], 1);
+		System.out.printf("pts-wsat: %s after %s s, %s bytes written%npts-wsat, 120 s: %s after %s s, %s bytes%n",
+				wsat.get("limitReached"), wsat.get("samples"), written(wsat), wsat120.get("limitReached"),
+				wsat120.get("samples"), written(wsat120));
+		assertThat(wsat).containsEntry("limitReached", "sizeBytes");
+		assertThat(written(wsat)).isEqualTo(4 * capacityOf(jobs[2]));
+		assertThat(wsat120).containsEntry("limitReached", "runtimeS");
+		assertThat(((Number) wsat120.get("samples")).longValue()).isEqualTo(120);
+		assertThat(written(wsat120)).isLessThan(4 * capacityOf(jobs[5]));
+		assertThat(latency.get("trackingMilli")).as("pts-latency tracks a mean latency in ns x 1000")
+			.asInstanceOf(InstanceOfAssertFactories.LIST)
+			.allSatisfy((milli) -> assertThat(((Number) milli).longValue()).isBetween(1_000_000L, 10_000_000_000L));
+		// Each profile's SNIA pages in the browser: one page per test, its setup and
+		// results.
+		Map<String, SniaPages.Shown> shown = new LinkedHashMap<>();
+		try (SniaPages pages = new SniaPages(baseUrl())) {
+			for (int i = 0; i < names.size() - 1; i++) {
+				shown.put(names.get(i), pages.check(jobs[i], OUT.resolve(names.get(i) + ".png")));
+				System.out.printf("%s SNIA pages: %s%n", names.get(i), shown.get(names.get(i)));
+			}
+		}
+		assertThat(shown.get("pts-throughput").tests()).containsExactly("tp-1024k", "tp-128k");
+		assertThat(shown.get("pts-throughput").results()).containsExactly("snia-throughput-table");
+		// the random write of the capacity before the rounds is their setup, not a test
+		assertThat(shown.get("pts-latency").tests()).containsExactly("latency");
+		assertThat(shown.get("pts-latency").setups().get(0))
+			.contains("Preconditioning before the testwdpc-rnd4k: 4 KiB random 0/100 (R/W), QD 32")
+			.contains("tracking the mean latency (meanLatencyNs) of step");
+		assertThat(shown.get("pts-latency").results()).containsExactly("snia-latency-table");
+		assertThat(shown.get("pts-wsat").tests()).containsExactly("wsat");
+		assertThat(shown.get("pts-wsat").saturation()).containsExactly("wsat");
+		assertThat(shown.get("pts-wsat").setups().get(0)).contains(
+				"until 32 GB (4.00 × user capacity) written or 86400 s, whichever comes first; ended by its size");
+		assertThat(shown.get("pts-wsat").results()).isEmpty();
+		assertThat(shown.get("pts-hir").tests()).containsExactly("steady-state", "wait-state-1", "wait-state-2",
+				"wait-state-3", "wait-state-4", "wait-state-5");
+		assertThat(shown.get("pts-hir").setups().get(2)).contains("fixed rounds run").contains("baseline-1");
+		assertThat(shown.get("pts-xsr").tests()).containsExactly("rnd-8k");
+	}
+
+	private static long written(Map<String, Object> result) {
+		return ((Number) ((Map<?, ?>) result.get("write")).get("bytes")).longValue();
+	}
+
+	private long capacityOf(String jobId) {
+		return api().get("viewer", "/api/v1/qualifications/" + jobId).body().get("drive").get("capacityBytes").asLong();
 	}
 
 	@Test
@@ -254,7 +338,11 @@ class PtsProfilesIT {
 	}
 
 	private ApiClient api() {
-		return new ApiClient("http://127.0.0.1:" + this.port);
+		return new ApiClient(baseUrl());
+	}
+
+	private String baseUrl() {
+		return "http://127.0.0.1:" + this.port;
 	}
 
 	private static String shortId() {

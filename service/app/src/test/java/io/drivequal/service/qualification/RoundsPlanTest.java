@@ -6,10 +6,13 @@ package io.drivequal.service.qualification;
 
 import java.util.List;
 
+import io.drivequal.schemas.Contracts;
 import io.drivequal.service.catalog.PhaseSpec;
 import io.drivequal.service.catalog.RoundSpec;
 import io.drivequal.service.platform.BadRequestException;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -55,6 +58,26 @@ class RoundsPlanTest {
 		assertThat(RoundsPlan
 			.checked(List.of(phase(new RoundSpec(List.of(READ_512, WRITE_4K), 60, null, 25, 1.0))), 512, 1.0)
 			.warnings()).isEmpty();
+	}
+
+	@Test
+	void theTrackingMetricsAreTheContracts() {
+		JsonNode metric = JsonMapper.builder()
+			.build()
+			.readTree(Contracts.resource("messages/common.schema.json"))
+			.at("/$defs/roundSpec/properties/tracking/properties/metric/enum");
+		assertThat(metric.valueStream().map(JsonNode::asString).toList())
+			.containsExactlyInAnyOrderElementsOf(RoundSpec.METRICS)
+			.contains("meanLatencyNs");
+		assertThat(RoundsPlan
+			.checked(List.of(phase(
+					new RoundSpec(List.of(WRITE_4K), null, new RoundSpec.Tracking(0, "meanLatencyNs"), null, null))),
+					4096, 1.0)
+			.phases()
+			.get(0)
+			.rounds()
+			.tracking()
+			.metric()).isEqualTo("meanLatencyNs");
 	}
 
 	private static void assertField(RoundSpec rounds, String field) {

@@ -16,12 +16,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 
-import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import io.drivequal.service.it.ApiClient;
-import io.drivequal.service.it.HeadlessChromium;
 import io.drivequal.service.it.RunnerAgents;
 import io.drivequal.service.it.WithRealInfrastructure;
 import org.junit.jupiter.api.AfterAll;
@@ -56,7 +54,7 @@ class SniaReportIT {
 
 	private final RunnerAgents agents = new RunnerAgents();
 
-	private HeadlessChromium chromium;
+	private SniaPages pages;
 
 	private String runnerId;
 
@@ -65,14 +63,14 @@ class SniaReportIT {
 		Files.createDirectories(OUT);
 		this.runnerId = "snia-" + UUID.randomUUID().toString().substring(0, 8);
 		this.agents.start(this.runnerId, List.of("sim:test-enterprise-eager@7"));
-		this.chromium = new HeadlessChromium();
+		this.pages = new SniaPages("http://127.0.0.1:" + this.port);
 		await().atMost(Duration.ofSeconds(60)).until(() -> api().drivesOf(this.runnerId).size() == 1);
 	}
 
 	@AfterAll
 	void stop() throws Exception {
-		if (this.chromium != null) {
-			this.chromium.close();
+		if (this.pages != null) {
+			this.pages.close();
 		}
 		this.agents.close();
 	}
@@ -82,11 +80,9 @@ class SniaReportIT {
 		String jobId = submit();
 		JsonNode job = awaitVerdict(jobId);
 		JsonNode phases = job.get("analysis").get("phases");
-		try (BrowserContext context = this.chromium.browser()
-			.newContext(new Browser.NewContextOptions().setViewportSize(1280, 900))) {
-			Page page = signedIn(context);
-			page.navigate(url("/ui/jobs/" + jobId));
-			page.waitForSelector("#report[data-ready]", new Page.WaitForSelectorOptions().setTimeout(120_000));
+		try (BrowserContext context = this.pages.context()) {
+			Page page = this.pages.signedIn(context);
+			this.pages.openReport(page, jobId);
 
 			// Setup header: device, purge, WIPC, stimulus, outstanding IO, rounds.
 			String setup = page.textContent("#snia-page-" + TRACKING_PHASE + " .snia-setup");
@@ -291,20 +287,6 @@ class SniaReportIT {
 			return job.has("verdict");
 		});
 		return api().get("viewer", "/api/v1/qualifications/" + jobId).body();
-	}
-
-	private Page signedIn(BrowserContext context) {
-		Page page = context.newPage();
-		page.navigate(url("/ui/"));
-		page.fill("#signin-user", "viewer");
-		page.fill("#signin-password", "viewer-pw");
-		page.click("#signin-submit");
-		page.waitForSelector("#jobs-table");
-		return page;
-	}
-
-	private String url(String path) {
-		return "http://127.0.0.1:" + this.port + path;
 	}
 
 	private ApiClient api() {
