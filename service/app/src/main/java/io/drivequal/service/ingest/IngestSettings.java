@@ -10,7 +10,10 @@ import org.springframework.util.unit.DataSize;
 /**
  * @param maxSampleSize a sample is a few hundred bytes; anything far larger is poison,
  * not data
+ * @param sampleIndexPeriod the time one sample index covers (month, day or hour of the
+ * samples' own time)
  */
 @ConfigurationProperties("drivequal.ingest")
-record IngestSettings(@DefaultValue("64KB") DataSize maxSampleSize) {
+record IngestSettings(@DefaultValue("64KB") DataSize maxSampleSize,
+		@DefaultValue("month") SampleIndexPeriod sampleIndexPeriod) {
 }

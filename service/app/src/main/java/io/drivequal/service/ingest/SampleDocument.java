@@ -5,10 +5,6 @@
  */
 package io.drivequal.service.ingest;
 
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
@@ -16,8 +12,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 record SampleDocument(@JsonProperty("@timestamp") long timestampMs, String jobId, String runnerId, String deviceSerial,
 		String driveModel, String firmware, Boolean simulated, int phaseIndex, String phaseName, int t, long totalIops,
 		DirectionDocument read, DirectionDocument write, Double effectiveQueueDepth, Integer round, Integer step) {
-
-	private static final DateTimeFormatter MONTH = DateTimeFormatter.ofPattern("yyyy.MM").withZone(ZoneOffset.UTC);
 
 	static final String INDEX_PREFIX = "drivequal-samples-";
 
@@ -43,9 +37,12 @@ record SampleDocument(@JsonProperty("@timestamp") long timestampMs, String jobId
 				sample.round(), sample.step());
 	}
 
-	/** Monthly indices by the sample's own time: retention drops whole indices. */
-	static String indexFor(SampleMessage sample) {
-		return INDEX_PREFIX + MONTH.format(Instant.ofEpochMilli(sample.timeMs()));
+	/**
+	 * Indices by the sample's own time (a month, day or hour each): retention drops whole
+	 * indices.
+	 */
+	static String indexFor(SampleMessage sample, SampleIndexPeriod period) {
+		return period.indexFor(sample.timeMs());
 	}
 
 }

@@ -1,6 +1,6 @@
 /*
- * Writes a batch of samples as one bulk request into the monthly sample indices, each under its
- * deterministic id, so redelivered samples overwrite themselves.
+ * Writes a batch of samples as one bulk request into the sample indices of their time (a month,
+ * day or hour each), each under its deterministic id, so redelivered samples overwrite themselves.
  */
 package io.drivequal.service.ingest;
 
@@ -24,9 +24,12 @@ public class SampleIndexer {
 
 	private final JobLabels labels;
 
-	SampleIndexer(BulkWriter writer, JobLabels labels) {
+	private final SampleIndexPeriod period;
+
+	SampleIndexer(BulkWriter writer, JobLabels labels, IngestSettings settings) {
 		this.writer = writer;
 		this.labels = labels;
+		this.period = settings.sampleIndexPeriod();
 	}
 
 	/**
@@ -41,9 +44,10 @@ public class SampleIndexer {
 	private Optional<PoisonAwareBatch.Rejection> write(List<SampleMessage> samples,
 			Function<String, DriveLabels> drives) {
 		List<BulkOperation> operations = samples.stream()
-			.map((sample) -> BulkOperation.of((op) -> op.index((index) -> index.index(SampleDocument.indexFor(sample))
-				.id(sample.documentId())
-				.document(SampleDocument.of(sample, drives.apply(sample.jobId()))))))
+			.map((sample) -> BulkOperation
+				.of((op) -> op.index((index) -> index.index(SampleDocument.indexFor(sample, this.period))
+					.id(sample.documentId())
+					.document(SampleDocument.of(sample, drives.apply(sample.jobId()))))))
 			.toList();
 		return this.writer.write(operations, false);
 	}

@@ -23,11 +23,32 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * only); empty: the JVM's default trust store
  * @param startupTimeout how long start-up waits for Elasticsearch to install the index
  * templates
+ * @param samples the shape of the sample indices, which grow with the lab
  */
 @ConfigurationProperties("drivequal.elasticsearch")
 record ElasticsearchSettings(@DefaultValue("http://127.0.0.1:9200") URI url, String apiKey, String apiKeyFile,
 		String username, String password, String passwordFile, String caFile,
-		@DefaultValue("120s") Duration startupTimeout) {
+		@DefaultValue("120s") Duration startupTimeout, @DefaultValue SampleIndices samples) {
+
+	/**
+	 * Primary shards and replicas of each new sample index; absent: the contract's
+	 * template (1 and 0). Applied to the template at every start, so an index created
+	 * afterwards has them; existing indices keep theirs.
+	 */
+	record SampleIndices(Integer shards, Integer replicas) {
+
+		SampleIndices {
+			if (shards != null && (shards < 1 || shards > 1024)) {
+				throw new IllegalArgumentException(
+						"drivequal.elasticsearch.samples.shards must be 1 to 1024, not " + shards);
+			}
+			if (replicas != null && replicas < 0) {
+				throw new IllegalArgumentException(
+						"drivequal.elasticsearch.samples.replicas must be 0 or more, not " + replicas);
+			}
+		}
+
+	}
 
 	@Override
 	public String toString() {

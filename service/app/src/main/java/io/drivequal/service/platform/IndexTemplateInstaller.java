@@ -1,6 +1,8 @@
 /*
  * Installs the index templates of schemas/ before any consumer starts, so the first document of
  * every index gets the contract's strict mapping. Idempotent: PUT replaces a template with itself.
+ * The one deployment choice it applies is the sample indices' shards and replicas, which a lab
+ * sizes by its drives (docs/operations.md), so a restart does not undo them.
  */
 package io.drivequal.service.platform;
 
@@ -18,6 +20,8 @@ import co.elastic.clients.transport.TransportException;
 import io.drivequal.schemas.Contracts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
@@ -28,6 +32,8 @@ class IndexTemplateInstaller implements SmartLifecycle {
 	private static final Logger log = LoggerFactory.getLogger(IndexTemplateInstaller.class);
 
 	private static final Duration RETRY_PAUSE = Duration.ofSeconds(2);
+
+	static final String SAMPLES_TEMPLATE = "drivequal-samples";
 
 	/** Every index but the monthly sample indices, which a sample's month creates. */
 	static final List<String> FIXED_INDICES = List.of("drivequal-jobs", "drivequal-events", "drivequal-phase-results",
@@ -77,7 +83,8 @@ class IndexTemplateInstaller implements SmartLifecycle {
 
 	void installAll() throws java.io.IOException {
 		for (String name : Contracts.INDEX_TEMPLATE_NAMES) {
-			String body = this.contracts.indexTemplate(name);
+			String body = SAMPLES_TEMPLATE.equals(name) ? withSampleIndexSettings(this.contracts.mapper(),
+					this.contracts.indexTemplate(name), this.settings.samples()) : this.contracts.indexTemplate(name);
 			this.client.indices().putIndexTemplate((template) -> template.name(name).withJson(new StringReader(body)));
 		}
 		// Indices with a fixed name exist before anyone reads them, so a first read never
@@ -101,6 +108,26 @@ class IndexTemplateInstaller implements SmartLifecycle {
 				.timeout((timeout) -> timeout.time("30s")));
 		log.info("Installed {} index templates and {} indices into {}", Contracts.INDEX_TEMPLATE_NAMES.size(),
 				FIXED_INDICES.size(), this.settings.url());
+	}
+
+	/**
+	 * The samples template with the operator's shards and replicas in place of the
+	 * contract's (mappings untouched); the contract's body when neither is set.
+	 */
+	static String withSampleIndexSettings(ObjectMapper mapper, String body,
+			ElasticsearchSettings.SampleIndices samples) {
+		if (samples == null || (samples.shards() == null && samples.replicas() == null)) {
+			return body;
+		}
+		ObjectNode template = (ObjectNode) mapper.readTree(body);
+		ObjectNode indexSettings = (ObjectNode) template.get("template").get("settings");
+		if (samples.shards() != null) {
+			indexSettings.put("number_of_shards", samples.shards());
+		}
+		if (samples.replicas() != null) {
+			indexSettings.put("number_of_replicas", samples.replicas());
+		}
+		return mapper.writeValueAsString(template);
 	}
 
 	/**

@@ -6,7 +6,9 @@ package io.drivequal.service.fleet;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,9 +42,14 @@ final class ServiceReplica implements AutoCloseable {
 		try (ServerSocket socket = new ServerSocket(0)) {
 			port = socket.getLocalPort();
 		}
+		// A private copy: a rebuild of target/*.jar during the run would pull classes
+		// from
+		// under the running replica (seen: NoClassDefFoundError in the survivor of a
+		// kill).
+		Path jar = Files.copy(settings.serviceJar(), dir.resolve(name + ".jar"), StandardCopyOption.REPLACE_EXISTING);
 		List<String> command = new ArrayList<>(List.of(
 				Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-Xmx" + settings.serviceHeapMb() + "m", "-jar", settings.serviceJar().toAbsolutePath().toString(),
+				"-Xmx" + settings.serviceHeapMb() + "m", "-jar", jar.toAbsolutePath().toString(),
 				"--server.port=" + port, "--server.address=127.0.0.1",
 				"--spring.kafka.bootstrap-servers=" + infrastructure.kafkaBootstrapServers(),
 				"--drivequal.elasticsearch.url=" + infrastructure.elasticsearchUrl(), "--drivequal.security.mode=local",

@@ -32,7 +32,7 @@ class SampleListenerTest {
 	private final Contracts contracts = Contracts.load();
 
 	private final SampleListener listener = new SampleListener(new MessageDecoder(this.contracts), null,
-			new IngestSettings(DataSize.ofKilobytes(64)));
+			new IngestSettings(DataSize.ofKilobytes(64), SampleIndexPeriod.MONTH));
 
 	@TestFactory
 	Stream<DynamicTest> validVectorsDecodeWithoutLoss() throws IOException {
@@ -82,7 +82,11 @@ class SampleListenerTest {
 		assertThat(document.totalIops()).isEqualTo(40211 + 19805);
 		assertThat(document.write().mbPerS()).isEqualTo(162.24256);
 		assertThat(document.timestampMs()).isEqualTo(1795382600000L);
-		assertThat(SampleDocument.indexFor(sample)).isEqualTo("drivequal-samples-2026.11");
+		// The index is the sample's own time's (UTC), whatever the period.
+		assertThat(SampleDocument.indexFor(sample, SampleIndexPeriod.MONTH)).isEqualTo("drivequal-samples-2026.11");
+		assertThat(SampleDocument.indexFor(sample, SampleIndexPeriod.DAY)).isEqualTo("drivequal-samples-2026.11.22");
+		assertThat(SampleDocument.indexFor(sample, SampleIndexPeriod.HOUR))
+			.isEqualTo("drivequal-samples-2026.11.22.21");
 		assertThat(document.driveModel()).isNull();
 		assertThat(document.simulated()).isNull();
 	}

@@ -103,7 +103,7 @@ class ElasticsearchTransportSecurityTest {
 	private static ElasticsearchSettings settings(String url, String apiKey, String apiKeyFile, String username,
 			String password, String passwordFile, String caFile) {
 		return new ElasticsearchSettings(URI.create(url), apiKey, apiKeyFile, username, password, passwordFile, caFile,
-				Duration.ofSeconds(5));
+				Duration.ofSeconds(5), new ElasticsearchSettings.SampleIndices(null, null));
 	}
 
 	private static void refused(ElasticsearchSettings settings, String message) {

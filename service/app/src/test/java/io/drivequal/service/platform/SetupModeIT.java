@@ -1,7 +1,8 @@
 /*
  * The Helm chart's setup Job runs the packaged service with the "setup" profile: it must put the
- * index templates in place, exit 0 when Kafka and Elasticsearch answer, and exit non-zero (so the
- * Job retries) when the topics cannot be created.
+ * index templates in place (the sample indices with the operator's shards and replicas), exit 0
+ * when Kafka and Elasticsearch answer, and exit non-zero (so the Job retries) when the topics
+ * cannot be created.
  */
 package io.drivequal.service.platform;
 
@@ -18,7 +19,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.drivequal.harness.RealInfrastructure;
+import io.drivequal.schemas.Contracts;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -46,12 +49,38 @@ class SetupModeIT {
 				HttpResponse.BodyHandlers.discarding());
 		assertThat(templateStatus(http, elasticsearch)).isEqualTo(404);
 
-		Process second = setupRun(infrastructure.kafkaBootstrapServers(), elasticsearch, "setup-1.log");
+		// With the operator's sample index shape, as a lab of thousands of drives sets
+		// it.
+		Process second = setupRun(infrastructure.kafkaBootstrapServers(), elasticsearch, "setup-1.log",
+				"--drivequal.elasticsearch.samples.shards=3", "--drivequal.elasticsearch.samples.replicas=0");
 		assertThat(second.waitFor(240, TimeUnit.SECONDS)).as("the setup run ends").isTrue();
 		assertThat(second.exitValue()).isZero();
 		assertThat(templateStatus(http, elasticsearch)).isEqualTo(200);
 		assertThat(Files.readString(logs().resolve("setup-1.log"))).contains("Setup done")
 			.doesNotContain("partitions assigned");
+		Contracts contracts = Contracts.load();
+		String samplesTemplate = elasticsearch + "/_index_template/" + IndexTemplateInstaller.SAMPLES_TEMPLATE;
+		try {
+			JsonNode installed = contracts.mapper()
+				.readTree(http
+					.send(HttpRequest.newBuilder(URI.create(samplesTemplate)).GET().build(),
+							HttpResponse.BodyHandlers.ofString())
+					.body())
+				.get("index_templates")
+				.get(0)
+				.get("index_template");
+			assertThat(installed.get("template").get("settings").get("index").get("number_of_shards").asString())
+				.isEqualTo("3");
+			assertThat(installed.get("template").get("mappings").get("dynamic").asString()).isEqualTo("strict");
+		}
+		finally {
+			// Back to the contract's shape for the other tests' indices.
+			http.send(HttpRequest.newBuilder(URI.create(samplesTemplate))
+				.header("Content-Type", "application/json")
+				.PUT(HttpRequest.BodyPublishers
+					.ofString(contracts.indexTemplate(IndexTemplateInstaller.SAMPLES_TEMPLATE)))
+				.build(), HttpResponse.BodyHandlers.discarding());
+		}
 	}
 
 	@Test
