@@ -95,6 +95,17 @@ the setup Job.
   value: {{ .Values.service.logFormat | quote }}
 - name: JAVA_TOOL_OPTIONS
   value: {{ .Values.service.javaOpts | quote }}
+{{- /* The sample indices' shape: the setup Job and every replica install the same template. */}}
+- name: DRIVEQUAL_SAMPLE_INDEX_PERIOD
+  value: {{ .Values.service.sampleIndex.period | quote }}
+{{- if ne (toString .Values.service.sampleIndex.shards) "" }}
+- name: DRIVEQUAL_SAMPLE_INDEX_SHARDS
+  value: {{ .Values.service.sampleIndex.shards | quote }}
+{{- end }}
+{{- if ne (toString .Values.service.sampleIndex.replicas) "" }}
+- name: DRIVEQUAL_SAMPLE_INDEX_REPLICAS
+  value: {{ .Values.service.sampleIndex.replicas | quote }}
+{{- end }}
 {{- end -}}
 
 {{/* envFrom for local mode's users. */}}
