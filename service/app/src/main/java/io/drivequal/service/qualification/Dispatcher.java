@@ -5,8 +5,8 @@
  * in submission order (or the order an admin set), each not before its start window.
  *
  * A lab has many drives, and every dispatch waits on Elasticsearch and Kafka round trips. So a
- * round reads the queue once, looks up the drives and runners of every queue head in two
- * multi-gets, and dispatches the heads of different drives concurrently (the lease and the
+ * round reads the queue once, looks up the leases, drives and runners of every queue head in three
+ * multi-gets (a drive busy with another job is passed over without a write), and dispatches the heads of different drives concurrently (the lease and the
  * compare-and-set make that safe); each replica starts its walk at a random point of the heads,
  * so two replicas mostly dispatch different drives instead of racing for the same ones.
  */
@@ -108,6 +108,15 @@ class Dispatcher {
 				heads.putIfAbsent(job.deviceSerial(), queued);
 			}
 		}
+		if (heads.isEmpty()) {
+			return 0;
+		}
+		// A drive busy with another job keeps its queue waiting: one multi-get of the
+		// leases spares a failing create per busy drive and round.
+		Map<String, DriveLeases.Lease> leased = this.leases.holders(heads.keySet());
+		heads.values()
+			.removeIf((head) -> leased.containsKey(head.job().deviceSerial())
+					&& !leased.get(head.job().deviceSerial()).jobId().equals(head.job().jobId()));
 		if (heads.isEmpty()) {
 			return 0;
 		}

@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Collection;
+import java.util.Map;
 import java.util.Optional;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
@@ -72,6 +74,14 @@ class DriveLeases {
 				throw unchecked(ex);
 			}
 		}
+	}
+
+	/**
+	 * The leases of the drives among {@code serials} that are held, by serial: one round
+	 * trip.
+	 */
+	Map<String, Lease> holders(Collection<String> serials) {
+		return Documents.getAll(this.client, INDEX, serials, Lease.class);
 	}
 
 	Optional<Lease> holder(String serial) {
