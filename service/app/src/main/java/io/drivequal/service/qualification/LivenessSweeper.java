@@ -1,6 +1,8 @@
 /*
  * A runner that stops heartbeating loses its jobs: they become INTERRUPTED and their drives are
- * freed, so the drive can be qualified again and nobody waits for a dead host.
+ * freed, so the drive can be qualified again and nobody waits for a dead host. A heartbeat's age
+ * only means something once the heartbeats in transit have been read: not while the broker is
+ * away, Elasticsearch was unreadable, or a dead replica still holds heartbeat partitions.
  */
 package io.drivequal.service.qualification;
 
@@ -8,7 +10,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 import io.drivequal.service.platform.BrokerHealth;
 import io.drivequal.service.runners.Runner;
@@ -55,6 +60,11 @@ class LivenessSweeper {
 	 */
 	private Instant storageGraceUntil;
 
+	/** Since when the heartbeat consumers have been behind; null when they keep up. */
+	private Instant heartbeatsBehindSince;
+
+	private boolean warnedBehind;
+
 	LivenessSweeper(JobStore store, DriveLeases leases, RunnerRegistry registry, Clock clock, BrokerHealth broker,
 			@Value("${drivequal.kafka.retry.max-interval:30s}") Duration consumerRetryMax) {
 		this.store = store;
@@ -94,6 +104,22 @@ class LivenessSweeper {
 		if (now.isBefore(this.brokerBackSince.plus(this.timeout))) {
 			return;
 		}
+		if (!this.registry.heartbeatsConsumed()) {
+			// Heartbeats wait on partitions nobody reads yet (a replica died and its
+			// session has not timed out), or the consumer is behind: their runners'
+			// last heartbeats in the index are stale, not their runners.
+			if (this.heartbeatsBehindSince == null) {
+				this.heartbeatsBehindSince = now;
+			}
+			else if (!this.warnedBehind && now.isAfter(this.heartbeatsBehindSince.plus(this.timeout.multipliedBy(3)))) {
+				this.warnedBehind = true;
+				log.warn("runner liveness not judged since {}: the heartbeat consumers have not caught up",
+						this.heartbeatsBehindSince);
+			}
+			return;
+		}
+		this.heartbeatsBehindSince = null;
+		this.warnedBehind = false;
 		List<Job> active = this.store.inStates(List.of(JobState.DISPATCHED, JobState.RUNNING), 1000);
 		if (this.storageWasDown) {
 			// Elasticsearch is back: give the heartbeat consumer its next retry and one
@@ -105,8 +131,10 @@ class LivenessSweeper {
 		if (this.storageGraceUntil != null && now.isBefore(this.storageGraceUntil)) {
 			return;
 		}
+		Map<String, Runner> runners = this.registry
+			.runners(active.stream().map(Job::runnerId).filter(Objects::nonNull).collect(Collectors.toSet()));
 		for (Job job : active) {
-			Optional<Runner> runner = this.registry.runner(job.runnerId());
+			Optional<Runner> runner = Optional.ofNullable(runners.get(job.runnerId()));
 			if (runner.isPresent() && this.registry.isAlive(runner.get())) {
 				continue;
 			}

@@ -37,7 +37,7 @@ class HeartbeatListener {
 		this.settings = settings;
 	}
 
-	@KafkaListener(id = "drivequal-heartbeats", groupId = "drivequal-service-heartbeats",
+	@KafkaListener(id = "drivequal-heartbeats", groupId = RunnerRegistry.HEARTBEAT_GROUP,
 			topics = "#{@contracts.topicCarrying(T(io.drivequal.schemas.MessageType).RUNNER_HEARTBEAT).name()}",
 			batch = "true")
 	void onHeartbeats(List<ConsumerRecord<String, byte[]>> records) {

@@ -18,6 +18,9 @@ import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch.core.GetResponse;
 import co.elastic.clients.elasticsearch.core.search.Hit;
+import io.drivequal.schemas.Contracts;
+import io.drivequal.schemas.MessageType;
+import io.drivequal.service.platform.BrokerHealth;
 import io.drivequal.service.platform.Documents;
 
 import org.springframework.stereotype.Component;
@@ -34,16 +37,26 @@ public class RunnerRegistry {
 	 */
 	private static final int MAX_LISTED = 10_000;
 
+	/** The consumer group that reads heartbeats into the fleet's indices. */
+	static final String HEARTBEAT_GROUP = "drivequal-service-heartbeats";
+
 	private final ElasticsearchClient client;
 
 	private final RunnerSettings settings;
 
 	private final Clock clock;
 
-	RunnerRegistry(ElasticsearchClient client, RunnerSettings settings, Clock clock) {
+	private final BrokerHealth broker;
+
+	private final String heartbeatTopic;
+
+	RunnerRegistry(ElasticsearchClient client, RunnerSettings settings, Clock clock, BrokerHealth broker,
+			Contracts contracts) {
 		this.client = client;
 		this.settings = settings;
 		this.clock = clock;
+		this.broker = broker;
+		this.heartbeatTopic = contracts.topicCarrying(MessageType.RUNNER_HEARTBEAT).name();
 	}
 
 	public Optional<Drive> drive(String serial) {
@@ -75,6 +88,17 @@ public class RunnerRegistry {
 	public boolean isAlive(Runner runner) {
 		Instant now = this.clock.instant();
 		return !runner.lastHeartbeatAt().isBefore(now.minus(this.settings.heartbeatTimeout()));
+	}
+
+	/**
+	 * True when every heartbeat that was on its way at the last ask (a few seconds ago)
+	 * has been read into the index: only then does a heartbeat's age say the runner is
+	 * silent. False while a dead replica still holds heartbeat partitions nobody reads
+	 * (until its Kafka session times out, 45 s by default, longer than the heartbeat
+	 * timeout).
+	 */
+	public boolean heartbeatsConsumed() {
+		return this.broker.consumedSinceLastAsked(HEARTBEAT_GROUP, this.heartbeatTopic);
 	}
 
 	/** The liveness rule's figures, for components that must wait them out. */

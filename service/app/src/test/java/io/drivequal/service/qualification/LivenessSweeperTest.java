@@ -1,7 +1,8 @@
 /*
  * The liveness rule on a fake clock: after Elasticsearch was unreadable, a runner is judged only
  * once the heartbeats that waited in Kafka could have been indexed (the consumer's longest retry
- * interval plus one heartbeat timeout), never on the stale heartbeat the index still shows.
+ * interval plus one heartbeat timeout), and while heartbeats wait unread nobody is judged: never
+ * on the stale heartbeat the index still shows.
  */
 package io.drivequal.service.qualification;
 
@@ -13,7 +14,8 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
+import java.util.Set;
 
 import io.drivequal.service.platform.BrokerHealth;
 import io.drivequal.service.runners.Runner;
@@ -52,8 +54,9 @@ class LivenessSweeperTest {
 		});
 		Runner stale = new Runner("r1", "host", "1.0", List.of("sim"), 1000, 1, List.of("q-1"),
 				this.clock.instant().minusSeconds(60));
-		given(this.registry.runner("r1")).willReturn(Optional.of(stale));
+		given(this.registry.runners(Set.of("r1"))).willReturn(Map.of("r1", stale));
 		given(this.registry.isAlive(stale)).willReturn(false);
+		given(this.registry.heartbeatsConsumed()).willReturn(true);
 
 		sweeper.run();
 		this.clock.advance(Duration.ofSeconds(25));
@@ -86,11 +89,48 @@ class LivenessSweeperTest {
 			draft.runnerId = "r2";
 		});
 		given(this.store.inStates(any(), anyInt())).willReturn(List.of(running));
-		given(this.registry.runner("r2")).willReturn(Optional.empty());
+		given(this.registry.runners(Set.of("r2"))).willReturn(Map.of());
+		given(this.registry.heartbeatsConsumed()).willReturn(true);
 		sweeper.run();
 		this.clock.advance(Duration.ofSeconds(21));
 		sweeper.run();
 		verify(this.store).update(eq("q-2"), any());
+	}
+
+	/**
+	 * A replica died holding heartbeat partitions: until its session times out and the
+	 * survivors read what waited there, the index shows a stale heartbeat for a live
+	 * runner (the fleet run's replica kill interrupted 400 running jobs that way).
+	 */
+	@Test
+	void whileHeartbeatsWaitUnreadNobodyIsJudged() {
+		given(this.registry.timeouts()).willReturn(new RunnerRegistry.Timeouts(Duration.ofSeconds(20)));
+		given(this.broker.reachable()).willReturn(true);
+		LivenessSweeper sweeper = new LivenessSweeper(this.store, mock(DriveLeases.class), this.registry, this.clock,
+				this.broker, Duration.ofSeconds(30));
+		Job running = new Job.Draft().build().edit((draft) -> {
+			draft.jobId = "q-3";
+			draft.state = JobState.RUNNING;
+			draft.runnerId = "r3";
+		});
+		Runner stale = new Runner("r3", "host", "1.0", List.of("sim"), 1000, 1, List.of("q-3"),
+				this.clock.instant().minusSeconds(43));
+		given(this.store.inStates(any(), anyInt())).willReturn(List.of(running));
+		given(this.registry.runners(Set.of("r3"))).willReturn(Map.of("r3", stale));
+		given(this.registry.isAlive(stale)).willReturn(false);
+		given(this.registry.heartbeatsConsumed()).willReturn(false);
+		sweeper.run();
+		for (int i = 0; i < 30; i++) {
+			this.clock.advance(Duration.ofSeconds(2));
+			sweeper.run();
+		}
+		verify(this.store, never()).update(any(), any());
+
+		// Caught up, and the runner's heartbeat is still old: now it is judged.
+		given(this.registry.heartbeatsConsumed()).willReturn(true);
+		this.clock.advance(Duration.ofSeconds(2));
+		sweeper.run();
+		verify(this.store).update(eq("q-3"), any());
 	}
 
 	static final class MutableClock extends Clock {
