@@ -2,8 +2,12 @@
 # Benchmark: the runner's per-IO latency and throughput against fio's `lat` on the same targets in
 # one run: a file on tmpfs and a loop device (direct IO over a tmpfs-backed file), 4 KiB randread
 # and randwrite at QD1 and QD32, O_DIRECT, both tools pinned to one core, interleaved rounds.
-# fio runs with the runner's io_uring set-up (registered buffers and file) and, for writes, fresh
-# data in every IO (--refill_buffers), as the runner writes: the same work on both sides.
+# fio runs with the runner's io_uring set-up (registered buffers and file), its offsets (uniform
+# with replacement: --norandommap, where fio's default visits each block once per pass), its
+# batching (every IO that can go is submitted in one call before waiting: --iodepth_batch_submit
+# and --iodepth_batch_complete_max at the queue depth, where fio's default is one io_uring_enter
+# per IO) and, for writes, fresh data in every IO (--refill_buffers), as the runner writes: the
+# same work on both sides.
 # Reports per cell the medians of: IOPS, p50/p99/p99.9 of `lat` (fio: lat_ns with
 # lat_percentiles=1; runner: its phase histogram, HdrHistogram's percentile), mean latency x IOPS,
 # the runner's effective queue depth and its Little's-law error, CPU seconds per million IOs
@@ -57,8 +61,9 @@ fio_run() {
 	[ "$rw" = randwrite ] && refill=(--refill_buffers)
 	cpu=$( { /usr/bin/time -f "%U %S" taskset -c "$CPU" fio --output-format=json \
 		--name=bench --filename="${target_of[$target]}" --ioengine=io_uring --direct=1 \
-		--fixedbufs=1 --registerfiles=1 "${refill[@]}" \
-		--rw="$rw" --bs=4k --iodepth="$qd" --time_based --runtime="$RUNTIME" \
+		--fixedbufs=1 --registerfiles=1 --norandommap "${refill[@]}" \
+		--rw="$rw" --bs=4k --iodepth="$qd" --iodepth_batch_submit="$qd" \
+		--iodepth_batch_complete_max="$qd" --time_based --runtime="$RUNTIME" \
 		--lat_percentiles=1 >"$out"; } 2>&1 | tail -1)
 	python3 - "$out" "$target" "$rw" "$qd" "$cpu" <<'PY'
 import json, sys
@@ -161,4 +166,17 @@ for (target, rw, qd, tool) in sorted(runs):
         med(r, lambda x: x["p999"]) / med(f, lambda x: x["p999"]),
         med(f, little), med(r, lambda x: x["effective"]), med(r, little), 100 * med(r, error),
         med(f, cpu), med(r, cpu), med(r, cpu) / med(f, cpu)))
+print()
+print("| target | rw | QD | fio IOPS per round | runner IOPS per round | fio p50 us per round"
+      " | runner p50 us per round |")
+print("|---|---|---|---|---|---|---|")
+for (target, rw, qd, tool) in sorted(runs):
+    if tool != "fio" or (target, rw, qd, "runner") not in runs:
+        continue
+    f, r = runs[(target, rw, qd, "fio")], runs[(target, rw, qd, "runner")]
+    rounds = lambda rows, g: " ".join(g(x) for x in rows)
+    iops = lambda x: "%.0f" % (x["ios"] / x["seconds"])
+    p50 = lambda x: "%.1f" % (x["p50"] / 1000)
+    print("| %s | %s | %d | %s | %s | %s | %s |" % (target, rw, qd, rounds(f, iops),
+          rounds(r, iops), rounds(f, p50), rounds(r, p50)))
 PY
