@@ -122,6 +122,9 @@ static int ring_init(struct uring_engine *engine, const struct uring_options *op
 		return rc;
 	}
 	engine->ring_ready = true;
+	/* Every io_uring_enter then skips looking the ring's fd up (and its reference counting, in a
+	 * process with more than one thread); kernels before 5.18 refuse it, and nothing else changes. */
+	(void)io_uring_register_ring_fd(&engine->ring);
 	engine->io_fd = engine->fd;
 	if (options->registerfiles && io_uring_register_files(&engine->ring, &engine->fd, 1) == 0) {
 		engine->io_fd = 0;
