@@ -12,12 +12,15 @@
 # lat_percentiles=1; runner: its phase histogram, HdrHistogram's percentile), mean latency x IOPS,
 # the runner's effective queue depth and its Little's-law error, CPU seconds per million IOs
 # (user + system of the process, getrusage through /usr/bin/time) -- and the ratios runner / fio.
-# Usage: bench/latency-vs-fio.sh   (env: RUNNER, CPU=1, RUNTIME=10, ROUNDS=3, SIZE=1G, TARGETS="tmpfs loop")
+# Usage: bench/latency-vs-fio.sh   (env: RUNNER, CPU=1, RUNTIME=10, ROUNDS=3, SIZE=1G, TARGETS="tmpfs loop",
+#        QDS="1 32", FIO_BATCH=qd: fio's submission batch, the queue depth; 1 is fio's default)
 # Needs root for the loop device; writes only the scratch files it makes.
 source "$(dirname "$0")/common.sh"
 
 SIZE="${SIZE:-1G}"
 TARGETS="${TARGETS:-tmpfs loop}"
+QDS="${QDS:-1 32}"
+FIO_BATCH="${FIO_BATCH:-qd}"
 RUNTIME="${RUNTIME:-5}"
 scratch=$(mktemp -d)
 shm_file="/dev/shm/drivequal-bench-$$.img"
@@ -57,12 +60,13 @@ done
 # One fio run: prints a JSON line with its figures.
 fio_run() {
 	local target="$1" rw="$2" qd="$3" out="$scratch/fio.json" cpu
-	local refill=()
+	local refill=() batch="$qd"
 	[ "$rw" = randwrite ] && refill=(--refill_buffers)
+	[ "$FIO_BATCH" = qd ] || batch="$FIO_BATCH"
 	cpu=$( { /usr/bin/time -f "%U %S" taskset -c "$CPU" fio --output-format=json \
 		--name=bench --filename="${target_of[$target]}" --ioengine=io_uring --direct=1 \
 		--fixedbufs=1 --registerfiles=1 --norandommap "${refill[@]}" \
-		--rw="$rw" --bs=4k --iodepth="$qd" --iodepth_batch_submit="$qd" \
+		--rw="$rw" --bs=4k --iodepth="$qd" --iodepth_batch_submit="$batch" \
 		--iodepth_batch_complete_max="$qd" --time_based --runtime="$RUNTIME" \
 		--lat_percentiles=1 >"$out"; } 2>&1 | tail -1)
 	python3 - "$out" "$target" "$rw" "$qd" "$cpu" <<'PY'
@@ -116,12 +120,12 @@ for line in open(sys.argv[1]):
 PY
 }
 
-echo "# $(uname -r), fio $(fio --version), 4KiB O_DIRECT, ${RUNTIME}s x ${ROUNDS} per tool and cell, taskset -c $CPU"
+echo "# $(uname -r), fio $(fio --version), 4KiB O_DIRECT, ${RUNTIME}s x ${ROUNDS} per tool and cell, taskset -c $CPU, fio batch $FIO_BATCH"
 echo "# uptime at start: $(uptime)"
 for round in $(seq "$ROUNDS"); do
 	for target in $TARGETS; do
 		for rw in randread randwrite; do
-			for qd in 1 32; do
+			for qd in $QDS; do
 				# alternate which tool goes first, so neither always meets the same conditions
 				if [ $((round % 2)) -eq 1 ]; then
 					fio_run "$target" "$rw" "$qd"
