@@ -151,14 +151,17 @@ for line in open(sys.argv[1]):
 def med(rows, f):
     return statistics.median(f(r) for r in rows)
 
+def cells():
+    """Each cell both tools ran: target, rw, qd, fio's rounds, the runner's rounds."""
+    for (target, rw, qd, tool) in sorted(runs):
+        if tool == "fio" and (target, rw, qd, "runner") in runs:
+            yield target, rw, qd, runs[(target, rw, qd, "fio")], runs[(target, rw, qd, "runner")]
+
 print("| target | rw | QD | fio IOPS | runner IOPS | IOPS ratio | p50 ratio | p99 ratio | p99.9 ratio"
       " | fio lat x IOPS | runner effective QD | runner lat x IOPS | Little error | fio CPU us/IO"
       " | runner CPU us/IO | CPU/IO ratio |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-for (target, rw, qd, tool) in sorted(runs):
-    if tool != "fio" or (target, rw, qd, "runner") not in runs:
-        continue
-    f, r = runs[(target, rw, qd, "fio")], runs[(target, rw, qd, "runner")]
+for target, rw, qd, f, r in cells():
     iops = lambda x: x["ios"] / x["seconds"]
     cpu = lambda x: x["cpu"] / x["ios"] * 1e6
     little = lambda x: x["mean"] * 1e-9 * x["ios"] / x["seconds"]
@@ -174,10 +177,7 @@ print()
 print("| target | rw | QD | fio IOPS per round | runner IOPS per round | fio p50 us per round"
       " | runner p50 us per round |")
 print("|---|---|---|---|---|---|---|")
-for (target, rw, qd, tool) in sorted(runs):
-    if tool != "fio" or (target, rw, qd, "runner") not in runs:
-        continue
-    f, r = runs[(target, rw, qd, "fio")], runs[(target, rw, qd, "runner")]
+for target, rw, qd, f, r in cells():
     rounds = lambda rows, g: " ".join(g(x) for x in rows)
     iops = lambda x: "%.0f" % (x["ios"] / x["seconds"])
     p50 = lambda x: "%.1f" % (x["p50"] / 1000)
