@@ -2,18 +2,25 @@
 # Benchmark: the runner's per-IO latency and throughput against fio's `lat` on the same targets in
 # one run: a file on tmpfs and a loop device (direct IO over a tmpfs-backed file), 4 KiB randread
 # and randwrite at QD1 and QD32, O_DIRECT, both tools pinned to one core, interleaved rounds.
-# fio runs with the runner's io_uring set-up (registered buffers and file) and, for writes, fresh
-# data in every IO (--refill_buffers), as the runner writes: the same work on both sides.
+# fio runs with the runner's io_uring set-up (registered buffers and file), its offsets (uniform
+# with replacement: --norandommap, where fio's default visits each block once per pass), its
+# batching (every IO that can go is submitted in one call before waiting: --iodepth_batch_submit
+# and --iodepth_batch_complete_max at the queue depth, where fio's default is one io_uring_enter
+# per IO) and, for writes, fresh data in every IO (--refill_buffers), as the runner writes: the
+# same work on both sides.
 # Reports per cell the medians of: IOPS, p50/p99/p99.9 of `lat` (fio: lat_ns with
 # lat_percentiles=1; runner: its phase histogram, HdrHistogram's percentile), mean latency x IOPS,
 # the runner's effective queue depth and its Little's-law error, CPU seconds per million IOs
 # (user + system of the process, getrusage through /usr/bin/time) -- and the ratios runner / fio.
-# Usage: bench/latency-vs-fio.sh   (env: RUNNER, CPU=1, RUNTIME=10, ROUNDS=3, SIZE=1G, TARGETS="tmpfs loop")
+# Usage: bench/latency-vs-fio.sh   (env: RUNNER, CPU=1, RUNTIME=10, ROUNDS=3, SIZE=1G, TARGETS="tmpfs loop",
+#        QDS="1 32", FIO_BATCH=qd: fio's submission batch, the queue depth; 1 is fio's default)
 # Needs root for the loop device; writes only the scratch files it makes.
 source "$(dirname "$0")/common.sh"
 
 SIZE="${SIZE:-1G}"
 TARGETS="${TARGETS:-tmpfs loop}"
+QDS="${QDS:-1 32}"
+FIO_BATCH="${FIO_BATCH:-qd}"
 RUNTIME="${RUNTIME:-5}"
 scratch=$(mktemp -d)
 shm_file="/dev/shm/drivequal-bench-$$.img"
@@ -53,12 +60,14 @@ done
 # One fio run: prints a JSON line with its figures.
 fio_run() {
 	local target="$1" rw="$2" qd="$3" out="$scratch/fio.json" cpu
-	local refill=()
+	local refill=() batch="$qd"
 	[ "$rw" = randwrite ] && refill=(--refill_buffers)
+	[ "$FIO_BATCH" = qd ] || batch="$FIO_BATCH"
 	cpu=$( { /usr/bin/time -f "%U %S" taskset -c "$CPU" fio --output-format=json \
 		--name=bench --filename="${target_of[$target]}" --ioengine=io_uring --direct=1 \
-		--fixedbufs=1 --registerfiles=1 "${refill[@]}" \
-		--rw="$rw" --bs=4k --iodepth="$qd" --time_based --runtime="$RUNTIME" \
+		--fixedbufs=1 --registerfiles=1 --norandommap "${refill[@]}" \
+		--rw="$rw" --bs=4k --iodepth="$qd" --iodepth_batch_submit="$batch" \
+		--iodepth_batch_complete_max="$qd" --time_based --runtime="$RUNTIME" \
 		--lat_percentiles=1 >"$out"; } 2>&1 | tail -1)
 	python3 - "$out" "$target" "$rw" "$qd" "$cpu" <<'PY'
 import json, sys
@@ -111,12 +120,12 @@ for line in open(sys.argv[1]):
 PY
 }
 
-echo "# $(uname -r), fio $(fio --version), 4KiB O_DIRECT, ${RUNTIME}s x ${ROUNDS} per tool and cell, taskset -c $CPU"
+echo "# $(uname -r), fio $(fio --version), 4KiB O_DIRECT, ${RUNTIME}s x ${ROUNDS} per tool and cell, taskset -c $CPU, fio batch $FIO_BATCH"
 echo "# uptime at start: $(uptime)"
 for round in $(seq "$ROUNDS"); do
 	for target in $TARGETS; do
 		for rw in randread randwrite; do
-			for qd in 1 32; do
+			for qd in $QDS; do
 				# alternate which tool goes first, so neither always meets the same conditions
 				if [ $((round % 2)) -eq 1 ]; then
 					fio_run "$target" "$rw" "$qd"
@@ -142,14 +151,17 @@ for line in open(sys.argv[1]):
 def med(rows, f):
     return statistics.median(f(r) for r in rows)
 
+def cells():
+    """Each cell both tools ran: target, rw, qd, fio's rounds, the runner's rounds."""
+    for (target, rw, qd, tool) in sorted(runs):
+        if tool == "fio" and (target, rw, qd, "runner") in runs:
+            yield target, rw, qd, runs[(target, rw, qd, "fio")], runs[(target, rw, qd, "runner")]
+
 print("| target | rw | QD | fio IOPS | runner IOPS | IOPS ratio | p50 ratio | p99 ratio | p99.9 ratio"
       " | fio lat x IOPS | runner effective QD | runner lat x IOPS | Little error | fio CPU us/IO"
       " | runner CPU us/IO | CPU/IO ratio |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-for (target, rw, qd, tool) in sorted(runs):
-    if tool != "fio" or (target, rw, qd, "runner") not in runs:
-        continue
-    f, r = runs[(target, rw, qd, "fio")], runs[(target, rw, qd, "runner")]
+for target, rw, qd, f, r in cells():
     iops = lambda x: x["ios"] / x["seconds"]
     cpu = lambda x: x["cpu"] / x["ios"] * 1e6
     little = lambda x: x["mean"] * 1e-9 * x["ios"] / x["seconds"]
@@ -161,4 +173,14 @@ for (target, rw, qd, tool) in sorted(runs):
         med(r, lambda x: x["p999"]) / med(f, lambda x: x["p999"]),
         med(f, little), med(r, lambda x: x["effective"]), med(r, little), 100 * med(r, error),
         med(f, cpu), med(r, cpu), med(r, cpu) / med(f, cpu)))
+print()
+print("| target | rw | QD | fio IOPS per round | runner IOPS per round | fio p50 us per round"
+      " | runner p50 us per round |")
+print("|---|---|---|---|---|---|---|")
+for target, rw, qd, f, r in cells():
+    rounds = lambda rows, g: " ".join(g(x) for x in rows)
+    iops = lambda x: "%.0f" % (x["ios"] / x["seconds"])
+    p50 = lambda x: "%.1f" % (x["p50"] / 1000)
+    print("| %s | %s | %d | %s | %s | %s | %s |" % (target, rw, qd, rounds(f, iops),
+          rounds(r, iops), rounds(f, p50), rounds(r, p50)))
 PY

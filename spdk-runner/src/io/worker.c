@@ -203,6 +203,20 @@ static void commit(struct io_worker *w)
 	}
 }
 
+/* Submit what was staged and prepare the IOs to come without timing the preparation: after the
+ * commit when it submits (the next buffers fill while these IOs fly), before it when getevents()
+ * is the submitting call (the stamp is then the last thing before it). */
+static void commit_and_prepare(struct io_worker *w)
+{
+	if (!w->submit_early) {
+		worker_prepare(w);
+	}
+	commit(w);
+	if (w->submit_early) {
+		worker_prepare(w);
+	}
+}
+
 static void complete(struct io_worker *w, const struct dq_io_completion *event, uint64_t done_ns)
 {
 	struct io_slot *slot = &w->slots[event->tag];
@@ -249,8 +263,7 @@ static void run_loop(struct io_worker *w)
 	worker_prepare(w);
 	for (i = 0; i < qd && issue(w, i); i++) {
 	}
-	commit(w);
-	worker_prepare(w); /* the next buffers, while the first IOs fly */
+	commit_and_prepare(w);
 	while (w->inflight > 0 && !w->broken) {
 		n = w->engine->ops->getevents(w->engine->data, w->events, qd, DQ_TICK_NS);
 		now = dq_phase_env_now(w->env); /* the completion stamp of what was reaped */
@@ -285,8 +298,7 @@ static void run_loop(struct io_worker *w)
 			worker_fail(w, DQ_FAIL_IO_ERROR, "no IO completed for 120 s", ETIMEDOUT);
 			return;
 		}
-		commit(w);
-		worker_prepare(w);
+		commit_and_prepare(w);
 	}
 }
 

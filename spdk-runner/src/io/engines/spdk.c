@@ -72,6 +72,8 @@ struct spdk_engine {
 	struct dq_io_completion *done; /* ring of completed IOs not yet reaped, [tags] */
 	uint32_t done_head, done_count;
 	uint64_t tsc_hz;
+	uint64_t ns_per_tick_q32; /* nanoseconds per TSC tick, 32.32 fixed point: no division per IO */
+	uint32_t lba_shift; /* log2 of the LBA size (NVMe LBA sizes are powers of two) */
 	uint64_t admin_poll_tsc, next_admin_tsc;
 	int failed; /* -errno: the qpair failed; every later reap says so */
 };
@@ -150,6 +152,8 @@ static int spdk_engine_open(const struct dq_io_engine_open_args *args, void **da
 		return rc;
 	}
 	engine->tsc_hz = spdk_get_ticks_hz();
+	engine->ns_per_tick_q32 = (1000000000ULL << 32) / engine->tsc_hz;
+	engine->lba_shift = (uint32_t)__builtin_ctz(engine->dev.lba_size);
 	engine->admin_poll_tsc =
 		engine->tsc_hz / 1000 * (options->admin_poll_ms > 0 ? options->admin_poll_ms : 1);
 	engine->next_admin_tsc = spdk_get_ticks() + engine->admin_poll_tsc;
@@ -190,13 +194,14 @@ static void io_done(void *arg, const struct spdk_nvme_cpl *cpl)
 	struct spdk_engine *engine = io->engine;
 	struct dq_io_completion *out;
 	uint64_t ticks = spdk_get_ticks() - io->submit_tsc;
+	uint32_t slot = engine->done_head + engine->done_count;
+	__extension__ unsigned __int128 ns = (unsigned __int128)ticks * engine->ns_per_tick_q32;
 
-	out = &engine->done[(engine->done_head + engine->done_count) % engine->tags];
+	out = &engine->done[slot >= engine->tags ? slot - engine->tags : slot];
 	engine->done_count++;
 	out->tag = io->tag;
 	out->done_ns = 0;
-	out->latency_ns = ticks / engine->tsc_hz * 1000000000ULL +
-			  ticks % engine->tsc_hz * 1000000000ULL / engine->tsc_hz;
+	out->latency_ns = (uint64_t)(ns >> 32);
 	out->result = spdk_nvme_cpl_is_error(cpl) ? -EIO : 0;
 	if (out->result == 0 && io->dma != NULL && io->op == DQ_IO_READ) {
 		memcpy(io->core_buf, io->dma, io->length);
@@ -229,8 +234,8 @@ static int spdk_engine_queue(void *data, const struct dq_io *io)
 			memcpy(buf, io->buf, io->length);
 		}
 	}
-	lba = io->offset / engine->dev.lba_size;
-	blocks = io->length / engine->dev.lba_size;
+	lba = io->offset >> engine->lba_shift;
+	blocks = io->length >> engine->lba_shift;
 	/* Submitted at once, as spdk_nvme_perf does: the TSC stamp is the submission. */
 	slot->submit_tsc = spdk_get_ticks();
 	if (io->op == DQ_IO_READ) {
@@ -296,7 +301,8 @@ static int spdk_engine_getevents(void *data, struct dq_io_completion *out, unsig
 	}
 	while (n < max && engine->done_count > 0) {
 		out[n++] = engine->done[engine->done_head];
-		engine->done_head = (engine->done_head + 1) % engine->tags;
+		engine->done_head = engine->done_head + 1 == engine->tags ? 0 :
+									    engine->done_head + 1;
 		engine->done_count--;
 	}
 	if (n == 0 && engine->failed != 0) {
