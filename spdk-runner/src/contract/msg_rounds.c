@@ -48,8 +48,7 @@ static const char *const figures_keys[] = { "ios",	"meanNs", "p99Ns", "p999Ns",
 static void step_decode(struct dq_jctx *ctx, const struct dq_jpath *path, struct json_object *obj,
 			struct dq_round_step *s)
 {
-	if (ctx->rc == 0 && !json_object_is_type(obj, json_type_object)) {
-		dq_json_fail(ctx, path, "must be an object (got %s)", dq_json_type_desc(obj));
+	if (dq_json_object_value(ctx, path, obj) != 0) {
 		return;
 	}
 	bool idle = false;
@@ -168,8 +167,7 @@ static void figures_decode(struct dq_jctx *ctx, const struct dq_jpath *parent,
 static void step_window_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
 			       struct json_object *obj, struct dq_step_window_latency *s)
 {
-	if (ctx->rc == 0 && !json_object_is_type(obj, json_type_object)) {
-		dq_json_fail(ctx, path, "must be an object (got %s)", dq_json_type_desc(obj));
+	if (dq_json_object_value(ctx, path, obj) != 0) {
 		return;
 	}
 	dq_json_check_keys(ctx, path, obj, step_window_keys, NULL);
