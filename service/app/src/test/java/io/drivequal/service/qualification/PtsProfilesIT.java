@@ -6,7 +6,8 @@
  * rounds; every other PTS-E profile runs end to end, the long ones time-scaled through the API's
  * phase overrides (write saturation once to its 4x capacity and once to a time limit made the
  * nearer; cross-stimulus recovery on the per-IO model, whose sequential pass after random writes the
- * fluid model does not follow); every PTS-E job's SNIA report pages are opened in headless
+ * fluid model does not follow, and the latency test on it too, whose IOs each have their own
+ * latency there); every PTS-E job's SNIA report pages are opened in headless
  * Chromium, checked and saved as target/snia-report/pts-*.png (pts-latency's latency table: every
  * element's average, maximum and five nines over the measurement window, as the runner reported them);
  * and bad round definitions are refused with the field named, nothing created.
@@ -50,7 +51,9 @@ class PtsProfilesIT {
 
 	/**
 	 * The per-IO model, where the fluid one is not calibrated: a sequential pass after
-	 * random writes (cross-stimulus recovery's last segment).
+	 * random writes (cross-stimulus recovery's last segment); and where each IO has its
+	 * own latency, so a latency test has a tail below its maximum (the fluid model gives
+	 * the IOs of an interval a handful of latencies).
 	 */
 	private static final String FTL = "{\"sim_model\":\"ftl\",\"sim_time_scale\":200}";
 
@@ -126,12 +129,13 @@ class PtsProfilesIT {
 		List<String> targets = List.of("sim:test-enterprise-eager@11", "sim:test-enterprise-eager@12",
 				"sim:test-enterprise-eager@13", "sim:test-enterprise-eager@14", "sim:test-enterprise-eager@15",
 				"sim:test-enterprise-eager@16");
-		String xsrTarget = targets.get(4);
-		this.agents.start(runnerId, targets.stream().filter((target) -> !target.equals(xsrTarget)).toList(), FLUID,
+		List<String> perIo = List.of(targets.get(1), targets.get(4)); // pts-latency,
+																		// pts-xsr
+		this.agents.start(runnerId, targets.stream().filter((target) -> !perIo.contains(target)).toList(), FLUID,
 				Map.of());
-		this.agents.start(runnerId + "-ftl", List.of(xsrTarget), FTL, Map.of());
-		List<JsonNode> drives = new ArrayList<>(api().awaitDrives(runnerId, targets.size() - 1));
-		drives.addAll(api().awaitDrives(runnerId + "-ftl", 1));
+		this.agents.start(runnerId + "-ftl", perIo, FTL, Map.of());
+		List<JsonNode> drives = new ArrayList<>(api().awaitDrives(runnerId, targets.size() - perIo.size()));
+		drives.addAll(api().awaitDrives(runnerId + "-ftl", perIo.size()));
 		// Time-scaled through the API's overrides: HIR's wait states 12 cycles instead of
 		// 360 and 60 s baselines, XSR's segments 10 minutes instead of 8 and 6 hours.
 		StringBuilder hirOverrides = new StringBuilder();
