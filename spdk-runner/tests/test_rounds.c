@@ -9,7 +9,10 @@
  *   applies, pinned by the shared vectors in test_steady_state.c);
  * - tracking the mean latency of a QD1 4KiB write step (SNIA's Latency test), each round's value
  *   is its step's IOs' mean latency: weighted by those IOs it adds up to the phase's write
- *   latency, and the stop agrees with the rule applied to the reported values.
+ *   latency, and the stop agrees with the rule applied to the reported values;
+ * - every run's phase-completed carries each IO step's latency over the measurement window (the
+ *   last five rounds): IOs and maximum per direction as the window's seconds add them up, mean <=
+ *   p99.999 <= max, and for the tracked latency step a mean its rounds' values give.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -272,6 +275,111 @@ static void check_latency_rounds(struct test_ctx *t, const struct capture *c, si
 	      "stopped right after round %u", ss.reached_at_round);
 }
 
+/* One direction of a step over the window, from its samples: IOs and the largest second's max. */
+struct window_seconds {
+	uint64_t ios[2];
+	uint64_t max_ns[2];
+};
+
+static void check_direction(struct test_ctx *t, uint32_t step, const char *what, bool has,
+			    const struct dq_latency_figures *f, uint64_t ios, uint64_t max_ns)
+{
+	CHECK(t, has == (ios > 0), "step %u %s: present exactly when it has IOs", step, what);
+	if (!has) {
+		return;
+	}
+	CHECK(t, f->ios == ios && f->max_ns == max_ns,
+	      "step %u %s: %llu IOs, max %llu ns; its seconds say %llu, %llu", step, what,
+	      (unsigned long long)f->ios, (unsigned long long)f->max_ns, (unsigned long long)ios,
+	      (unsigned long long)max_ns);
+	CHECK(t,
+	      f->mean_ns > 0 && f->mean_ns <= f->p99999_ns && f->p99_ns <= f->p999_ns &&
+		      f->p999_ns <= f->p99999_ns && f->p99999_ns <= f->max_ns,
+	      "step %u %s: mean %llu <= p99 %llu <= p99.9 %llu <= p99.999 %llu <= max %llu", step,
+	      what, (unsigned long long)f->mean_ns, (unsigned long long)f->p99_ns,
+	      (unsigned long long)f->p999_ns, (unsigned long long)f->p99999_ns,
+	      (unsigned long long)f->max_ns);
+}
+
+/*
+ * The window latency: the last five rounds (where steady state was reached, when it was), every
+ * step that did IO with its IOs and maximum as its seconds in those rounds add up; with a tracked
+ * mean latency (step 0), the step's window mean is its rounds' values weighted by their IOs.
+ */
+static void check_window_latency(struct test_ctx *t, const struct capture *c, size_t step_count,
+				 bool tracks_latency)
+{
+	const struct dq_rounds_result *r = &c->rounds;
+	const struct dq_window_latency *w = &r->window_latency;
+	struct window_seconds seconds[4] = { 0 };
+	const struct dq_sample_direction *dir;
+	const struct dq_step_window_latency *e;
+	long double weighted = 0, mean_ios;
+	uint64_t round_ios[25] = { 0 }, tracked_ios = 0;
+	size_t i, entry = 0;
+	int d;
+
+	CHECK(t, r->has_window_latency, "phase-completed carries the window latency");
+	CHECK(t,
+	      w->last_round == r->rounds_run - 1 && w->first_round == w->last_round - 4 &&
+		      (!r->has_reached_at_round || w->last_round == r->reached_at_round),
+	      "window rounds %u..%u of %u", w->first_round, w->last_round, r->rounds_run);
+	for (i = 0; i < c->samples; i++) {
+		const struct dq_sample *s = &c->sample[i];
+
+		if (s->step >= 4 || s->round < w->first_round || s->round > w->last_round ||
+		    s->round >= 25) {
+			continue;
+		}
+		round_ios[s->round] += s->step == 0 ? s->read.ios + s->write.ios : 0;
+		for (d = 0; d < 2; d++) {
+			dir = d == 0 ? &s->read : &s->write;
+			seconds[s->step].ios[d] += dir->ios;
+			if (dir->ios > 0 && dir->latency_ns.max > seconds[s->step].max_ns[d]) {
+				seconds[s->step].max_ns[d] = dir->latency_ns.max;
+			}
+		}
+	}
+	for (i = 0; i < step_count && i < 4; i++) {
+		if (seconds[i].ios[0] + seconds[i].ios[1] == 0) {
+			continue; /* an idle step has no entry */
+		}
+		CHECK(t, entry < w->step_count && w->steps[entry].step == i,
+		      "step %zu has an entry", i);
+		if (entry >= w->step_count) {
+			return;
+		}
+		e = &w->steps[entry++];
+		check_direction(t, e->step, "read", e->has_read, &e->read, seconds[i].ios[0],
+				seconds[i].max_ns[0]);
+		check_direction(t, e->step, "write", e->has_write, &e->write, seconds[i].ios[1],
+				seconds[i].max_ns[1]);
+		check_direction(t, e->step, "total", true, &e->total,
+				seconds[i].ios[0] + seconds[i].ios[1],
+				seconds[i].max_ns[0] > seconds[i].max_ns[1] ? seconds[i].max_ns[0] :
+									      seconds[i].max_ns[1]);
+	}
+	CHECK(t, entry == w->step_count, "%zu entries for %zu steps with IOs", w->step_count,
+	      entry);
+	if (!tracks_latency || w->step_count == 0) {
+		return;
+	}
+	for (i = w->first_round; i <= w->last_round; i++) {
+		weighted += (long double)r->tracking_milli[i] * round_ios[i] / 1000;
+		tracked_ios += round_ios[i];
+	}
+	/* Each round's value is rounded to 1/1000 ns, the window's mean down to 1 ns. */
+	mean_ios = (long double)w->steps[0].total.mean_ns * tracked_ios;
+	CHECK(t,
+	      tracked_ios == w->steps[0].total.ios &&
+			      weighted >= mean_ios - tracked_ios / 1000.0L - 1 &&
+			      weighted<mean_ios + tracked_ios + tracked_ios / 1000.0L + 1,
+				       "the tracked step's window mean %llu ns is its rounds' values weighted by IOs (%.3Lf)",
+				       (unsigned long long)w->steps[0].total.mean_ns, tracked_ios> 0 ?
+		      weighted / tracked_ios :
+		      0);
+}
+
 static void check_wait_states(struct test_ctx *t, const struct capture *c)
 {
 	size_t i, wrong = 0;
@@ -313,6 +421,7 @@ int main(void)
 	printf("enterprise: %u rounds, first eligible round %u, reached at round %u\n",
 	       c.rounds.rounds_run, c.rounds.first_eligible_round, c.rounds.reached_at_round);
 	check_against_samples(&t, &c, 3, 5, 1.0, 8000000000ull);
+	check_window_latency(&t, &c, 3, false);
 
 	/* 8 GB client twin with W = 0: its write IOPS climb ~3%/round, the slope never settles. */
 	run(&t, &c, "sim:test-client-7pct", recovering, 2, 4, 0);
@@ -322,6 +431,7 @@ int main(void)
 	printf("client: %u rounds, stopped because %s\n", c.rounds.rounds_run,
 	       dq_rounds_stop_to_str(c.rounds.stopped_because));
 	check_against_samples(&t, &c, 2, 4, 0, 8000000000ull);
+	check_window_latency(&t, &c, 2, false);
 
 	/* SNIA's Latency test: QD1, tracking the 4KiB 100% write step's mean latency. */
 	run_tracking(&t, &c, "sim:test-enterprise-eager", latency_like, 2, 20, 1.0,
@@ -337,10 +447,21 @@ int main(void)
 	CHECK(&t, c.rounds.stopped_because == DQ_ROUNDS_STOP_STEADY,
 	      "the QD1 write latency settles before 25 rounds (%u rounds)", c.rounds.rounds_run);
 	check_latency_rounds(&t, &c, 2, 20, 1.0, 8000000000ull);
+	check_window_latency(&t, &c, 2, true);
+	for (size_t i = 0; i < c.rounds.window_latency.step_count; i++) {
+		const struct dq_step_window_latency *e = &c.rounds.window_latency.steps[i];
+
+		printf("latency window %u..%u step %u: %llu IOs, mean %llu, p99.999 %llu, max %llu ns\n",
+		       c.rounds.window_latency.first_round, c.rounds.window_latency.last_round,
+		       e->step, (unsigned long long)e->total.ios,
+		       (unsigned long long)e->total.mean_ns, (unsigned long long)e->total.p99999_ns,
+		       (unsigned long long)e->total.max_ns);
+	}
 
 	/* No tracking (w < 0 here): exactly maxRounds rounds of 2 s writes and a 3 s host idle,
 	 * as SNIA's host idle recovery wait states; idle seconds carry no sample but count in t. */
 	run(&t, &c, "sim:test-client-7pct", wait_state, 2, 2, -1);
 	check_wait_states(&t, &c);
+	check_window_latency(&t, &c, 2, false);
 	return test_report(&t, "rounds");
 }

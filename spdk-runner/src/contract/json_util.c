@@ -433,11 +433,16 @@ int dq_json_object(struct dq_jctx *ctx, const struct dq_jpath *parent, struct js
 	if (rc != 0 || *out == NULL) {
 		return rc;
 	}
-	if (!json_object_is_type(*out, json_type_object)) {
-		return dq_json_fail(ctx, DQ_JPATH_KEY(parent, key), "must be an object (got %s)",
-				    dq_json_type_desc(*out));
+	return dq_json_object_value(ctx, DQ_JPATH_KEY(parent, key), *out);
+}
+
+int dq_json_object_value(struct dq_jctx *ctx, const struct dq_jpath *path, struct json_object *val)
+{
+	if (ctx->rc == 0 && !json_object_is_type(val, json_type_object)) {
+		return dq_json_fail(ctx, path, "must be an object (got %s)",
+				    dq_json_type_desc(val));
 	}
-	return 0;
+	return ctx->rc;
 }
 
 int dq_json_array(struct dq_jctx *ctx, const struct dq_jpath *parent, struct json_object *obj,

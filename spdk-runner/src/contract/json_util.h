@@ -122,6 +122,8 @@ int dq_json_enum_value(struct dq_jctx *ctx, const struct dq_jpath *path, struct 
 /* A member that must be an object (*out NULL when optional and absent). */
 int dq_json_object(struct dq_jctx *ctx, const struct dq_jpath *parent, struct json_object *obj,
 		   const char *key, bool required, struct json_object **out);
+/* The same for a value already in hand (an array item) at path. */
+int dq_json_object_value(struct dq_jctx *ctx, const struct dq_jpath *path, struct json_object *val);
 
 /* A member that must be an array of min_items..max_items (*out NULL when optional and absent). */
 int dq_json_array(struct dq_jctx *ctx, const struct dq_jpath *parent, struct json_object *obj,

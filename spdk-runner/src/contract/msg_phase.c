@@ -33,9 +33,8 @@ int dq_phase_spec_decode(struct dq_jctx *ctx, const struct dq_jpath *path, struc
 	struct json_object *rounds = NULL;
 
 	memset(p, 0, sizeof(*p));
-	if (ctx->rc == 0 && !json_object_is_type(obj, json_type_object)) {
-		return dq_json_fail(ctx, path, "must be an object (got %s)",
-				    dq_json_type_desc(obj));
+	if (dq_json_object_value(ctx, path, obj) != 0) {
+		return ctx->rc;
 	}
 	dq_json_check_keys(ctx, path, obj, phase_keys, NULL);
 	dq_json_u32(ctx, path, obj, "index", true, 0, DQ_PHASE_INDEX_MAX, &p->index, NULL);

@@ -31,8 +31,7 @@ static const char *const mismatch_keys[] = { "lba", "expected", "found", NULL };
 static void mismatch_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
 			    struct json_object *obj, struct dq_verify_mismatch *m)
 {
-	if (ctx->rc == 0 && !json_object_is_type(obj, json_type_object)) {
-		dq_json_fail(ctx, path, "must be an object (got %s)", dq_json_type_desc(obj));
+	if (dq_json_object_value(ctx, path, obj) != 0) {
 		return;
 	}
 	dq_json_check_keys(ctx, path, obj, mismatch_keys, NULL);

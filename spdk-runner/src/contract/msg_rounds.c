@@ -1,6 +1,7 @@
 /*
- * Codecs of adaptive rounds (common.schema.json's roundSpec, roundStep and roundsResult): what a
- * phase with SNIA-style rounds asks of the runner, and how such a phase reports that it stopped.
+ * Codecs of adaptive rounds (common.schema.json's roundSpec, roundStep and roundsResult with its
+ * windowLatency): what a phase with SNIA-style rounds asks of the runner, how such a phase reports
+ * that it stopped, and each step's latency over its measurement window.
  * The rules across members (tracking step within the steps, readPercent for mixes) are
  * phase_rules.c's.
  */
@@ -32,14 +33,22 @@ static const char *const step_keys[] = { "rw",	       "readPercent", "blockSizeB
 					 "queueDepth", "runtimeS",    "idleS",
 					 NULL };
 static const char *const tracking_keys[] = { "step", "metric", NULL };
-static const char *const result_keys[] = { "roundsRun",		 "stoppedBecause", "reachedAtRound",
-					   "firstEligibleRound", "trackingMilli",  NULL };
+static const char *const result_keys[] = { "roundsRun",
+					   "stoppedBecause",
+					   "reachedAtRound",
+					   "firstEligibleRound",
+					   "trackingMilli",
+					   "windowLatency",
+					   NULL };
+static const char *const window_keys[] = { "firstRound", "lastRound", "steps", NULL };
+static const char *const step_window_keys[] = { "step", "read", "write", "total", NULL };
+static const char *const figures_keys[] = { "ios",	"meanNs", "p99Ns", "p999Ns",
+					    "p99999Ns", "maxNs",  NULL };
 
 static void step_decode(struct dq_jctx *ctx, const struct dq_jpath *path, struct json_object *obj,
 			struct dq_round_step *s)
 {
-	if (ctx->rc == 0 && !json_object_is_type(obj, json_type_object)) {
-		dq_json_fail(ctx, path, "must be an object (got %s)", dq_json_type_desc(obj));
+	if (dq_json_object_value(ctx, path, obj) != 0) {
 		return;
 	}
 	bool idle = false;
@@ -131,6 +140,65 @@ void dq_round_spec_encode(struct dq_jbuild *b, struct json_object *obj,
 	dq_jb_number(b, obj, "rangeWritesRequired", r->range_writes_required);
 }
 
+/* One direction's (or the total's) figures; *present says whether the member was there. */
+static void figures_decode(struct dq_jctx *ctx, const struct dq_jpath *parent,
+			   struct json_object *obj, const char *key, bool required,
+			   struct dq_latency_figures *f, bool *present)
+{
+	const struct dq_jpath *path = DQ_JPATH_KEY(parent, key);
+	struct json_object *figures = NULL;
+
+	dq_json_object(ctx, parent, obj, key, required, &figures);
+	if (present != NULL) {
+		*present = ctx->rc == 0 && figures != NULL;
+	}
+	if (ctx->rc != 0 || figures == NULL) {
+		return;
+	}
+	dq_json_check_keys(ctx, path, figures, figures_keys, NULL);
+	dq_json_u64(ctx, path, figures, "ios", true, 1, INT64_MAX, &f->ios, NULL);
+	dq_json_u64(ctx, path, figures, "meanNs", true, 0, INT64_MAX, &f->mean_ns, NULL);
+	dq_json_u64(ctx, path, figures, "p99Ns", true, 0, INT64_MAX, &f->p99_ns, NULL);
+	dq_json_u64(ctx, path, figures, "p999Ns", true, 0, INT64_MAX, &f->p999_ns, NULL);
+	dq_json_u64(ctx, path, figures, "p99999Ns", true, 0, INT64_MAX, &f->p99999_ns, NULL);
+	dq_json_u64(ctx, path, figures, "maxNs", true, 0, INT64_MAX, &f->max_ns, NULL);
+}
+
+static void step_window_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
+			       struct json_object *obj, struct dq_step_window_latency *s)
+{
+	if (dq_json_object_value(ctx, path, obj) != 0) {
+		return;
+	}
+	dq_json_check_keys(ctx, path, obj, step_window_keys, NULL);
+	dq_json_u32(ctx, path, obj, "step", true, 0, DQ_ROUND_STEPS_MAX - 1, &s->step, NULL);
+	figures_decode(ctx, path, obj, "read", false, &s->read, &s->has_read);
+	figures_decode(ctx, path, obj, "write", false, &s->write, &s->has_write);
+	figures_decode(ctx, path, obj, "total", true, &s->total, NULL);
+	if (ctx->rc == 0 && !s->has_read && !s->has_write) {
+		dq_json_fail(ctx, path, "needs read or write (a step without IO has no entry)");
+	}
+}
+
+static void window_decode(struct dq_jctx *ctx, const struct dq_jpath *path, struct json_object *obj,
+			  struct dq_window_latency *w)
+{
+	const struct dq_jpath *list = DQ_JPATH_KEY(path, "steps");
+	struct json_object *steps;
+	size_t i, n = 0;
+
+	dq_json_check_keys(ctx, path, obj, window_keys, NULL);
+	dq_json_u32(ctx, path, obj, "firstRound", true, 0, DQ_ROUNDS_MAX - 1, &w->first_round,
+		    NULL);
+	dq_json_u32(ctx, path, obj, "lastRound", true, 0, DQ_ROUNDS_MAX - 1, &w->last_round, NULL);
+	dq_json_array(ctx, path, obj, "steps", true, 0, DQ_ROUND_STEPS_MAX, &steps, &n);
+	for (i = 0; i < n && ctx->rc == 0; i++) {
+		step_window_decode(ctx, DQ_JPATH_INDEX(list, i),
+				   json_object_array_get_idx(steps, i), &w->steps[i]);
+	}
+	w->step_count = n;
+}
+
 int dq_rounds_result_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
 			    struct json_object *obj, struct dq_rounds_result *r)
 {
@@ -154,12 +222,52 @@ int dq_rounds_result_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
 		r->tracking_milli[i] = value;
 	}
 	r->tracking_count = n;
+	dq_json_object(ctx, path, obj, "windowLatency", false, &array);
+	if (ctx->rc == 0 && array != NULL) {
+		r->has_window_latency = true;
+		window_decode(ctx, DQ_JPATH_KEY(path, "windowLatency"), array, &r->window_latency);
+	}
 	if (ctx->rc == 0 &&
 	    r->has_reached_at_round != (r->stopped_because == DQ_ROUNDS_STOP_STEADY)) {
 		dq_json_fail(ctx, DQ_JPATH_KEY(path, "reachedAtRound"),
 			     "is present exactly when stoppedBecause is steady");
 	}
 	return ctx->rc;
+}
+
+static void figures_encode(struct dq_jbuild *b, struct json_object *obj, const char *key,
+			   const struct dq_latency_figures *f)
+{
+	struct json_object *figures = dq_jb_object(b, obj, key);
+
+	dq_jb_u64(b, figures, "ios", f->ios);
+	dq_jb_u64(b, figures, "meanNs", f->mean_ns);
+	dq_jb_u64(b, figures, "p99Ns", f->p99_ns);
+	dq_jb_u64(b, figures, "p999Ns", f->p999_ns);
+	dq_jb_u64(b, figures, "p99999Ns", f->p99999_ns);
+	dq_jb_u64(b, figures, "maxNs", f->max_ns);
+}
+
+static void window_encode(struct dq_jbuild *b, struct json_object *obj,
+			  const struct dq_window_latency *w)
+{
+	struct json_object *steps, *step;
+	size_t i;
+
+	dq_jb_u64(b, obj, "firstRound", w->first_round);
+	dq_jb_u64(b, obj, "lastRound", w->last_round);
+	steps = dq_jb_array(b, obj, "steps");
+	for (i = 0; i < w->step_count && i < DQ_ROUND_STEPS_MAX && b->rc == 0; i++) {
+		step = dq_jb_append_object(b, steps);
+		dq_jb_u64(b, step, "step", w->steps[i].step);
+		if (w->steps[i].has_read) {
+			figures_encode(b, step, "read", &w->steps[i].read);
+		}
+		if (w->steps[i].has_write) {
+			figures_encode(b, step, "write", &w->steps[i].write);
+		}
+		figures_encode(b, step, "total", &w->steps[i].total);
+	}
 }
 
 void dq_rounds_result_encode(struct dq_jbuild *b, struct json_object *obj,
@@ -179,5 +287,8 @@ void dq_rounds_result_encode(struct dq_jbuild *b, struct json_object *obj,
 	array = dq_jb_array(b, obj, "trackingMilli");
 	for (i = 0; i < r->tracking_count && i < DQ_ROUNDS_MAX && b->rc == 0; i++) {
 		dq_jb_append_i64(b, array, r->tracking_milli[i]);
+	}
+	if (r->has_window_latency) {
+		window_encode(b, dq_jb_object(b, obj, "windowLatency"), &r->window_latency);
 	}
 }

@@ -77,9 +77,7 @@ static void devices_decode(struct dq_jctx *ctx, struct json_object *root,
 
 		d = &hb->devices[i];
 		item = json_object_array_get_idx(devices, i);
-		if (!json_object_is_type(item, json_type_object)) {
-			dq_json_fail(ctx, item_path, "must be an object (got %s)",
-				     dq_json_type_desc(item));
+		if (dq_json_object_value(ctx, item_path, item) != 0) {
 			break;
 		}
 		dq_json_check_keys(ctx, item_path, item, device_item_keys, NULL);
@@ -119,9 +117,7 @@ static void active_jobs_decode(struct dq_jctx *ctx, struct json_object *root,
 
 		job = &hb->active_jobs[i];
 		item = json_object_array_get_idx(jobs, i);
-		if (!json_object_is_type(item, json_type_object)) {
-			dq_json_fail(ctx, item_path, "must be an object (got %s)",
-				     dq_json_type_desc(item));
+		if (dq_json_object_value(ctx, item_path, item) != 0) {
 			break;
 		}
 		dq_json_check_keys(ctx, item_path, item, job_item_keys, NULL);

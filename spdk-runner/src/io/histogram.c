@@ -130,25 +130,25 @@ uint64_t dq_histogram_max(const struct dq_histogram *h)
 	return h->max_ns;
 }
 
-static uint64_t clamp_to_max(const struct dq_histogram *h, uint64_t value_ns)
+uint64_t dq_histogram_percentile_capped(const struct dq_histogram *h, double percentile)
 {
+	uint64_t value_ns = dq_histogram_value_at_percentile(h, percentile);
+
 	return value_ns > h->max_ns ? h->max_ns : value_ns;
 }
 
 void dq_histogram_sample_percentiles(const struct dq_histogram *h,
 				     struct dq_latency_percentiles *out)
 {
-	out->p50 = clamp_to_max(h, dq_histogram_value_at_percentile(h, 50.0));
-	out->p99 = clamp_to_max(h, dq_histogram_value_at_percentile(h, 99.0));
-	out->p999 = clamp_to_max(h, dq_histogram_value_at_percentile(h, 99.9));
+	out->p50 = dq_histogram_percentile_capped(h, 50.0);
+	out->p99 = dq_histogram_percentile_capped(h, 99.0);
+	out->p999 = dq_histogram_percentile_capped(h, 99.9);
 	out->max = h->max_ns;
 }
 
 uint64_t dq_histogram_mean_ns(const struct dq_histogram *h)
 {
-	__extension__ unsigned __int128 sum = ((unsigned __int128)h->sum_hi << 64) | h->sum_lo;
-
-	return h->total_count == 0 ? 0 : (uint64_t)(sum / h->total_count);
+	return h->total_count == 0 ? 0 : (uint64_t)(dq_histogram_sum_ns(h) / h->total_count);
 }
 
 int dq_histogram_export(const struct dq_histogram *h, struct dq_latency_histogram *out)

@@ -4,7 +4,8 @@
  * tracking variable whether the phase may stop. Every step is an ordinary closed-loop IO phase;
  * a sink in between renumbers its seconds into the phase's time line, labels them with round and
  * step, and collects the tracking step's per-second values (or, for a mean latency, the step's
- * latency sum and IOs from its seconds' merged histograms).
+ * latency sum and IOs from its seconds' merged histograms). Every step's histograms of the last
+ * five rounds are kept (window_latency.c) for its latency over the measurement window.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "contract/clock.h"
 #include "job/steady_state.h"
 #include "rounds_phase.h"
+#include "window_latency.h"
 
 struct rounds_run {
 	const struct dq_phase_env *env; /* the phase's own environment and sink */
@@ -24,6 +26,7 @@ struct rounds_run {
 	uint32_t t_offset; /* seconds of the phase before this step */
 	struct dq_ss_round *rounds; /* spec->max_rounds entries */
 	struct step_latency *latency; /* meanLatencyNs: the tracking step's, per round */
+	struct dq_window_keeper *window; /* every step's histograms of the last five rounds */
 };
 
 /* The tracking step's IOs of one round: their latencies' exact sum and their number. */
@@ -122,15 +125,11 @@ static uint64_t tested_range_bytes(const struct dq_phase_spec *spec, const struc
 		       (uint64_t)((long double)device->capacity_bytes * percent / 100.0L);
 }
 
-static unsigned __int128 histogram_sum(const struct dq_histogram *h)
-{
-	return (unsigned __int128)h->sum_hi << 64 | h->sum_lo;
-}
-
 /* The tracking step's IOs and latencies into its round (meanLatencyNs). */
 static void add_step_latency(struct step_latency *to, const struct dq_phase_stats *step)
 {
-	to->sum_ns += histogram_sum(&step->read.histogram) + histogram_sum(&step->write.histogram);
+	to->sum_ns += dq_histogram_sum_ns(&step->read.histogram) +
+		      dq_histogram_sum_ns(&step->write.histogram);
 	to->ios += step->read.histogram.total_count + step->write.histogram.total_count;
 }
 
@@ -207,6 +206,27 @@ static bool round_decides(const struct dq_phase_spec *spec, const struct dq_devi
 	return false;
 }
 
+static void fail_internal(struct dq_phase_stats *stats, const char *why)
+{
+	stats->fail_reason = DQ_FAIL_INTERNAL;
+	snprintf(stats->message, sizeof(stats->message), "rounds: %s", why);
+}
+
+/*
+ * Each step's latency over the measurement window: the five rounds x-4..x at which steady state
+ * was reached, where the phase stopped, else the last five rounds run; either way the last five.
+ */
+static int window_latency(const struct dq_window_keeper *window, struct dq_rounds_result *result)
+{
+	uint32_t last = result->has_reached_at_round ? result->reached_at_round :
+						       result->rounds_run - 1;
+	uint32_t first = last >= DQ_WINDOW_ROUNDS - 1 ? last - (DQ_WINDOW_ROUNDS - 1) : 0;
+	int rc = dq_window_latency(window, first, last, &result->window_latency);
+
+	result->has_window_latency = rc == 0;
+	return rc;
+}
+
 int dq_rounds_phase_check_fit(const struct dq_phase_spec *spec, const struct dq_device *device,
 			      uint32_t max_queue_depth, char *why, size_t why_len)
 {
@@ -266,12 +286,14 @@ int dq_rounds_phase_run(const struct dq_phase_env *env, const struct dq_phase_sp
 	run.latency = calloc(r->max_rounds, sizeof(*run.latency));
 	verdicts = calloc(r->max_rounds, sizeof(*verdicts));
 	step_stats = malloc(sizeof(*step_stats));
-	if (run.rounds == NULL || run.latency == NULL || verdicts == NULL || step_stats == NULL) {
-		stats->fail_reason = DQ_FAIL_INTERNAL;
-		snprintf(stats->message, sizeof(stats->message), "rounds: out of memory");
+	run.window = dq_window_keeper_new(r->step_count);
+	if (run.rounds == NULL || run.latency == NULL || verdicts == NULL || step_stats == NULL ||
+	    run.window == NULL) {
+		fail_internal(stats, "out of memory");
 		goto out;
 	}
 	for (run.round = 0; !stop && run.round < r->max_rounds; run.round++) {
+		dq_window_begin_round(run.window, run.round);
 		for (run.step = 0; run.step < r->step_count; run.step++) {
 			dq_phase_stats_init(step_stats);
 			if (r->steps[run.step].idle_s > 0) {
@@ -288,6 +310,12 @@ int dq_rounds_phase_run(const struct dq_phase_env *env, const struct dq_phase_sp
 			if (r->has_tracking && run.step == r->tracking_step) {
 				add_step_latency(&run.latency[run.round], step_stats);
 			}
+			if (dq_window_keep(run.window, run.round, run.step,
+					   &step_stats->read.histogram,
+					   &step_stats->write.histogram) != 0) {
+				fail_internal(stats, "out of memory keeping a step's histograms");
+				goto out;
+			}
 			if (dq_rw_is_random_write(r->steps[run.step].rw, params.read_percent)) {
 				run.rounds[run.round].random_write_bytes += step_stats->write.bytes;
 				*random_write_bytes += step_stats->write.bytes;
@@ -297,12 +325,17 @@ int dq_rounds_phase_run(const struct dq_phase_env *env, const struct dq_phase_sp
 		stop = round_decides(spec, device, random_write_bytes_before, &run, verdicts,
 				     result);
 	}
+	if (window_latency(run.window, result) != 0) {
+		fail_internal(stats, "the measurement window's latency: out of memory");
+		goto out;
+	}
 	stats->has_effective_queue_depth = true;
 	stats->effective_queue_depth_milli =
 		stats->duration_ns > 0 ? (uint64_t)((long double)stats->outstanding_io_ns * 1000 /
 						    stats->duration_ns) :
 					 0;
 out:
+	dq_window_keeper_free(run.window);
 	free(step_stats);
 	free(verdicts);
 	free(run.latency);

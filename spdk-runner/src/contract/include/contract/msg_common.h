@@ -151,6 +151,37 @@ enum dq_rounds_stop {
 	DQ_ROUNDS_STOP_MAX_ROUNDS,
 };
 
+/*
+ * The completion latency of a step's IOs in one direction (or both: total) over the measurement
+ * window (#/$defs/windowLatencyFigures): mean and max exact, percentiles from the merged histogram.
+ */
+struct dq_latency_figures {
+	uint64_t ios; /* >= 1 */
+	uint64_t mean_ns; /* the latencies' exact sum / ios, rounded down */
+	uint64_t p99_ns;
+	uint64_t p999_ns;
+	uint64_t p99999_ns;
+	uint64_t max_ns;
+};
+
+/* One IO step's window latency (#/$defs/stepWindowLatency); a direction without IO is absent. */
+struct dq_step_window_latency {
+	uint32_t step; /* index into the round's steps */
+	bool has_read;
+	struct dq_latency_figures read;
+	bool has_write;
+	struct dq_latency_figures write;
+	struct dq_latency_figures total;
+};
+
+/* Per step, the latency of the measurement window's rounds first..last (#/$defs/windowLatency). */
+struct dq_window_latency {
+	uint32_t first_round;
+	uint32_t last_round;
+	size_t step_count; /* the IO steps that completed IOs in the window, in step order */
+	struct dq_step_window_latency steps[DQ_ROUND_STEPS_MAX];
+};
+
 /* How a phase with rounds stopped (#/$defs/roundsResult). */
 struct dq_rounds_result {
 	uint32_t rounds_run;
@@ -161,6 +192,8 @@ struct dq_rounds_result {
 	uint32_t first_eligible_round;
 	size_t tracking_count;
 	int64_t tracking_milli[DQ_ROUNDS_MAX]; /* -1: no second of the tracking step present */
+	bool has_window_latency; /* absent from runners that keep no per-step histograms */
+	struct dq_window_latency window_latency;
 };
 
 const char *dq_tracking_metric_to_str(enum dq_tracking_metric metric);

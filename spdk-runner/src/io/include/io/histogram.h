@@ -122,6 +122,18 @@ uint64_t dq_histogram_highest_equivalent(uint64_t value_ns);
  */
 uint64_t dq_histogram_value_at_percentile(const struct dq_histogram *h, double percentile);
 
+/*
+ * dq_histogram_value_at_percentile() at most the exact maximum (the highest equivalent value of the
+ * maximum's bucket may exceed it): what a sample's, a phase's and a window's percentiles report.
+ */
+uint64_t dq_histogram_percentile_capped(const struct dq_histogram *h, double percentile);
+
+/* The exact sum of the recorded values. */
+__extension__ static inline unsigned __int128 dq_histogram_sum_ns(const struct dq_histogram *h)
+{
+	return ((unsigned __int128)h->sum_hi << 64) | h->sum_lo;
+}
+
 /* The exact mean of the recorded values (their 128-bit sum / count), rounded down; 0 when empty. */
 uint64_t dq_histogram_mean_ns(const struct dq_histogram *h);
 

@@ -4,13 +4,15 @@
  * IO, rounds), the steady-state convergence plot (the tracking variable per round), the
  * measurement-window plot (the window's rounds against their average, ±10 % and ±20 % of it, and the
  * least-squares slope), then the tabular results: the IOPS matrix (read/write mix × block size) with
- * its 2D plot, sequential throughput and QD1 latency; a write saturation test (random writes to a size
- * or a time, no rounds) adds IOPS against time and against the data written. One test element is a
- * (read/write mix, block size, queue depth): a step of a phase with adaptive rounds (its samples name
- * round and step; the value is the mean over the measurement window's rounds), or a whole workload
- * phase (its steady-state window when the phase is steady at its end, else all its seconds). When a
- * plan runs adaptive rounds, its tests are the phases with rounds, and its other workload phases
- * prepare the drive for them (setup, not test elements). The definitions are docs/methodology.md's.
+ * its 2D plot, sequential throughput and QD1 latency (average, maximum and five nines per element;
+ * a step's from the runner's merge of its histograms over the window); a write saturation test
+ * (random writes to a size or a time, no rounds) adds IOPS against time and against the data
+ * written. One test element is a (read/write mix, block size, queue depth): a step of a phase with
+ * adaptive rounds (its samples name round and step; the value is the mean over the measurement
+ * window's rounds), or a whole workload phase (its steady-state window when the phase is steady at
+ * its end, else all its seconds). When a plan runs adaptive rounds, its tests are the phases with
+ * rounds, and its other workload phases prepare the drive for them (setup, not test elements). The
+ * definitions are docs/methodology.md's.
  */
 'use strict';
 
@@ -80,18 +82,39 @@ const Snia = (() => {
 			f.meanLatencyNs = 1e9 * mean(qd.map((s) => s.effectiveQueueDepth)) / f.iops;
 			f.latencyUs = f.meanLatencyNs / 1000;
 		}
+		f.latencySource = 'per-second samples (average by Little\'s law, maximum of the seconds\' maxima)';
 		if (phase) {
 			const dirs = [phase.readLatency, phase.writeLatency].filter(Boolean);
 			const count = dirs.reduce((n, q) => n + q.count, 0);
 			if (count) {
+				f.ios = count;
 				f.meanLatencyNs = dirs.reduce((sum, q) => sum + q.meanNs * q.count, 0) / count;
 				f.maxLatencyNs = Math.max(...dirs.map((q) => q.maxNs));
-				f.histogram = true;
+				// percentiles are per direction: one of all the IOs only when there is one direction
+				f.p99999Ns = dirs.length === 1 ? dirs[0].p99_999Ns : null;
+				f.latencySource = 'the phase\'s merged histogram';
 			}
 			f.readP99999Ns = phase.readLatency ? phase.readLatency.p99_999Ns : null;
 			f.writeP99999Ns = phase.writeLatency ? phase.writeLatency.p99_999Ns : null;
 		}
 		return f;
+	}
+
+	/**
+	 * A step's latency over the measurement window as the runner reported it (phase-completed's
+	 * rounds.windowLatency: the step's histograms of the window's rounds merged): all its IOs, and
+	 * reads and writes apart. Without it (older runners) the per-second figures stay.
+	 */
+	function withWindowLatency(f, windowLatency, step) {
+		const e = windowLatency && windowLatency.steps.find((s) => s.step === step);
+		if (!e) {
+			return f;
+		}
+		return {
+			...f, ios: e.total.ios, meanLatencyNs: e.total.meanNs, maxLatencyNs: e.total.maxNs, p99999Ns: e.total.p99999Ns,
+			readP99999Ns: e.read ? e.read.p99999Ns : null, writeP99999Ns: e.write ? e.write.p99999Ns : null,
+			latencySource: `merged histograms of rounds ${windowLatency.firstRound}–${windowLatency.lastRound}`,
+		};
 	}
 
 	/**
@@ -156,7 +179,8 @@ const Snia = (() => {
 				for (let round = win.first; round <= win.last; round++) {
 					inWindow.push(...(byRound.get(`${round}:${i}`) || []));
 				}
-				return { step: i, spec: step, phaseName: spec.name, readPercent: readPercentOf(step), figures: figures(inWindow) };
+				const measured = withWindowLatency(figures(inWindow), stopped && stopped.windowLatency, i);
+				return { step: i, spec: step, phaseName: spec.name, readPercent: readPercentOf(step), figures: measured };
 			});
 			return { spec, phase, ss: null, tracking, trackedStep, metric, window: win, elements, rounds: r, fixed: !r.tracking };
 		}
@@ -403,16 +427,29 @@ const Snia = (() => {
 				el('tbody', {}, rows)));
 	}
 
+	/**
+	 * QD 1 latency, one row per element: SNIA's average and maximum response time and the five
+	 * nines, of all the element's IOs and of its reads and writes apart (a 65/35 mix has both).
+	 */
 	function latencyTable(section, m) {
 		const us = (ns) => (ns == null ? '—' : num(ns / 1000, 1));
 		const rows = [...m.latency].sort((a, b) => a.spec.blockSizeBytes - b.spec.blockSizeBytes || b.readPercent - a.readPercent);
-		section.append(el('h3', {}, 'Latency at QD 1 (µs)'),
+		const columns = [['ios', 'IOs'], ['meanLatencyNs', 'average'], ['maxLatencyNs', 'maximum'], ['p99999Ns', 'P99.999'],
+			['readP99999Ns', 'P99.999 read'], ['writeP99999Ns', 'P99.999 write']];
+		const cell = (f, [key]) => el('td', { class: 'num', 'data-figure': key, 'data-value': f[key] == null ? null : String(f[key]) },
+			key === 'ios' ? (f.ios == null ? '—' : num(f.ios, 0)) : us(f[key]));
+		section.append(el('h3', {}, 'Latency at QD 1: average, maximum and five nines (µs)'),
 			el('table', { id: 'snia-latency-table' },
-				el('thead', {}, el('tr', {}, ['block size', 'R/W mix', 'IOPS', 'average', 'maximum', 'P99.999 read', 'P99.999 write', 'source'].map((h, i) => el('th', { class: i > 1 && i < 7 ? 'num' : null }, h)))),
-				el('tbody', {}, rows.map((e) => el('tr', { 'data-block': e.spec.blockSizeBytes, 'data-mix': mixLabel(e.readPercent) },
-					[blockLabel(e.spec.blockSizeBytes), mixLabel(e.readPercent), num(e.figures.iops, 1), us(e.figures.meanLatencyNs), us(e.figures.maxLatencyNs),
-						us(e.figures.readP99999Ns), us(e.figures.writeP99999Ns),
-						e.figures.histogram ? 'the phase\'s merged histogram' : 'per-second samples (average by Little\'s law)'].map((c, i) => el('td', { class: i > 1 && i < 7 ? 'num' : null }, c)))))));
+				el('thead', {}, el('tr', {}, el('th', {}, 'block size'), el('th', {}, 'R/W mix'), el('th', { class: 'num' }, 'IOPS'),
+					columns.map(([, label]) => el('th', { class: 'num' }, label)), el('th', {}, 'source'))),
+				el('tbody', {}, rows.map((e) => el('tr', { 'data-block': e.spec.blockSizeBytes, 'data-mix': mixLabel(e.readPercent), 'data-step': e.step == null ? null : String(e.step) },
+					el('td', {}, blockLabel(e.spec.blockSizeBytes)), el('td', {}, mixLabel(e.readPercent)), el('td', { class: 'num' }, num(e.figures.iops, 1)),
+					columns.map((c) => cell(e.figures, c)), el('td', {}, e.figures.latencySource))))),
+			el('p', { class: 'muted' }, 'A step of a phase with rounds: its IOs in the measurement window\'s rounds, from the runner\'s '
+				+ 'merge of the step\'s histograms of those rounds; a whole phase: all its IOs, from its merged histogram. Average and maximum are exact; '
+				+ 'P99.999 is the latency 99.999 % of the IOs did not exceed (log-linear histogram, ≤ 1 % value error), of all the '
+				+ 'element\'s IOs and of its reads and writes apart. —: not measured (no IO in that direction, percentiles of a whole '
+				+ 'phase\'s mix, or a runner that reported per-second figures only).'));
 	}
 
 	/** Appends the SNIA pages to the report; data as Report.render takes it. */

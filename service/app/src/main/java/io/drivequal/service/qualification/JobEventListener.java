@@ -162,7 +162,8 @@ class JobEventListener {
 			.index((index) -> index.index(EVENTS_INDEX).id(event.path("eventId").asString()).document(document)));
 	}
 
-	private BulkOperation phaseResultDocument(JsonNode event) {
+	/** A phase-completed event's drivequal-phase-results document. */
+	BulkOperation phaseResultDocument(JsonNode event) {
 		JsonNode deallocated = event.get("deallocatedBytes");
 		return PhaseResults.document(event.path("time").asString(), event.path("jobId").asString(),
 				event.path("runnerId").asString(), null, event.path("phaseIndex").asInt(),

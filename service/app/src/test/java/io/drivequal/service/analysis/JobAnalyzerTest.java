@@ -1,7 +1,8 @@
 /*
  * A finished job's analysis from hand-checkable inputs: a flat 2000 s phase is steady from the
  * first window with consistency 1; SMART deltas give WAF; TRIM recovery from three sequential
- * phases; verdicts follow the criteria.
+ * phases; verdicts follow the criteria; a phase with rounds keeps each step's window latency as
+ * the runner reported it, into the stored analysis the report reads.
  */
 package io.drivequal.service.analysis;
 
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import io.drivequal.analysis.Outcome;
+import io.drivequal.schemas.Contracts;
 import io.drivequal.service.catalog.Catalog;
 import io.drivequal.service.catalog.PhaseSpec;
 import io.drivequal.service.catalog.Profile;
@@ -19,6 +21,7 @@ import io.drivequal.service.ingest.SamplePoint;
 import io.drivequal.service.qualification.CompletedJobs;
 import io.drivequal.service.qualification.Criterion;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -128,6 +131,37 @@ class JobAnalyzerTest {
 				List.of(new JobAnalyzer.PhaseInput(purge, unverifiable, List.of(), null)), List.of());
 		assertThat(proven.verdict().outcome()).isEqualTo(Outcome.INCONCLUSIVE);
 		assertThat(proven.verdict().criteria().get(0).explanation()).contains("the null engine stores nothing");
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void aPhaseWithRoundsKeepsEachStepsWindowLatencyInTheStoredAnalysis() {
+		// pts-latency's rounds phase as the runner reported it: its phase result, read
+		// back from the index, is the event's totals and rounds.
+		Profile latency = new Catalog().find("pts-latency").orElseThrow();
+		Contracts contracts = Contracts.load();
+		Map<String, Object> result = contracts.mapper()
+			.convertValue(
+					contracts.mapper()
+						.readTree(Contracts
+							.resource("examples/job-event/valid/phase-completed-rounds-latency-window.json")),
+					Map.class);
+		CompletedJobs.JobFacts job = new CompletedJobs.JobFacts("q-2", "pts-latency", "SIM-1", "DQSIM-T", "1.0",
+				8L << 30, latency.phases(), null, List.of(), Instant.parse("2026-11-25T16:00:00Z"), null);
+		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(job, Optional.of(latency),
+				List.of(new JobAnalyzer.PhaseInput(latency.phases().get(3), result, List.of(), null)), List.of());
+		assertThat(analysis.phases().get(0).rounds()).isEqualTo(result.get("rounds"));
+		// stored as the sweeper stores it, and served as the report reads it
+		Map<String, Object> stored = JsonMapper.builder().build().convertValue(analysis, Map.class);
+		Map<String, Object> phase = ((List<Map<String, Object>>) stored.get("phases")).get(0);
+		Map<String, Object> window = (Map<String, Object>) ((Map<String, Object>) phase.get("rounds"))
+			.get("windowLatency");
+		assertThat(window).containsEntry("firstRound", 4).containsEntry("lastRound", 8);
+		List<Map<String, Object>> steps = (List<Map<String, Object>>) window.get("steps");
+		assertThat(steps).hasSize(9);
+		assertThat((Map<String, Object>) steps.get(7).get("total")).containsEntry("ios", 3745000)
+			.containsEntry("meanNs", 12688)
+			.containsEntry("maxNs", 1830440);
 	}
 
 	@Test

@@ -6,9 +6,11 @@
  * rounds; every other PTS-E profile runs end to end, the long ones time-scaled through the API's
  * phase overrides (write saturation once to its 4x capacity and once to a time limit made the
  * nearer; cross-stimulus recovery on the per-IO model, whose sequential pass after random writes the
- * fluid model does not follow); every PTS-E job's SNIA report pages are opened in headless
- * Chromium, checked and saved as target/snia-report/pts-*.png; and bad round definitions are
- * refused with the field named, nothing created.
+ * fluid model does not follow, and the latency test on it too, whose IOs each have their own
+ * latency there); every PTS-E job's SNIA report pages are opened in headless
+ * Chromium, checked and saved as target/snia-report/pts-*.png (pts-latency's latency table: every
+ * element's average, maximum and five nines over the measurement window, as the runner reported them);
+ * and bad round definitions are refused with the field named, nothing created.
  */
 package io.drivequal.service.qualification;
 
@@ -49,7 +51,9 @@ class PtsProfilesIT {
 
 	/**
 	 * The per-IO model, where the fluid one is not calibrated: a sequential pass after
-	 * random writes (cross-stimulus recovery's last segment).
+	 * random writes (cross-stimulus recovery's last segment); and where each IO has its
+	 * own latency, so a latency test has a tail below its maximum (the fluid model gives
+	 * the IOs of an interval a handful of latencies).
 	 */
 	private static final String FTL = "{\"sim_model\":\"ftl\",\"sim_time_scale\":200}";
 
@@ -125,12 +129,13 @@ class PtsProfilesIT {
 		List<String> targets = List.of("sim:test-enterprise-eager@11", "sim:test-enterprise-eager@12",
 				"sim:test-enterprise-eager@13", "sim:test-enterprise-eager@14", "sim:test-enterprise-eager@15",
 				"sim:test-enterprise-eager@16");
-		String xsrTarget = targets.get(4);
-		this.agents.start(runnerId, targets.stream().filter((target) -> !target.equals(xsrTarget)).toList(), FLUID,
+		List<String> perIo = List.of(targets.get(1), targets.get(4)); // pts-latency,
+																		// pts-xsr
+		this.agents.start(runnerId, targets.stream().filter((target) -> !perIo.contains(target)).toList(), FLUID,
 				Map.of());
-		this.agents.start(runnerId + "-ftl", List.of(xsrTarget), FTL, Map.of());
-		List<JsonNode> drives = new ArrayList<>(api().awaitDrives(runnerId, targets.size() - 1));
-		drives.addAll(api().awaitDrives(runnerId + "-ftl", 1));
+		this.agents.start(runnerId + "-ftl", perIo, FTL, Map.of());
+		List<JsonNode> drives = new ArrayList<>(api().awaitDrives(runnerId, targets.size() - perIo.size()));
+		drives.addAll(api().awaitDrives(runnerId + "-ftl", perIo.size()));
 		// Time-scaled through the API's overrides: HIR's wait states 12 cycles instead of
 		// 360 and 60 s baselines, XSR's segments 10 minutes instead of 8 and 6 hours.
 		StringBuilder hirOverrides = new StringBuilder();
@@ -215,6 +220,7 @@ class PtsProfilesIT {
 			.contains("Preconditioning before the testwdpc-rnd4k: 4 KiB random 0/100 (R/W), QD 32")
 			.contains("tracking the mean latency (meanLatencyNs) of step");
 		assertThat(shown.get("pts-latency").results()).containsExactly("snia-latency-table");
+		assertWindowLatency(latency, shown.get("pts-latency").latency());
 		assertThat(shown.get("pts-wsat").tests()).containsExactly("wsat");
 		assertThat(shown.get("pts-wsat").saturation()).containsExactly("wsat");
 		assertThat(shown.get("pts-wsat").setups().get(0)).contains(
@@ -224,6 +230,64 @@ class PtsProfilesIT {
 				"wait-state-3", "wait-state-4", "wait-state-5");
 		assertThat(shown.get("pts-hir").setups().get(2)).contains("fixed rounds run").contains("baseline-1");
 		assertThat(shown.get("pts-xsr").tests()).containsExactly("rnd-8k");
+	}
+
+	/**
+	 * pts-latency's elements over the measurement window (the runner's merge of each
+	 * step's histograms): the last five rounds, where steady state was reached when it
+	 * was; the 4096-byte-LBA drive runs six steps (8 and 4 KiB x 100/0, 65/35, 0/100),
+	 * the mixes with reads and writes; every five nines at least its average and at most
+	 * its maximum; the page shows the same figures.
+	 */
+	@SuppressWarnings("unchecked")
+	private static void assertWindowLatency(Map<String, Object> rounds, List<SniaPages.LatencyRow> shown) {
+		Map<String, Object> window = (Map<String, Object>) rounds.get("windowLatency");
+		assertThat(window).as("pts-latency's phase result has the window latency").isNotNull();
+		int last = "steady".equals(rounds.get("stoppedBecause")) ? ((Number) rounds.get("reachedAtRound")).intValue()
+				: ((Number) rounds.get("roundsRun")).intValue() - 1;
+		assertThat(window).containsEntry("firstRound", last - 4).containsEntry("lastRound", last);
+		List<Map<String, Object>> steps = (List<Map<String, Object>>) window.get("steps");
+		assertThat(steps).extracting((step) -> step.get("step")).containsExactly(0, 1, 2, 3, 4, 5);
+		String[] elements = { "8 KiB 100/0", "4 KiB 100/0", "8 KiB 65/35", "4 KiB 65/35", "8 KiB 0/100",
+				"4 KiB 0/100" };
+		System.out.printf("pts-latency window latency, rounds %s-%s (us):%n%-12s %-6s %10s %9s %9s %9s %9s %9s%n",
+				window.get("firstRound"), window.get("lastRound"), "element", "dir", "IOs", "average", "p99", "p99.9",
+				"p99.999", "max");
+		for (Map<String, Object> step : steps) {
+			int index = ((Number) step.get("step")).intValue();
+			assertThat(step.keySet()).as("step %d's directions", index)
+				.containsExactlyInAnyOrderElementsOf((index < 2) ? List.of("step", "read", "total")
+						: (index < 4) ? List.of("step", "read", "write", "total") : List.of("step", "write", "total"));
+			for (String direction : List.of("total", "read", "write")) {
+				Map<String, Object> f = (Map<String, Object>) step.get(direction);
+				if (f == null) {
+					continue;
+				}
+				long mean = ((Number) f.get("meanNs")).longValue();
+				long p99 = ((Number) f.get("p99Ns")).longValue();
+				long p999 = ((Number) f.get("p999Ns")).longValue();
+				long fiveNines = ((Number) f.get("p99999Ns")).longValue();
+				long max = ((Number) f.get("maxNs")).longValue();
+				System.out.printf("%-12s %-6s %10d %9.1f %9.1f %9.1f %9.1f %9.1f%n", elements[index], direction,
+						((Number) f.get("ios")).longValue(), mean / 1000.0, p99 / 1000.0, p999 / 1000.0,
+						fiveNines / 1000.0, max / 1000.0);
+				assertThat(fiveNines).as("step %d %s: five nines between average and maximum", index, direction)
+					.isBetween(mean, max);
+				assertThat(p99).as("step %d %s: p99 <= p99.9 <= p99.999", index, direction).isLessThanOrEqualTo(p999);
+				assertThat(p999).isLessThanOrEqualTo(fiveNines);
+			}
+		}
+		assertThat(shown).as("one latency row per element").hasSize(steps.size());
+		for (SniaPages.LatencyRow row : shown) {
+			Map<String, Object> total = (Map<String, Object>) steps.get(row.step()).get("total");
+			assertThat(row.figures()).as("the page's %s %s", row.blockSizeBytes(), row.mix())
+				.containsEntry("meanLatencyNs", ((Number) total.get("meanNs")).doubleValue())
+				.containsEntry("maxLatencyNs", ((Number) total.get("maxNs")).doubleValue())
+				.containsEntry("p99999Ns", ((Number) total.get("p99999Ns")).doubleValue());
+			assertThat(row.figures().get("p99999Ns")).isBetween(row.figures().get("meanLatencyNs"),
+					row.figures().get("maxLatencyNs"));
+			assertThat(row.source()).isEqualTo("merged histograms of rounds %d–%d".formatted(last - 4, last));
+		}
 	}
 
 	private static long written(Map<String, Object> result) {

@@ -2,15 +2,18 @@
  * The report's SNIA PTS pages of a finished job as a buyer reads them, in headless Chromium: every
  * test page must show its setup header, its steady-state convergence plot and its measurement-window
  * plot with the ±10 %/±20 % bands and the slope line; the section's tables are listed for the caller
- * to expect, and the section is saved as a PNG to be looked at. Shared by the ITs that run the
- * PTS-E profiles and a PTS-shaped plan.
+ * to expect, the QD 1 latency table's figures are read back for the caller to check, and the section
+ * is saved as a PNG to be looked at. Shared by the ITs that run the PTS-E profiles and a PTS-shaped
+ * plan.
  */
 package io.drivequal.service.report;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
@@ -45,8 +48,22 @@ public final class SniaPages implements AutoCloseable {
 	 * @param saturation the tests with write saturation plots (IOPS against time and
 	 * against the data written)
 	 * @param results the ids of the result tables and plots shown
+	 * @param latency the rows of the QD 1 latency table
 	 */
-	public record Shown(List<String> tests, List<String> setups, List<String> saturation, List<String> results) {
+	public record Shown(List<String> tests, List<String> setups, List<String> saturation, List<String> results,
+			List<LatencyRow> latency) {
+	}
+
+	/**
+	 * One element of the QD 1 latency table.
+	 *
+	 * @param step the element's step in its phase's rounds, null for a whole phase
+	 * @param figures what the row shows, ns (IOs as a count): ios, meanLatencyNs,
+	 * maxLatencyNs, p99999Ns, readP99999Ns, writeP99999Ns; a figure the row does not show
+	 * is absent
+	 * @param source where the figures come from, as the row says
+	 */
+	public record LatencyRow(int blockSizeBytes, String mix, Integer step, Map<String, Double> figures, String source) {
 	}
 
 	/** A new browser context (1280 x 900) for the caller's own page. */
@@ -115,8 +132,28 @@ public final class SniaPages implements AutoCloseable {
 			}
 			List<String> results = RESULTS.stream().filter((id) -> page.locator("#" + id).count() == 1).toList();
 			page.locator("#snia-section").screenshot(new Locator.ScreenshotOptions().setPath(png));
-			return new Shown(tests, setups, saturation, results);
+			return new Shown(tests, setups, saturation, results, latencyRows(page));
 		}
+	}
+
+	private static List<LatencyRow> latencyRows(Page page) {
+		List<LatencyRow> rows = new ArrayList<>();
+		Locator trs = page.locator("#snia-latency-table tbody tr");
+		for (int i = 0; i < trs.count(); i++) {
+			Locator tr = trs.nth(i);
+			Map<String, Double> figures = new LinkedHashMap<>();
+			Locator cells = tr.locator("td[data-figure]");
+			for (int c = 0; c < cells.count(); c++) {
+				String value = cells.nth(c).getAttribute("data-value");
+				if (value != null) {
+					figures.put(cells.nth(c).getAttribute("data-figure"), Double.parseDouble(value));
+				}
+			}
+			String step = tr.getAttribute("data-step");
+			rows.add(new LatencyRow(Integer.parseInt(tr.getAttribute("data-block")), tr.getAttribute("data-mix"),
+					(step != null) ? Integer.valueOf(step) : null, figures, tr.locator("td").last().textContent()));
+		}
+		return rows;
 	}
 
 	@Override
