@@ -43,19 +43,9 @@ class LivenessSweeperTest {
 
 	@Test
 	void afterAnElasticsearchOutageARunnerIsJudgedOnlyOnceItsHeartbeatsCouldBeIndexed() {
-		given(this.registry.timeouts()).willReturn(new RunnerRegistry.Timeouts(Duration.ofSeconds(20)));
-		given(this.broker.reachable()).willReturn(true);
-		LivenessSweeper sweeper = new LivenessSweeper(this.store, mock(DriveLeases.class), this.registry, this.clock,
-				this.broker, Duration.ofSeconds(30));
-		Job running = new Job.Draft().build().edit((draft) -> {
-			draft.jobId = "q-1";
-			draft.state = JobState.RUNNING;
-			draft.runnerId = "r1";
-		});
-		Runner stale = new Runner("r1", "host", "1.0", List.of("sim"), 1000, 1, List.of("q-1"),
-				this.clock.instant().minusSeconds(60));
-		given(this.registry.runners(Set.of("r1"))).willReturn(Map.of("r1", stale));
-		given(this.registry.isAlive(stale)).willReturn(false);
+		LivenessSweeper sweeper = sweeper();
+		Job running = running("q-1", "r1");
+		silentFor(Duration.ofSeconds(60), "r1", "q-1");
 		given(this.registry.heartbeatsConsumed()).willReturn(true);
 
 		sweeper.run();
@@ -79,15 +69,8 @@ class LivenessSweeperTest {
 
 	@Test
 	void withoutAnOutageASilentRunnerIsJudgedOneTimeoutAfterTheStart() {
-		given(this.registry.timeouts()).willReturn(new RunnerRegistry.Timeouts(Duration.ofSeconds(20)));
-		given(this.broker.reachable()).willReturn(true);
-		LivenessSweeper sweeper = new LivenessSweeper(this.store, mock(DriveLeases.class), this.registry, this.clock,
-				this.broker, Duration.ofSeconds(30));
-		Job running = new Job.Draft().build().edit((draft) -> {
-			draft.jobId = "q-2";
-			draft.state = JobState.RUNNING;
-			draft.runnerId = "r2";
-		});
+		LivenessSweeper sweeper = sweeper();
+		Job running = running("q-2", "r2");
 		given(this.store.inStates(any(), anyInt())).willReturn(List.of(running));
 		given(this.registry.runners(Set.of("r2"))).willReturn(Map.of());
 		given(this.registry.heartbeatsConsumed()).willReturn(true);
@@ -104,20 +87,10 @@ class LivenessSweeperTest {
 	 */
 	@Test
 	void whileHeartbeatsWaitUnreadNobodyIsJudged() {
-		given(this.registry.timeouts()).willReturn(new RunnerRegistry.Timeouts(Duration.ofSeconds(20)));
-		given(this.broker.reachable()).willReturn(true);
-		LivenessSweeper sweeper = new LivenessSweeper(this.store, mock(DriveLeases.class), this.registry, this.clock,
-				this.broker, Duration.ofSeconds(30));
-		Job running = new Job.Draft().build().edit((draft) -> {
-			draft.jobId = "q-3";
-			draft.state = JobState.RUNNING;
-			draft.runnerId = "r3";
-		});
-		Runner stale = new Runner("r3", "host", "1.0", List.of("sim"), 1000, 1, List.of("q-3"),
-				this.clock.instant().minusSeconds(43));
+		LivenessSweeper sweeper = sweeper();
+		Job running = running("q-3", "r3");
 		given(this.store.inStates(any(), anyInt())).willReturn(List.of(running));
-		given(this.registry.runners(Set.of("r3"))).willReturn(Map.of("r3", stale));
-		given(this.registry.isAlive(stale)).willReturn(false);
+		silentFor(Duration.ofSeconds(43), "r3", "q-3");
 		given(this.registry.heartbeatsConsumed()).willReturn(false);
 		sweeper.run();
 		for (int i = 0; i < 30; i++) {
@@ -131,6 +104,29 @@ class LivenessSweeperTest {
 		this.clock.advance(Duration.ofSeconds(2));
 		sweeper.run();
 		verify(this.store).update(eq("q-3"), any());
+	}
+
+	private LivenessSweeper sweeper() {
+		given(this.registry.timeouts()).willReturn(new RunnerRegistry.Timeouts(Duration.ofSeconds(20)));
+		given(this.broker.reachable()).willReturn(true);
+		return new LivenessSweeper(this.store, mock(DriveLeases.class), this.registry, this.clock, this.broker,
+				Duration.ofSeconds(30));
+	}
+
+	/** The registry shows the runner's last heartbeat {@code silence} ago: not alive. */
+	private void silentFor(Duration silence, String runnerId, String jobId) {
+		Runner stale = new Runner(runnerId, "host", "1.0", List.of("sim"), 1000, 1, List.of(jobId),
+				this.clock.instant().minus(silence));
+		given(this.registry.runners(Set.of(runnerId))).willReturn(Map.of(runnerId, stale));
+		given(this.registry.isAlive(stale)).willReturn(false);
+	}
+
+	private static Job running(String jobId, String runnerId) {
+		return new Job.Draft().build().edit((draft) -> {
+			draft.jobId = jobId;
+			draft.state = JobState.RUNNING;
+			draft.runnerId = runnerId;
+		});
 	}
 
 	static final class MutableClock extends Clock {
