@@ -68,7 +68,11 @@ class AnalysisSweeper {
 	@Scheduled(fixedDelayString = "${drivequal.analysis.sweep-interval:2s}")
 	void run() {
 		try {
-			for (CompletedJobs.JobFacts job : this.jobs.awaitingAnalysis(20)) {
+			List<CompletedJobs.JobFacts> awaiting = this.jobs.awaitingAnalysis(20);
+			if (!awaiting.isEmpty()) {
+				this.data.refreshEventIndices();
+			}
+			for (CompletedJobs.JobFacts job : awaiting) {
 				try (MDC.MDCCloseable context = MDC.putCloseable("jobId", job.jobId())) {
 					analyze(job);
 				}

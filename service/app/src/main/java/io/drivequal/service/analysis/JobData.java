@@ -18,6 +18,7 @@ import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch.core.search.Hit;
 import io.drivequal.service.ingest.HealthQueries;
 import io.drivequal.service.ingest.HealthReading;
+import io.drivequal.service.ingest.PhaseResults;
 import io.drivequal.service.ingest.SamplePoint;
 import io.drivequal.service.ingest.SampleQueries;
 
@@ -27,6 +28,8 @@ import org.springframework.stereotype.Component;
 class JobData {
 
 	private static final int PAGE = 10_000;
+
+	private static final String EVENTS_INDEX = "drivequal-events";
 
 	private final ElasticsearchClient client;
 
@@ -40,6 +43,28 @@ class JobData {
 		this.health = health;
 	}
 
+	/**
+	 * Makes searchable what the finished jobs' events wrote. The event consumer writes a
+	 * job's health readings, phase results and events (SMART snapshots among them) before
+	 * it moves the job to its final state, so they are acknowledged by the time a sweep
+	 * sees the job finished; but searchable only after their index refreshes, which runs
+	 * on its own schedule (or, for an index nobody searched lately, at the next search).
+	 * Samples have a count to wait for (the phase result's); these have none, so an
+	 * analysis that read them before the refresh judged a hot drive's temperature unknown
+	 * (it happened in CI, with the events consumer catching up on a whole job at once).
+	 */
+	void refreshEventIndices() {
+		try {
+			this.client.indices()
+				.refresh((refresh) -> refresh.index(HealthReading.INDEX, PhaseResults.INDEX, EVENTS_INDEX)
+					.ignoreUnavailable(true)
+					.allowNoIndices(true));
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
 	/** The drive's health readings during the job, in the order they were taken. */
 	List<HealthReading> healthReadings(String jobId) {
 		return this.health.ofJob(jobId);
@@ -49,7 +74,7 @@ class JobData {
 	@SuppressWarnings("rawtypes")
 	Map<Integer, Map<String, Object>> phaseResults(String jobId) {
 		Map<Integer, Map<String, Object>> byPhase = new HashMap<>();
-		for (Hit<Map> hit : search("drivequal-phase-results", jobId, null, "phaseIndex")) {
+		for (Hit<Map> hit : search(PhaseResults.INDEX, jobId, null, "phaseIndex")) {
 			@SuppressWarnings("unchecked")
 			Map<String, Object> source = hit.source();
 			byPhase.put(((Number) source.get("phaseIndex")).intValue(), source);
@@ -61,7 +86,7 @@ class JobData {
 	@SuppressWarnings({ "rawtypes", "unchecked" })
 	Map<Integer, Map<String, Map<String, Object>>> smartSnapshots(String jobId) {
 		Map<Integer, Map<String, Map<String, Object>>> byPhase = new HashMap<>();
-		for (Hit<Map> hit : search("drivequal-events", jobId, "smart-snapshot", "seq")) {
+		for (Hit<Map> hit : search(EVENTS_INDEX, jobId, "smart-snapshot", "seq")) {
 			Map<String, Object> payload = (Map<String, Object>) hit.source().get("payload");
 			int phaseIndex = ((Number) payload.get("phaseIndex")).intValue();
 			byPhase.computeIfAbsent(phaseIndex, (index) -> new HashMap<>())

@@ -53,12 +53,24 @@ class HealthIT {
 	private final RunnerAgents agents = new RunnerAgents();
 
 	@AfterEach
-	void stopAgents() throws InterruptedException {
+	void stopAgents() throws Exception {
 		this.agents.close();
+		// back to refreshing every second (Elasticsearch's default interval; the template
+		// sets none, and the client cannot send the null that would restore "none")
+		this.elasticsearch.indices()
+			.putSettings((put) -> put.index("drivequal-health")
+				.settings((settings) -> settings.refreshInterval((interval) -> interval.time("1s"))));
 	}
 
 	@Test
 	void anOverheatingDriveThrottlesAndTheHealthCriteriaJudgeIt() throws Exception {
+		// No background refresh of the readings: only the analysis's own refresh makes
+		// them
+		// searchable, so an analysis that read before it would find none (as it once did
+		// in CI, where a refresh came late).
+		this.elasticsearch.indices()
+			.putSettings((put) -> put.index("drivequal-health")
+				.settings((settings) -> settings.refreshInterval((interval) -> interval.time("-1"))));
 		String runnerId = "health-" + UUID.randomUUID().toString().substring(0, 8);
 		this.agents.start(runnerId, List.of("sim:test-thermal-throttle@3"), "\"healthPollIntervalS\":1");
 		String serial = api().awaitDriveSerial(runnerId);
@@ -116,6 +128,10 @@ class HealthIT {
 		}
 		Set<Long> both = new HashSet<>(found);
 		both.retainAll(truth);
+		// The analysis read every reading: none of them was still unsearchable.
+		assertThat(health.path("summary").path("readings").asInt()).as("the analysis' health: %s", health)
+			.isEqualTo(readings.size());
+		assertThat(health.path("maxTemperatureC").has("number")).as("the analysis' health: %s", health).isTrue();
 		System.out.printf(
 				"health IT %s: %d readings indexed; max %.2f C; drive counted %d s throttled (%d seconds), detector %d s "
 						+ "(%d of the drive's, %d more); intervals %s; verdict %s%n",
