@@ -106,6 +106,7 @@ public final class FleetBenchmark {
 				checks.awaitAnalysis();
 				this.results.loadAfter = ProcStats.loadAverage();
 				monitor.close();
+				checks.measureMergedSampleIndex();
 				String markdown = FleetReport.markdown(s, this.results, monitor.snapshots());
 				System.out.println();
 				System.out.println(markdown);

@@ -299,6 +299,33 @@ final class FleetChecks {
 				this.results.kafka, this.results.freshnessAll.getValueAtPercentile(99));
 	}
 
+	/**
+	 * The sample indices at rest: merged to one segment per shard, as Elasticsearch's
+	 * background merges leave an index some time after its last write. The size at the
+	 * audit depends on how far those merges had got (235 and 465 bytes a sample in two
+	 * runs of the same code), so the capacity plan takes this one. After every other
+	 * measurement: the merge costs the node a minute of CPU.
+	 */
+	void measureMergedSampleIndex() throws InterruptedException {
+		long start = System.currentTimeMillis();
+		String task = this.elasticsearch
+			.post("/drivequal-samples-*/_forcemerge?max_num_segments=1&wait_for_completion=false", "")
+			.path("task")
+			.asString();
+		while (!this.elasticsearch.get("/_tasks/" + task).path("completed").asBoolean()) {
+			if (System.currentTimeMillis() - start > 15 * 60_000L) {
+				FleetBenchmark.log("force merge still running after 15 min; merged size not measured");
+				return;
+			}
+			Thread.sleep(2000);
+		}
+		for (JsonNode row : this.elasticsearch.get("/_cat/indices/drivequal-samples-*?format=json&bytes=b")) {
+			this.results.sampleIndexMergedBytes += row.path("store.size").asLong();
+		}
+		FleetBenchmark.log("sample indices merged in %.0f s: %,d bytes", (System.currentTimeMillis() - start) / 1e3,
+				this.results.sampleIndexMergedBytes);
+	}
+
 	/** How long the replicas take to analyse the finished jobs (up to analysisWaitS). */
 	void awaitAnalysis() throws InterruptedException {
 		long start = System.currentTimeMillis();

@@ -64,8 +64,15 @@ final class FleetReport {
 		row(md, "bad input: start commands before / after", "%d / %d", r.commandsBeforeBad, r.commandsAfterBad);
 		if (r.sampleIndexDocs > 0) {
 			double perDoc = (double) r.sampleIndexBytes / r.sampleIndexDocs;
-			row(md, "sample index", "%,d bytes for %,d documents: %.0f bytes per sample, %.2f MB per drive-hour",
-					r.sampleIndexBytes, r.sampleIndexDocs, perDoc, perDoc * 3600 / 1e6);
+			row(md, "sample index at the audit (as merged so far)",
+					"%,d bytes for %,d documents: %.0f bytes per sample, %.2f MB per drive-hour", r.sampleIndexBytes,
+					r.sampleIndexDocs, perDoc, perDoc * 3600 / 1e6);
+			if (r.sampleIndexMergedBytes > 0) {
+				double merged = (double) r.sampleIndexMergedBytes / r.sampleIndexDocs;
+				row(md, "sample index at rest (one segment per shard)",
+						"%,d bytes: %.0f bytes per sample, %.2f MB per drive-hour", r.sampleIndexMergedBytes, merged,
+						merged * 3600 / 1e6);
+			}
 		}
 		row(md, "analysis of the finished jobs", "%d of %d analysed %.0f s after the audit", r.analysed, s.drives(),
 				r.analysisS);

@@ -98,6 +98,8 @@ final class FleetResults {
 
 	long sampleIndexDocs;
 
+	long sampleIndexMergedBytes;
+
 	int analysed;
 
 	double analysisS;
