@@ -8,6 +8,11 @@ CPU="${CPU:-1}"
 RUNTIME="${RUNTIME:-10}"
 ROUNDS="${ROUNDS:-3}"
 [ -x "$RUNNER" ] || { echo "build the runner first (mvn -B verify, or set RUNNER=)" >&2; exit 2; }
+# A build tree configured by hand as Debug (-O0) makes the runner look slow: say so.
+runner_cache="$(dirname "$RUNNER")/CMakeCache.txt"
+if [ -f "$runner_cache" ] && grep -q '^CMAKE_BUILD_TYPE:STRING=Debug$' "$runner_cache"; then
+	echo "warning: $RUNNER is a Debug build (-O0); Maven builds RelWithDebInfo (target/build) and Release (target/build-release)" >&2
+fi
 command -v fio >/dev/null || { echo "fio is not installed" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "python3 is needed to read fio's JSON" >&2; exit 2; }
 
