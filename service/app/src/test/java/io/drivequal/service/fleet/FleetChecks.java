@@ -290,10 +290,9 @@ final class FleetChecks {
 				"{\"size\":0,\"query\":{\"prefix\":{\"runnerId\":\"%s\"}},\"aggs\":{\"wrong\":{\"filter\":{\"bool\":{\"must_not\":{\"term\":{\"samples\":%d}}}}}}}"
 					.formatted(this.runnerPrefix, runtime));
 		this.results.phaseResultSamplesMismatch = phases.path("aggregations").path("wrong").path("doc_count").asLong();
-		for (JsonNode row : this.elasticsearch.get("/_cat/indices/drivequal-samples-*?format=json&bytes=b")) {
-			this.results.sampleIndexBytes += row.path("store.size").asLong();
-			this.results.sampleIndexDocs += row.path("docs.count").asLong();
-		}
+		JsonNode indices = sampleIndices();
+		this.results.sampleIndexBytes = total(indices, "store.size");
+		this.results.sampleIndexDocs = total(indices, "docs.count");
 		FleetBenchmark.log("audit: %d of %d jobs exact; lost %d, extra %d; Kafka %s; freshness p99 %d ms",
 				this.results.jobsExact, this.submitted.size(), this.results.lost, this.results.extra,
 				this.results.kafka, this.results.freshnessAll.getValueAtPercentile(99));
@@ -319,11 +318,22 @@ final class FleetChecks {
 			}
 			Thread.sleep(2000);
 		}
-		for (JsonNode row : this.elasticsearch.get("/_cat/indices/drivequal-samples-*?format=json&bytes=b")) {
-			this.results.sampleIndexMergedBytes += row.path("store.size").asLong();
-		}
+		this.results.sampleIndexMergedBytes = total(sampleIndices(), "store.size");
 		FleetBenchmark.log("sample indices merged in %.0f s: %,d bytes", (System.currentTimeMillis() - start) / 1e3,
 				this.results.sampleIndexMergedBytes);
+	}
+
+	/** The sample indices' rows of _cat/indices, sizes in bytes. */
+	private JsonNode sampleIndices() {
+		return this.elasticsearch.get("/_cat/indices/drivequal-samples-*?format=json&bytes=b");
+	}
+
+	private static long total(JsonNode rows, String column) {
+		long total = 0;
+		for (JsonNode row : rows) {
+			total += row.path(column).asLong();
+		}
+		return total;
 	}
 
 	/** How long the replicas take to analyse the finished jobs (up to analysisWaitS). */
