@@ -5,7 +5,7 @@ package io.drivequal.service.drives;
 
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
+import java.util.Objects;
 import java.util.stream.Collectors;
 
 import io.drivequal.service.platform.NotFoundException;
@@ -40,15 +40,19 @@ class DriveController {
 	}
 
 	/**
-	 * Two searches whatever the fleet's size: the runners are read once, not once per
-	 * drive (that made this the slowest request of the fault suite's load test).
+	 * Two round trips whatever the fleet's size: the drives are searched once, and their
+	 * runners read once, not once per drive (that made this the slowest request of the
+	 * fault suite's load test). The runners are read by id, which Elasticsearch answers
+	 * in real time: a search would see a runner only after its index's next refresh, so a
+	 * drive from a runner's first heartbeat (written in the same bulk) could be listed
+	 * with its runner not yet found, and so not alive.
 	 */
 	@GetMapping
 	List<DriveView> drives() {
-		Map<String, Runner> runners = this.registry.runners()
-			.stream()
-			.collect(Collectors.toMap(Runner::runnerId, Function.identity(), (first, second) -> first));
-		return this.registry.drives().stream().map((drive) -> {
+		List<Drive> drives = this.registry.drives();
+		Map<String, Runner> runners = this.registry
+			.runners(drives.stream().map(Drive::runnerId).filter(Objects::nonNull).collect(Collectors.toSet()));
+		return drives.stream().map((drive) -> {
 			Runner runner = runners.get(drive.runnerId());
 			return new DriveView(drive, runner != null && this.registry.isAlive(runner));
 		}).toList();

@@ -6,7 +6,9 @@ package io.drivequal.service.drives;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import io.drivequal.service.qualification.DriveHistory;
 import io.drivequal.service.qualification.JobState;
@@ -51,7 +53,7 @@ class DriveControllerTest {
 		Runner local = new Runner("local", "host", "1.0", List.of("sim"), 1000, 1, List.of(),
 				Instant.parse("2026-11-22T21:00:00Z"));
 		given(this.registry.drives()).willReturn(List.of(this.drive));
-		given(this.registry.runners()).willReturn(List.of(local));
+		given(this.registry.runners(Set.of("local"))).willReturn(Map.of("local", local));
 		given(this.registry.isAlive(local)).willReturn(true);
 		this.mvc.perform(get("/api/v1/drives").with(user("ops").roles("VIEWER")))
 			.andExpect(status().isOk())
