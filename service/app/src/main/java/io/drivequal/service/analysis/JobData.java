@@ -21,6 +21,7 @@ import io.drivequal.service.ingest.HealthReading;
 import io.drivequal.service.ingest.PhaseResults;
 import io.drivequal.service.ingest.SamplePoint;
 import io.drivequal.service.ingest.SampleQueries;
+import io.drivequal.service.qualification.CompletedJobs;
 
 import org.springframework.stereotype.Component;
 
@@ -28,8 +29,6 @@ import org.springframework.stereotype.Component;
 class JobData {
 
 	private static final int PAGE = 10_000;
-
-	private static final String EVENTS_INDEX = "drivequal-events";
 
 	private final ElasticsearchClient client;
 
@@ -56,7 +55,7 @@ class JobData {
 	void refreshEventIndices() {
 		try {
 			this.client.indices()
-				.refresh((refresh) -> refresh.index(HealthReading.INDEX, PhaseResults.INDEX, EVENTS_INDEX)
+				.refresh((refresh) -> refresh.index(HealthReading.INDEX, PhaseResults.INDEX, CompletedJobs.EVENTS_INDEX)
 					.ignoreUnavailable(true)
 					.allowNoIndices(true));
 		}
@@ -86,7 +85,7 @@ class JobData {
 	@SuppressWarnings({ "rawtypes", "unchecked" })
 	Map<Integer, Map<String, Map<String, Object>>> smartSnapshots(String jobId) {
 		Map<Integer, Map<String, Map<String, Object>>> byPhase = new HashMap<>();
-		for (Hit<Map> hit : search(EVENTS_INDEX, jobId, "smart-snapshot", "seq")) {
+		for (Hit<Map> hit : search(CompletedJobs.EVENTS_INDEX, jobId, "smart-snapshot", "seq")) {
 			Map<String, Object> payload = (Map<String, Object>) hit.source().get("payload");
 			int phaseIndex = ((Number) payload.get("phaseIndex")).intValue();
 			byPhase.computeIfAbsent(phaseIndex, (index) -> new HashMap<>())

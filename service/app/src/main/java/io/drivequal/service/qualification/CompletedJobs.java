@@ -23,6 +23,12 @@ import org.springframework.stereotype.Component;
 @Component
 public class CompletedJobs {
 
+	/**
+	 * Where the job event consumer stores every job's events, in order; the analysis
+	 * reads the SMART snapshots among them.
+	 */
+	public static final String EVENTS_INDEX = "drivequal-events";
+
 	private final JobStore store;
 
 	private final BulkWriter writer;

@@ -38,8 +38,6 @@ class JobEventListener {
 
 	private static final Logger log = LoggerFactory.getLogger(JobEventListener.class);
 
-	static final String EVENTS_INDEX = "drivequal-events";
-
 	private final MessageDecoder decoder;
 
 	private final BulkWriter writer;
@@ -131,7 +129,7 @@ class JobEventListener {
 			try (MDC.MDCCloseable jobContext = MDC.putCloseable("jobId", job.getKey())) {
 				if (updates.missing().contains(job.getKey())) {
 					log.warn("events {} name unknown job {}; kept in {} only", job.getValue(), job.getKey(),
-							EVENTS_INDEX);
+							CompletedJobs.EVENTS_INDEX);
 					continue;
 				}
 				Job current = updates.written().get(job.getKey());
@@ -158,8 +156,9 @@ class JobEventListener {
 		putIfPresent(document, "reason", event, "reason");
 		putIfPresent(document, "message", event, "message");
 		document.put("payload", toMap(event));
-		return BulkOperation.of((op) -> op
-			.index((index) -> index.index(EVENTS_INDEX).id(event.path("eventId").asString()).document(document)));
+		return BulkOperation.of((op) -> op.index((index) -> index.index(CompletedJobs.EVENTS_INDEX)
+			.id(event.path("eventId").asString())
+			.document(document)));
 	}
 
 	/** A phase-completed event's drivequal-phase-results document. */
