@@ -49,8 +49,9 @@ struct io_worker {
 	bool fill_data; /* headers and random data in every write (the target keeps data) */
 	bool track; /* the ledger keeps generations: tracked writes never overlap in flight */
 	bool own_latency; /* the engine times IOs (DQ_ENGINE_OWN_LATENCY) */
-	/* commit() submits, so the next buffers are filled while these IOs fly (else getevents()
-	 * submits and reaps in one call: nothing costly runs between the two) */
+	/* commit() submits, then getevents() reaps: with writes to fill (the next buffers fill while
+	 * these IOs fly) and at queue depths above 1; else getevents() submits and reaps in one
+	 * call (QD1 reads: nothing runs between the two) */
 	bool submit_early;
 	uint32_t queue_depth;
 

@@ -130,8 +130,9 @@ struct dq_io_engine_ops {
 	/* Stage one IO. -EBUSY when the queue is full. */
 	int (*queue)(void *data, const struct dq_io *io);
 	/* Submit what was staged, now: the core calls it right after stamping the IOs as submitted
-	 * when it has work to do before reaping (filling the next buffers). getevents() submits
-	 * whatever is still staged, so a core that reaps at once skips this call. */
+	 * when it has work to do before reaping (filling the next buffers) or other IOs are in
+	 * flight (queue depth above 1). getevents() submits whatever is still staged, so a core
+	 * that reaps at once (QD1 reads) skips this call. */
 	int (*commit)(void *data);
 	/* Reap up to max completions; wait up to timeout_ns for the first. Returns the count. */
 	int (*getevents)(void *data, struct dq_io_completion *out, unsigned max,
