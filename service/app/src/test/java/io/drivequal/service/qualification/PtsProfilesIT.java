@@ -276,6 +276,22 @@ class PtsProfilesIT {
 				assertThat(p99).as("step %d %s: p99 <= p99.9 <= p99.999", index, direction).isLessThanOrEqualTo(p999);
 				assertThat(p999).isLessThanOrEqualTo(fiveNines);
 			}
+			// the total is both directions merged: their IOs add up, its maximum is the
+			// larger, its average lies between theirs
+			Map<String, Object> total = (Map<String, Object>) step.get("total");
+			List<Map<String, Object>> directions = new ArrayList<>();
+			for (String direction : List.of("read", "write")) {
+				if (step.get(direction) != null) {
+					directions.add((Map<String, Object>) step.get(direction));
+				}
+			}
+			assertThat(longOf(total, "ios")).as("step %d: total IOs = read + write", index)
+				.isEqualTo(directions.stream().mapToLong((f) -> longOf(f, "ios")).sum());
+			assertThat(longOf(total, "maxNs")).as("step %d: total maximum = the larger direction's", index)
+				.isEqualTo(directions.stream().mapToLong((f) -> longOf(f, "maxNs")).max().orElseThrow());
+			assertThat(longOf(total, "meanNs")).as("step %d: total average between the directions'", index)
+				.isBetween(directions.stream().mapToLong((f) -> longOf(f, "meanNs")).min().orElseThrow(),
+						directions.stream().mapToLong((f) -> longOf(f, "meanNs")).max().orElseThrow());
 		}
 		assertThat(shown).as("one latency row per element").hasSize(steps.size());
 		for (SniaPages.LatencyRow row : shown) {
@@ -288,6 +304,10 @@ class PtsProfilesIT {
 					row.figures().get("maxLatencyNs"));
 			assertThat(row.source()).isEqualTo("merged histograms of rounds %d–%d".formatted(last - 4, last));
 		}
+	}
+
+	private static long longOf(Map<String, Object> figures, String name) {
+		return ((Number) figures.get(name)).longValue();
 	}
 
 	private static long written(Map<String, Object> result) {
