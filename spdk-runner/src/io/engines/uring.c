@@ -2,7 +2,8 @@
  * The io_uring engine: O_DIRECT IO on kernel block devices (NVMe namespaces, loop devices) and
  * regular files with registered buffers and a registered file; IOs submitted by commit() or, when
  * the core skips it (QD1 reads), by the io_uring_enter that waits; the wait bounded by a timeout
- * request armed once per tick rather than a timer per wait; TRIM by BLKDISCARD or hole punching; SMART and erase through NVMe admin passthrough.
+ * request armed once per tick rather than a timer per wait; TRIM by BLKDISCARD or hole punching;
+ * SMART and erase through NVMe admin passthrough.
  */
 #include <errno.h>
 #include <fcntl.h>
