@@ -6,7 +6,6 @@ package io.drivequal.service.platform;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.json.jackson.JacksonJsonpMapper;
-import co.elastic.clients.transport.rest_client.RestClientTransport;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -55,7 +54,7 @@ class ElasticsearchConfiguration {
 			.disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
 			.disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
 			.setSerializationInclusion(JsonInclude.Include.NON_NULL);
-		return new ElasticsearchClient(new RestClientTransport(restClient, new JacksonJsonpMapper(mapper)));
+		return new ElasticsearchClient(new JoinedBodyTransport(restClient, new JacksonJsonpMapper(mapper)));
 	}
 
 }

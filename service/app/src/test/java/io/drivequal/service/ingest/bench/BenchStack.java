@@ -16,7 +16,6 @@ import java.util.Map;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.HealthStatus;
 import co.elastic.clients.json.jackson.JacksonJsonpMapper;
-import co.elastic.clients.transport.rest_client.RestClientTransport;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -25,6 +24,7 @@ import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.drivequal.harness.RealInfrastructure;
 import io.drivequal.schemas.Contracts;
 import io.drivequal.service.DrivequalApplication;
+import io.drivequal.service.platform.JoinedBodyTransport;
 import org.apache.http.HttpHost;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -171,7 +171,7 @@ final class BenchStack implements AutoCloseable {
 			.disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
 			.disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
 			.setSerializationInclusion(JsonInclude.Include.NON_NULL);
-		return new ElasticsearchClient(new RestClientTransport(restClient, new JacksonJsonpMapper(mapper)));
+		return new ElasticsearchClient(new JoinedBodyTransport(restClient, new JacksonJsonpMapper(mapper)));
 	}
 
 	private static void installTemplates(ElasticsearchClient client, Contracts contracts) throws IOException {

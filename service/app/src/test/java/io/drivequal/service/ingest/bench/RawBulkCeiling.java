@@ -8,6 +8,7 @@ package io.drivequal.service.ingest.bench;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -39,6 +40,7 @@ final class RawBulkCeiling {
 		this.stack.freshIndex(BenchSamples.THROUGHPUT_INDEX);
 		AtomicInteger next = new AtomicInteger();
 		ExecutorService pool = Executors.newFixedThreadPool(threads);
+		Map<String, Long> threadsBefore = this.settings.threadCpu() ? ThreadCpu.snapshot() : Map.of();
 		Processes.Cpu before = this.stack.processes.cpu();
 		long start = System.nanoTime();
 		try {
@@ -60,6 +62,9 @@ final class RawBulkCeiling {
 		}
 		long nanos = System.nanoTime() - start;
 		Processes.Cpu cpu = this.stack.processes.cpu().minus(before);
+		if (this.settings.threadCpu()) {
+			IngestBenchmark.log("JVM threads, CPU ms: %s", ThreadCpu.since(threadsBefore));
+		}
 		this.stack.expectDocuments(BenchSamples.THROUGHPUT_INDEX, count);
 		BenchReport.Run result = new BenchReport.Run(count, nanos, cpu);
 		IngestBenchmark.log("ceiling %s (%d thread%s): %d samples in %.2f s = %.0f samples/s; CPU s %s", run, threads,
