@@ -33,7 +33,7 @@ record FleetSettings(int runners, int drivesPerRunner, int runtimeS, int replica
 				Integer.getInteger("fleet.replicas", 2), Integer.getInteger("fleet.historyJobs", 9000),
 				Integer.getInteger("fleet.badSubmissions", 1000), Integer.getInteger("fleet.killReplicaAtS", 0),
 				Integer.getInteger("fleet.apiSeconds", 60), Integer.getInteger("fleet.apiClients", 4),
-				Integer.getInteger("fleet.pollMs", 250), Integer.getInteger("fleet.submitThreads", 8),
+				Integer.getInteger("fleet.pollMs", 100), Integer.getInteger("fleet.submitThreads", 8),
 				Integer.getInteger("fleet.esHeapMb", 1024), Integer.getInteger("fleet.kafkaHeapMb", 512),
 				Integer.getInteger("fleet.serviceHeapMb", 512),
 				List.of(System

@@ -2,7 +2,9 @@
  * Every sample of the fleet, followed from Kafka to Elasticsearch: a consumer of its own reads the
  * samples topic (each record's produce time, and how often each (job, t) was produced), a poller
  * asks Elasticsearch every pollMs for each job's highest searchable t. Together: produced ->
- * searchable for every sample, and the samples lost or duplicated on the way, per job.
+ * searchable for every sample, and the samples lost or duplicated on the way, per job. A sample
+ * is stamped searchable when the answer that shows it arrives, so the figure is high by up to one
+ * poll period plus the poll's own latency, never low.
  */
 package io.drivequal.service.fleet;
 
@@ -158,7 +160,11 @@ final class SampleAudit implements AutoCloseable {
 	}
 
 	private void poll() {
-		String body = "{\"size\":0,\"query\":{\"range\":{\"@timestamp\":{\"gte\":\"now-60s\"}}},"
+		// The last 30 s of samples: a job absent from an answer keeps what was seen of
+		// it, and a
+		// sample older than that is stamped when a later one of its job is seen (never
+		// early).
+		String body = "{\"size\":0,\"query\":{\"range\":{\"@timestamp\":{\"gte\":\"now-30s\"}}},"
 				+ "\"aggs\":{\"jobs\":{\"terms\":{\"field\":\"jobId\",\"size\":" + (this.settings.drives() + 100)
 				+ "},\"aggs\":{\"t\":{\"max\":{\"field\":\"t\"}}}}}}";
 		while (!this.stop.get()) {
@@ -196,7 +202,9 @@ final class SampleAudit implements AutoCloseable {
 			catch (RuntimeException ex) {
 				FleetBenchmark.log("freshness poll failed: %s", ex.getMessage());
 			}
-			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(this.settings.pollMs()));
+			// at a fixed rate: a slow answer does not stretch the period
+			long next = sent + this.settings.pollMs();
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(Math.max(0, next - System.currentTimeMillis())));
 		}
 	}
 

@@ -12,10 +12,13 @@ import java.nio.file.Path;
  * @param jobs the throughput runs' samples are spread over
  * @param freshnessSeconds 0 skips the freshness measurement
  * @param threadCpu print the JVM's CPU per thread group of every service run
+ * @param esCpus empty: every process anywhere; else the CPU list (taskset's form)
+ * Elasticsearch is pinned to, with the Kafka broker and this JVM (service, ceiling
+ * client) pinned to the others
  */
 record BenchSettings(int batchSize, int samples, int jobs, int rounds, int warmupSamples, int freshnessRate,
 		int freshnessSeconds, int freshnessWarmupSeconds, int freshnessJobs, int pollMs, int esHeapMb, int kafkaHeapMb,
-		Path dir, Path report, String serviceArgs, boolean threadCpu) {
+		Path dir, Path report, String serviceArgs, boolean threadCpu, String esCpus) {
 
 	static BenchSettings fromSystemProperties() {
 		int samples = Integer.getInteger("bench.samples", 200_000);
@@ -28,7 +31,8 @@ record BenchSettings(int batchSize, int samples, int jobs, int rounds, int warmu
 				Integer.getInteger("bench.kafkaHeapMb", 512),
 				Path.of(System.getProperty("bench.dir", "target/bench-infra")),
 				Path.of(System.getProperty("bench.report", "target/ingest-benchmark.md")),
-				System.getProperty("bench.serviceArgs", "").trim(), Boolean.getBoolean("bench.threadCpu"));
+				System.getProperty("bench.serviceArgs", "").trim(), Boolean.getBoolean("bench.threadCpu"),
+				System.getProperty("bench.esCpus", "").trim());
 	}
 
 }

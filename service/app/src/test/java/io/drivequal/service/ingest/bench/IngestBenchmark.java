@@ -11,7 +11,8 @@
  * bench.freshness.{rate,seconds,warmupSeconds,jobs,pollMs} (1000/s, 60 s, 5 s, 100, 50 ms; seconds=0
  * skips freshness), bench.esHeapMb (1024), bench.kafkaHeapMb (512), bench.dir, bench.report,
  * bench.serviceArgs (extra service arguments, e.g. --drivequal.ingest.concurrency=1),
- * bench.threadCpu (true: print the JVM's CPU per thread group of every service run).
+ * bench.threadCpu (true: print the JVM's CPU per thread group of every service run), bench.esCpus
+ * (e.g. 0: Elasticsearch pinned to those CPUs, the broker and this JVM to the others).
  */
 package io.drivequal.service.ingest.bench;
 
@@ -64,8 +65,14 @@ public final class IngestBenchmark {
 		String loadBefore = loadAverage();
 		deletePreviousInstances();
 		try (BenchStack stack = BenchStack.start(this.settings, this.contracts)) {
+			String placement = "every process on any CPU";
+			if (!this.settings.esCpus().isEmpty()) {
+				placement = stack.processes.place(this.settings.esCpus());
+				log("%s", placement);
+			}
 			checkMessagesAreValid();
 			BenchReport.Results results = measure(stack);
+			results.placement = placement;
 			results.loadBefore = loadBefore;
 			results.loadAfter = loadAverage();
 			String markdown = results.markdown();

@@ -9,7 +9,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.BitSet;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 import io.drivequal.service.fleet.ProcStats;
 
@@ -39,6 +41,56 @@ record Processes(long elasticsearch, long kafka) {
 		}
 		catch (IOException ex) {
 			return "";
+		}
+	}
+
+	/**
+	 * Pins Elasticsearch (every thread; threads started later inherit it) to esCpus and
+	 * the broker and this JVM to the machine's other CPUs, as on a deployment where
+	 * Elasticsearch has cores of its own. Returns what it did, for the report.
+	 */
+	String place(String esCpus) throws IOException, InterruptedException {
+		int cpus = Runtime.getRuntime().availableProcessors();
+		BitSet es = cpuList(esCpus, cpus);
+		BitSet others = new BitSet(cpus);
+		others.set(0, cpus);
+		others.andNot(es);
+		if (es.isEmpty() || others.isEmpty()) {
+			throw new IllegalArgumentException("bench.esCpus=" + esCpus + " must leave Elasticsearch and the rest "
+					+ "at least one of the " + cpus + " CPUs each");
+		}
+		String rest = others.stream().mapToObj(Integer::toString).collect(Collectors.joining(","));
+		taskset(this.elasticsearch, esCpus);
+		taskset(this.kafka, rest);
+		taskset(ProcessHandle.current().pid(), rest);
+		return "Elasticsearch pinned to CPU " + esCpus + ", the Kafka broker and the benchmark's JVM (service, "
+				+ "ceiling client) to CPU " + rest;
+	}
+
+	private static BitSet cpuList(String list, int cpus) {
+		BitSet set = new BitSet(cpus);
+		for (String part : list.split(",")) {
+			String[] range = part.trim().split("-");
+			int from = Integer.parseInt(range[0].trim());
+			int to = (range.length > 1) ? Integer.parseInt(range[1].trim()) : from;
+			if (from < 0 || to >= cpus || from > to) {
+				throw new IllegalArgumentException("bench.esCpus=" + list + ": CPUs are 0-" + (cpus - 1));
+			}
+			set.set(from, to + 1);
+		}
+		return set;
+	}
+
+	private static void taskset(long pid, String cpus) throws IOException, InterruptedException {
+		if (pid < 0) {
+			throw new IllegalStateException("no process to pin to CPU " + cpus);
+		}
+		Process taskset = new ProcessBuilder("taskset", "--all-tasks", "--cpu-list", "--pid", cpus, Long.toString(pid))
+			.redirectErrorStream(true)
+			.start();
+		String output = new String(taskset.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+		if (taskset.waitFor() != 0) {
+			throw new IOException("taskset of pid " + pid + " to CPU " + cpus + " failed: " + output.strip());
 		}
 	}
 
