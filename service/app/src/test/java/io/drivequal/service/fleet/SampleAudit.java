@@ -160,10 +160,8 @@ final class SampleAudit implements AutoCloseable {
 	}
 
 	private void poll() {
-		// The last 30 s of samples: a job absent from an answer keeps what was seen of
-		// it, and a
-		// sample older than that is stamped when a later one of its job is seen (never
-		// early).
+		// Only the last 30 s of samples: a job absent from an answer keeps what was seen
+		// of it, and an older sample is stamped when a later one of its job is seen.
 		String body = "{\"size\":0,\"query\":{\"range\":{\"@timestamp\":{\"gte\":\"now-30s\"}}},"
 				+ "\"aggs\":{\"jobs\":{\"terms\":{\"field\":\"jobId\",\"size\":" + (this.settings.drives() + 100)
 				+ "},\"aggs\":{\"t\":{\"max\":{\"field\":\"t\"}}}}}}";
