@@ -22,7 +22,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 @Configuration(proxyBeanMethods = false)
-class ElasticsearchConfiguration {
+public class ElasticsearchConfiguration {
 
 	private static final Logger log = LoggerFactory.getLogger(ElasticsearchConfiguration.class);
 
@@ -43,13 +43,19 @@ class ElasticsearchConfiguration {
 		return builder.build();
 	}
 
+	@Bean
+	ElasticsearchClient elasticsearchClient(RestClient restClient) {
+		return client(restClient);
+	}
+
 	/**
+	 * The service's client over a RestClient, also for whatever must talk to
+	 * Elasticsearch exactly as the service does (the ingest benchmark's ceiling).
 	 * Documents are Java records mapped by Jackson 2 (the 8.19 client's mapper): times as
 	 * ISO-8601 strings, absent values omitted, unknown fields tolerated so older replicas
 	 * read newer documents.
 	 */
-	@Bean
-	ElasticsearchClient elasticsearchClient(RestClient restClient) {
+	public static ElasticsearchClient client(RestClient restClient) {
 		ObjectMapper mapper = new ObjectMapper().registerModule(new JavaTimeModule())
 			.disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
 			.disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)

@@ -15,16 +15,10 @@ import java.util.Map;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.HealthStatus;
-import co.elastic.clients.json.jackson.JacksonJsonpMapper;
-import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.drivequal.harness.RealInfrastructure;
 import io.drivequal.schemas.Contracts;
 import io.drivequal.service.DrivequalApplication;
-import io.drivequal.service.platform.JoinedBodyTransport;
+import io.drivequal.service.platform.ElasticsearchConfiguration;
 import org.apache.http.HttpHost;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -165,13 +159,9 @@ final class BenchStack implements AutoCloseable {
 		this.infrastructure.close();
 	}
 
-	/** Same transport and mapper as the service's ElasticsearchConfiguration. */
+	/** The service's own client, transport and mapper (ElasticsearchConfiguration). */
 	private static ElasticsearchClient elasticsearchClient(RestClient restClient) {
-		ObjectMapper mapper = new ObjectMapper().registerModule(new JavaTimeModule())
-			.disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-			.disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-			.setSerializationInclusion(JsonInclude.Include.NON_NULL);
-		return new ElasticsearchClient(new JoinedBodyTransport(restClient, new JacksonJsonpMapper(mapper)));
+		return ElasticsearchConfiguration.client(restClient);
 	}
 
 	private static void installTemplates(ElasticsearchClient client, Contracts contracts) throws IOException {
