@@ -43,6 +43,8 @@ final class RawBulkCeiling {
 		Map<String, Long> threadsBefore = this.settings.threadCpu() ? ThreadCpu.snapshot() : Map.of();
 		Processes.Cpu before = this.stack.processes.cpu();
 		long start = System.nanoTime();
+		long nanos;
+		Processes.Cpu cpu;
 		try {
 			List<Future<?>> workers = new ArrayList<>();
 			for (int i = 0; i < threads; i++) {
@@ -56,14 +58,15 @@ final class RawBulkCeiling {
 			for (Future<?> worker : workers) {
 				worker.get();
 			}
+			nanos = System.nanoTime() - start;
+			cpu = this.stack.processes.cpu().minus(before);
+			if (this.settings.threadCpu()) {
+				// before the pool ends: a finished thread's CPU time is gone
+				IngestBenchmark.log("JVM threads, CPU ms: %s", ThreadCpu.since(threadsBefore));
+			}
 		}
 		finally {
 			pool.shutdown();
-		}
-		long nanos = System.nanoTime() - start;
-		Processes.Cpu cpu = this.stack.processes.cpu().minus(before);
-		if (this.settings.threadCpu()) {
-			IngestBenchmark.log("JVM threads, CPU ms: %s", ThreadCpu.since(threadsBefore));
 		}
 		this.stack.expectDocuments(BenchSamples.THROUGHPUT_INDEX, count);
 		BenchReport.Run result = new BenchReport.Run(count, nanos, cpu);
