@@ -80,40 +80,12 @@ public final class FleetBenchmark {
 			}
 			log("%d replicas up", replicas.size());
 			ElasticsearchProbe elasticsearch = new ElasticsearchProbe(infrastructure.elasticsearchUrl());
-			try (RunnerFleet fleet = RunnerFleet.start(s, infrastructure.kafkaBootstrapServers(), run, dir);
-					SampleAudit audit = new SampleAudit(s, infrastructure.kafkaBootstrapServers(), elasticsearch, run);
-					FleetMonitor monitor = new FleetMonitor(processes(replicas, fleet), admin, () -> aliveApi(replicas),
-							elasticsearch)) {
-				audit.start();
-				monitor.start();
+			try (RunnerFleet fleet = RunnerFleet.start(s, infrastructure.kafkaBootstrapServers(), run, dir)) {
 				FleetChecks checks = new FleetChecks(s, this.results, elasticsearch, admin, replicas, run);
 				List<JsonNode> drives = checks.awaitInventory();
 				checks.heartbeatSize(infrastructure.kafkaBootstrapServers());
-				checks.badInput();
-				checks.submitAndAwaitRunning(drives, audit);
-				long steadyFromMs = System.currentTimeMillis();
-				Thread killer = checks.scheduleKill(steadyFromMs);
-				Thread.sleep(30_000);
-				checks.apiLoad();
-				// the last job submitted is the last dispatched: still running, with a
-				// live chart
-				this.results.screenshots = Screenshots.take("http://127.0.0.1:" + replicas.get(0).port,
-						checks.submitted().get(checks.submitted().size() - 1).jobId(), dir);
-				checks.awaitEnd();
-				killer.join();
-				long endMs = System.currentTimeMillis();
-				checks.audit(audit, steadyFromMs, endMs);
-				checks.awaitAnalysis();
-				this.results.loadAfter = ProcStats.loadAverage();
-				monitor.close();
-				checks.measureMergedSampleIndex();
-				String markdown = FleetReport.markdown(s, this.results, monitor.snapshots());
-				System.out.println();
-				System.out.println(markdown);
-				Files.createDirectories(s.report().toAbsolutePath().getParent());
-				Files.writeString(s.report(), markdown, StandardCharsets.UTF_8);
-				Files.writeString(dir.resolve("report.md"), markdown, StandardCharsets.UTF_8);
-				log("wrote %s", s.report().toAbsolutePath());
+				checks.warmUp(drives);
+				measure(s, replicas, fleet, checks, drives, infrastructure, admin, elasticsearch, dir);
 			}
 		}
 		finally {
@@ -121,6 +93,47 @@ public final class FleetBenchmark {
 				closeQuietly(replica);
 			}
 			infrastructure.close();
+		}
+	}
+
+	/** The measured run, from the bad input to the report. */
+	private void measure(FleetSettings s, List<ServiceReplica> replicas, RunnerFleet fleet, FleetChecks checks,
+			List<JsonNode> drives, RealInfrastructure infrastructure, Admin admin, ElasticsearchProbe elasticsearch,
+			Path dir) throws Exception {
+		try (SampleAudit audit = new SampleAudit(s, infrastructure.kafkaBootstrapServers(), elasticsearch);
+				FleetMonitor monitor = new FleetMonitor(processes(replicas, fleet), admin, () -> aliveApi(replicas),
+						elasticsearch)) {
+			audit.start();
+			monitor.start();
+			checks.badInput();
+			checks.submitAndAwaitRunning(drives, audit);
+			long steadyFromMs = System.currentTimeMillis();
+			Thread killer = checks.scheduleKill(steadyFromMs);
+			Thread.sleep(30_000);
+			checks.apiLoad();
+			// the last job submitted is the last dispatched: still running, with a
+			// live chart
+			this.results.screenshots = Screenshots.take("http://127.0.0.1:" + replicas.get(0).port,
+					checks.submitted().get(checks.submitted().size() - 1).jobId(), dir);
+			checks.awaitEnd();
+			killer.join();
+			long endMs = System.currentTimeMillis();
+			checks.audit(audit, steadyFromMs, endMs);
+			checks.awaitAnalysis();
+			this.results.loadAfter = ProcStats.loadAverage();
+			monitor.close();
+			for (FleetMonitor.Snapshot snapshot : monitor.snapshots()) {
+				this.results.freshnessByMinute.put(snapshot.wallMs(),
+						audit.freshness(snapshot.wallMs() - 60_000, snapshot.wallMs()));
+			}
+			checks.measureMergedSampleIndex();
+			String markdown = FleetReport.markdown(s, this.results, monitor.snapshots());
+			System.out.println();
+			System.out.println(markdown);
+			Files.createDirectories(s.report().toAbsolutePath().getParent());
+			Files.writeString(s.report(), markdown, StandardCharsets.UTF_8);
+			Files.writeString(dir.resolve("report.md"), markdown, StandardCharsets.UTF_8);
+			log("wrote %s", s.report().toAbsolutePath());
 		}
 	}
 

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import io.drivequal.service.it.ApiClient;
 import io.drivequal.service.it.ConsumerGroups;
@@ -112,6 +113,93 @@ final class FleetChecks {
 		FleetBenchmark.log("bad input: %s in %.1f s; jobs stored %d -> %d, commands %d -> %d", this.results.badStatuses,
 				this.results.badSeconds, this.results.storeBeforeBad, this.results.storeAfterBad,
 				this.results.commandsBeforeBad, this.results.commandsAfterBad);
+	}
+
+	/**
+	 * A round before the measured one (warmupS > 0): every drive runs one job through the
+	 * same path (API, dispatch, runner, ingest, analysis). A lab's Elasticsearch and
+	 * Kafka run for months, so the measured run should not be their first minutes, when
+	 * each JVM compiles its hot paths: on 2 cores the compiler threads of Elasticsearch
+	 * and the replicas took about a third of the machine then. Once every job of the
+	 * round is final and analysed, its jobs, samples, phase results, events and health
+	 * readings are deleted, so the measured run's store and checks see only its own (the
+	 * sample audit starts reading Kafka after the round).
+	 */
+	void warmUp(List<JsonNode> drives) throws Exception {
+		int runtimeS = this.settings.warmupS();
+		if (runtimeS <= 0) {
+			return;
+		}
+		long start = System.currentTimeMillis();
+		List<String> ids = FleetJobs.submit(drives, apis(), this.settings.submitThreads(), runtimeS)
+			.stream()
+			.map(FleetJobs.Submitted::jobId)
+			.toList();
+		FleetBenchmark.log("warm-up: %d jobs of %d s submitted in %.1f s", ids.size(), runtimeS,
+				(System.currentTimeMillis() - start) / 1000.0);
+		String terms = "{\"terms\":{\"jobId\":["
+				+ ids.stream().map((id) -> "\"" + id + "\"").collect(Collectors.joining(",")) + "]}}";
+		long deadline = System.currentTimeMillis() + (runtimeS + 600) * 1000L;
+		Map<String, Long> states = Map.of();
+		while (System.currentTimeMillis() < deadline) {
+			states = FleetJobs.states(this.elasticsearch, terms);
+			if (states.values().stream().mapToLong(Long::longValue).sum() >= ids.size() && states.keySet()
+				.stream()
+				.noneMatch((state) -> List.of("QUEUED", "DISPATCHED", "RUNNING").contains(state))) {
+				break;
+			}
+			Thread.sleep(5_000);
+		}
+		this.results.warmupJobs = ids.size();
+		this.results.warmupStates = states;
+		this.results.warmupEndedAfterS = (System.currentTimeMillis() - start) / 1000.0;
+		String analysed = "{\"query\":{\"bool\":{\"filter\":[%s,{\"exists\":{\"field\":\"verdict\"}}]}}}"
+			.formatted(terms);
+		long analysisDeadline = System.currentTimeMillis() + this.settings.analysisWaitS() * 1000L;
+		do {
+			this.elasticsearch.post("/drivequal-jobs/_refresh", "");
+			this.results.warmupAnalysed = (int) this.elasticsearch.post("/drivequal-jobs/_count", analysed)
+				.path("count")
+				.asLong();
+			if (this.results.warmupAnalysed >= ids.size()) {
+				break;
+			}
+			Thread.sleep(5_000);
+		}
+		while (System.currentTimeMillis() < analysisDeadline);
+		this.results.warmupDeleted = deleteMatching(
+				"drivequal-jobs,drivequal-samples-*,drivequal-phase-results,drivequal-events,drivequal-health", terms);
+		FleetBenchmark.log("warm-up: %s after %.0f s, %d analysed; %,d documents of the round deleted", states,
+				this.results.warmupEndedAfterS, this.results.warmupAnalysed, this.results.warmupDeleted);
+	}
+
+	/**
+	 * Deletes every document of indices matching query, 10,000 at a time (the harness's
+	 * Elasticsearch has no reindex module, so no _delete_by_query); returns how many.
+	 */
+	private long deleteMatching(String indices, String query) {
+		long deleted = 0;
+		while (true) {
+			this.elasticsearch.post("/" + indices + "/_refresh?ignore_unavailable=true", "");
+			JsonNode hits = this.elasticsearch
+				.post("/" + indices + "/_search?ignore_unavailable=true",
+						"{\"size\":10000,\"_source\":false,\"query\":" + query + "}")
+				.path("hits")
+				.path("hits");
+			if (hits.isEmpty()) {
+				return deleted;
+			}
+			StringBuilder bulk = new StringBuilder();
+			for (JsonNode hit : hits) {
+				bulk.append("{\"delete\":{\"_index\":\"")
+					.append(hit.path("_index").asString())
+					.append("\",\"_id\":\"")
+					.append(hit.path("_id").asString())
+					.append("\"}}\n");
+			}
+			this.elasticsearch.bulk(bulk.toString());
+			deleted += hits.size();
+		}
 	}
 
 	void submitAndAwaitRunning(List<JsonNode> drives, SampleAudit audit) throws Exception {
@@ -226,7 +314,8 @@ final class FleetChecks {
 		long deadline = System.currentTimeMillis() + (this.settings.runtimeS() + 600) * 1000L;
 		Map<String, Long> states = Map.of();
 		while (System.currentTimeMillis() < deadline) {
-			states = FleetJobs.states(this.elasticsearch, this.runnerPrefix);
+			states = FleetJobs.states(this.elasticsearch,
+					"{\"prefix\":{\"runnerId\":\"%s\"}}".formatted(this.runnerPrefix));
 			long active = states.entrySet()
 				.stream()
 				.filter((e) -> List.of("QUEUED", "DISPATCHED", "RUNNING").contains(e.getKey()))

@@ -182,11 +182,11 @@ final class FleetJobs {
 
 	}
 
-	/** Job states of this run's jobs: state -> count. */
-	static Map<String, Long> states(ElasticsearchProbe elasticsearch, String runnerPrefix) {
-		JsonNode buckets = elasticsearch.post("/drivequal-jobs/_search",
-				"{\"size\":0,\"query\":{\"prefix\":{\"runnerId\":\"%s\"}},\"aggs\":{\"s\":{\"terms\":{\"field\":\"state\"}}}}"
-					.formatted(runnerPrefix))
+	/** Jobs matching query (an Elasticsearch query clause) by state. */
+	static Map<String, Long> states(ElasticsearchProbe elasticsearch, String query) {
+		JsonNode buckets = elasticsearch
+			.post("/drivequal-jobs/_search",
+					"{\"size\":0,\"query\":%s,\"aggs\":{\"s\":{\"terms\":{\"field\":\"state\"}}}}".formatted(query))
 			.path("aggregations")
 			.path("s")
 			.path("buckets");

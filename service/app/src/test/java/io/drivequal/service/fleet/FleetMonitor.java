@@ -28,8 +28,11 @@ final class FleetMonitor implements AutoCloseable {
 	static final Map<String, String> GROUPS = Map.of("samples", "drivequal.samples", "events", "drivequal.job-events",
 			"heartbeats", "drivequal.runner-heartbeats");
 
-	/** One look at the fleet. cpuPercent: of one core, over the period before it. */
-	record Snapshot(long elapsedS, String load, double machineBusyPercent, Map<String, Double> cpuPercent,
+	/**
+	 * One look at the fleet, taken at wallMs. cpuPercent: of one core, over the period
+	 * before it.
+	 */
+	record Snapshot(long elapsedS, long wallMs, String load, double machineBusyPercent, Map<String, Double> cpuPercent,
 			Map<String, Double> rssMb, Map<String, Long> lag, int runnersAlive, int runnersKnown,
 			double oldestHeartbeatS, double esGetsPerS, double esSearchesPerS) {
 	}
@@ -128,8 +131,8 @@ final class FleetMonitor implements AutoCloseable {
 			long[] es = this.elasticsearch.requestCounters();
 			double gets = (es[0] - this.lastEs[0]) / seconds;
 			double searches = (es[1] - this.lastEs[1]) / seconds;
-			this.snapshots.add(new Snapshot((now - this.startNanos) / 1_000_000_000L, ProcStats.loadAverage(), busy,
-					cpu, rss, lag, alive, known, oldest, gets, searches));
+			this.snapshots.add(new Snapshot((now - this.startNanos) / 1_000_000_000L, System.currentTimeMillis(),
+					ProcStats.loadAverage(), busy, cpu, rss, lag, alive, known, oldest, gets, searches));
 			this.lastTicks = ticks;
 			this.lastMachine = machine;
 			this.lastNanos = now;

@@ -7,6 +7,7 @@ package io.drivequal.service.fleet;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.OptionalDouble;
 
 import org.HdrHistogram.Histogram;
@@ -31,6 +32,14 @@ final class FleetReport {
 		row(md, "drives in the inventory (heartbeats)", "%d, complete %.0f s after the agents started", r.drivesSeen,
 				r.inventoryS);
 		row(md, "largest heartbeat (%d drives)", "%,d bytes", s.drivesPerRunner(), r.heartbeatBytesMax);
+		if (s.warmupS() > 0) {
+			row(md, "warm-up round before the run (warm JVMs), then removed from the store",
+					"%d jobs of %d s: %s %.0f s after their submission, %d analysed; %,d documents deleted",
+					r.warmupJobs, s.warmupS(), r.warmupStates, r.warmupEndedAfterS, r.warmupAnalysed, r.warmupDeleted);
+		}
+		else {
+			row(md, "warm-up round", "none: the run starts on freshly started JVMs");
+		}
 		row(md, "jobs submitted through the API", "%d in %.1f s (all 201)", s.drives(), r.submitSeconds);
 		row(md, "jobs in the store during the run", "%,d", r.storeWithHistory);
 		row(md, "all jobs RUNNING", "%d of %d, %.0f s after the first submission", r.runningSeen, s.drives(),
@@ -79,7 +88,7 @@ final class FleetReport {
 		line(md, "");
 		api(md, r.api);
 		costs(md, snapshots);
-		timeline(md, snapshots);
+		timeline(md, snapshots, r.freshnessByMinute);
 		line(md, "");
 		line(md, "Screenshots: %s", String.join("; ", r.screenshots));
 		return md.toString();
@@ -153,11 +162,13 @@ final class FleetReport {
 		line(md, "");
 	}
 
-	private static void timeline(StringBuilder md, List<FleetMonitor.Snapshot> snapshots) {
-		line(md, "The run every minute (lag in records; ES requests per second from everyone; CPU %% of one core):");
+	private static void timeline(StringBuilder md, List<FleetMonitor.Snapshot> snapshots,
+			Map<Long, Histogram> freshnessByMinute) {
+		line(md, "The run every minute (lag in records; ES requests per second from everyone; CPU %% of one core; "
+				+ "freshness of the samples produced in the minute before the row):");
 		line(md, "");
-		line(md, "| s | load | machine busy %% | samples lag | events lag | heartbeats lag | runners alive | oldest heartbeat s | ES GET/s | ES search/s | replicas CPU |");
-		line(md, "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+		line(md, "| s | load | machine busy %% | samples lag | events lag | heartbeats lag | runners alive | oldest heartbeat s | ES GET/s | ES search/s | replicas CPU | freshness p50 / p99 ms |");
+		line(md, "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|");
 		for (int i = 0; i < snapshots.size(); i += 6) {
 			FleetMonitor.Snapshot s = snapshots.get(i);
 			StringBuilder replicas = new StringBuilder();
@@ -166,10 +177,13 @@ final class FleetReport {
 					replicas.append(replicas.isEmpty() ? "" : " / ").append(String.format(Locale.ROOT, "%.0f", cpu));
 				}
 			});
-			line(md, "| %d | %s | %.0f | %d | %d | %d | %d/%d | %.1f | %.0f | %.0f | %s |", s.elapsedS(),
+			Histogram freshness = freshnessByMinute.get(s.wallMs());
+			String fresh = (freshness == null || freshness.getTotalCount() == 0) ? "-" : String.format(Locale.ROOT,
+					"%,d / %,d", freshness.getValueAtPercentile(50), freshness.getValueAtPercentile(99));
+			line(md, "| %d | %s | %.0f | %d | %d | %d | %d/%d | %.1f | %.0f | %.0f | %s | %s |", s.elapsedS(),
 					s.load().split(" ")[0], s.machineBusyPercent(), s.lag().get("samples"), s.lag().get("events"),
 					s.lag().get("heartbeats"), s.runnersAlive(), s.runnersKnown(), s.oldestHeartbeatS(), s.esGetsPerS(),
-					s.esSearchesPerS(), replicas);
+					s.esSearchesPerS(), replicas, fresh);
 		}
 	}
 

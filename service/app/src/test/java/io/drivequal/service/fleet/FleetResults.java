@@ -4,6 +4,7 @@
 package io.drivequal.service.fleet;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -38,6 +39,17 @@ final class FleetResults {
 	Map<Integer, Integer> badStatuses;
 
 	double badSeconds;
+
+	// warm-up round
+	int warmupJobs;
+
+	Map<String, Long> warmupStates = Map.of();
+
+	double warmupEndedAfterS;
+
+	int warmupAnalysed;
+
+	long warmupDeleted;
 
 	// submission
 	double submitSeconds;
@@ -76,6 +88,12 @@ final class FleetResults {
 	Histogram freshnessKillWindow;
 
 	Histogram freshnessOutsideKill;
+
+	/**
+	 * Freshness of the samples produced in the minute before each row of the timeline, by
+	 * the row's wall-clock time.
+	 */
+	Map<Long, Histogram> freshnessByMinute = new HashMap<>();
 
 	double pollP50Ms;
 

@@ -21,11 +21,15 @@ import java.util.List;
  * @param analysisWaitS how long to wait for the replicas to analyse the finished jobs
  * @param startTimeoutS how long Elasticsearch, Kafka and each replica may take to start
  * (a loaded machine starts slowly)
+ * @param replicaJvmArgs extra JVM options of every replica (a profiler, for one)
+ * @param warmupS a round before the measured one: every drive runs one job this long,
+ * then the round is removed from the store; 0: none, the run measures freshly started
+ * JVMs
  */
 record FleetSettings(int runners, int drivesPerRunner, int runtimeS, int replicas, int historyJobs, int badSubmissions,
 		int killReplicaAtS, int apiSeconds, int apiClients, int pollMs, int submitThreads, int esHeapMb,
 		int kafkaHeapMb, int serviceHeapMb, List<String> profiles, Path dir, Path report, Path runner, Path serviceJar,
-		String serviceArgs, int analysisWaitS, int startTimeoutS) {
+		String serviceArgs, int analysisWaitS, int startTimeoutS, String replicaJvmArgs, int warmupS) {
 
 	static FleetSettings fromSystemProperties() {
 		return new FleetSettings(Integer.getInteger("fleet.runners", 20),
@@ -45,7 +49,8 @@ record FleetSettings(int runners, int drivesPerRunner, int runtimeS, int replica
 						"../../spdk-runner/target/build/drivequal-runner")),
 				Path.of(System.getProperty("drivequal.service.jar", "target/drivequal-service-0.1.0-SNAPSHOT.jar")),
 				System.getProperty("fleet.serviceArgs", "").trim(), Integer.getInteger("fleet.analysisWaitS", 600),
-				Integer.getInteger("fleet.startTimeoutS", 900));
+				Integer.getInteger("fleet.startTimeoutS", 900), System.getProperty("fleet.replicaJvmArgs", "").trim(),
+				Integer.getInteger("fleet.warmupS", 120));
 	}
 
 	int drives() {

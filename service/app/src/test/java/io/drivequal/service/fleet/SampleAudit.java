@@ -24,6 +24,7 @@ import org.HdrHistogram.Histogram;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import tools.jackson.databind.JsonNode;
@@ -67,7 +68,7 @@ final class SampleAudit implements AutoCloseable {
 
 	private volatile long unknownRecords;
 
-	SampleAudit(FleetSettings settings, String brokers, ElasticsearchProbe elasticsearch, String run) {
+	SampleAudit(FleetSettings settings, String brokers, ElasticsearchProbe elasticsearch) {
 		this.settings = settings;
 		this.elasticsearch = elasticsearch;
 		int drives = settings.drives();
@@ -77,12 +78,18 @@ final class SampleAudit implements AutoCloseable {
 		this.visibleT = new int[drives];
 		Properties config = new Properties();
 		config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, brokers);
-		config.put(ConsumerConfig.GROUP_ID_CONFIG, "fleet-bench-audit-" + run);
-		config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
 		config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
 		KafkaConsumer<String, byte[]> kafka = new KafkaConsumer<>(config, new StringDeserializer(),
 				new ByteArrayDeserializer());
-		kafka.subscribe(List.of("drivequal.samples"));
+		// Every partition from its end now: what a warm-up round produced is not this
+		// run's. position() resolves the end at once, before any job of the run starts.
+		List<TopicPartition> partitions = kafka.partitionsFor("drivequal.samples")
+			.stream()
+			.map((partition) -> new TopicPartition(partition.topic(), partition.partition()))
+			.toList();
+		kafka.assign(partitions);
+		kafka.seekToEnd(partitions);
+		partitions.forEach(kafka::position);
 		this.consumer = new Thread(() -> consume(kafka), "fleet-audit-consumer");
 		this.poller = new Thread(this::poll, "fleet-freshness-poller");
 	}

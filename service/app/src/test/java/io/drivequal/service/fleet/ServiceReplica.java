@@ -47,10 +47,14 @@ final class ServiceReplica implements AutoCloseable {
 		// under the running replica (seen: NoClassDefFoundError in the survivor of a
 		// kill).
 		Path jar = Files.copy(settings.serviceJar(), dir.resolve(name + ".jar"), StandardCopyOption.REPLACE_EXISTING);
-		List<String> command = new ArrayList<>(List.of(
-				Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-Xmx" + settings.serviceHeapMb() + "m", "-jar", jar.toAbsolutePath().toString(),
-				"--server.port=" + port, "--server.address=127.0.0.1",
+		List<String> command = new ArrayList<>(
+				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+						"-Xmx" + settings.serviceHeapMb() + "m"));
+		if (!settings.replicaJvmArgs().isEmpty()) {
+			command.addAll(List.of(settings.replicaJvmArgs().replace("{replica}", name).split("\\s+")));
+		}
+		command.addAll(List.of("-jar", jar.toAbsolutePath().toString(), "--server.port=" + port,
+				"--server.address=127.0.0.1",
 				"--spring.kafka.bootstrap-servers=" + infrastructure.kafkaBootstrapServers(),
 				"--drivequal.elasticsearch.url=" + infrastructure.elasticsearchUrl(), "--drivequal.security.mode=local",
 				"--drivequal.security.users[0].name=viewer", "--drivequal.security.users[0].password={noop}viewer-pw",
