@@ -101,9 +101,9 @@ final class BenchReport {
 					"Machine: %d CPUs, %s; load average before %s, after %s. Elasticsearch heap %s MB, Kafka heap %s MB. "
 							+ "%d samples per throughput run over %d jobs, bulk/poll batch %d, %d rounds (order alternating) after a %d-sample warm-up of each path. "
 							+ "Ceiling and service documents identical (but for jobId): %s. Placement: %s.%n%n",
-					Runtime.getRuntime().availableProcessors(), memory(), this.loadBefore, this.loadAfter,
-					this.settings.esHeapMb(), this.settings.kafkaHeapMb(), this.settings.samples(),
-					this.settings.jobs(), this.settings.batchSize(), this.rounds.size(), this.settings.warmupSamples(),
+					Processes.machineCpus(), memory(), this.loadBefore, this.loadAfter, this.settings.esHeapMb(),
+					this.settings.kafkaHeapMb(), this.settings.samples(), this.settings.jobs(),
+					this.settings.batchSize(), this.rounds.size(), this.settings.warmupSamples(),
 					this.sameShape ? "yes" : "NO", this.placement));
 			md.append("| samples/s | ");
 			for (int i = 1; i <= this.rounds.size(); i++) {

@@ -50,7 +50,7 @@ record Processes(long elasticsearch, long kafka) {
 	 * Elasticsearch has cores of its own. Returns what it did, for the report.
 	 */
 	String place(String esCpus) throws IOException, InterruptedException {
-		int cpus = Runtime.getRuntime().availableProcessors();
+		int cpus = machineCpus();
 		BitSet es = cpuList(esCpus, cpus);
 		BitSet others = new BitSet(cpus);
 		others.set(0, cpus);
@@ -65,6 +65,22 @@ record Processes(long elasticsearch, long kafka) {
 		taskset(ProcessHandle.current().pid(), rest);
 		return "Elasticsearch pinned to CPU " + esCpus + ", the Kafka broker and the benchmark's JVM (service, "
 				+ "ceiling client) to CPU " + rest;
+	}
+
+	/**
+	 * The machine's CPUs from /proc/cpuinfo: once this JVM is pinned,
+	 * availableProcessors() counts only its own.
+	 */
+	static int machineCpus() {
+		try {
+			return (int) Files.readAllLines(Path.of("/proc/cpuinfo"))
+				.stream()
+				.filter((line) -> line.startsWith("processor"))
+				.count();
+		}
+		catch (IOException ex) {
+			return Runtime.getRuntime().availableProcessors();
+		}
 	}
 
 	private static BitSet cpuList(String list, int cpus) {
