@@ -36,7 +36,7 @@ class SampleListener {
 
 	@KafkaListener(id = "drivequal-samples", groupId = "drivequal-service-samples",
 			topics = "#{@contracts.topicCarrying(T(io.drivequal.schemas.MessageType).SAMPLE).name()}", batch = "true",
-			concurrency = "${drivequal.ingest.concurrency:3}")
+			concurrency = "${drivequal.ingest.concurrency:6}")
 	void onSamples(List<ConsumerRecord<String, byte[]>> records) {
 		PoisonAwareBatch.process(records, this::decode, this.indexer::index);
 	}

@@ -264,10 +264,11 @@ final class FleetChecks {
 				Thread.sleep(Math.max(0,
 						steadyFromMs + this.settings.killReplicaAtS() * 1000L - System.currentTimeMillis()));
 				ServiceReplica victim = this.replicas.get(this.replicas.size() - 1);
+				int membersBefore = samplesGroup().members().size();
 				this.results.killedAtMs = System.currentTimeMillis();
 				victim.kill();
 				FleetBenchmark.log("SIGKILL %s (pid %d)", victim.name, victim.pid());
-				awaitTakeover();
+				awaitTakeover(membersBefore - membersBefore / this.replicas.size());
 			}
 			catch (Exception ex) {
 				this.results.takeoverNote = "kill failed: " + ex;
@@ -277,23 +278,26 @@ final class FleetChecks {
 		return killer;
 	}
 
+	private ConsumerGroupDescription samplesGroup() throws Exception {
+		return this.admin.describeConsumerGroups(List.of("drivequal-service-samples"))
+			.all()
+			.get()
+			.get("drivequal-service-samples");
+	}
+
 	/**
-	 * Until the survivors' sample consumers own every partition and the lag is back to
-	 * normal.
+	 * Until the survivors' sample consumers (survivorMembers: the group less the victim's
+	 * share) own every partition and the lag is back to normal.
 	 */
-	private void awaitTakeover() throws Exception {
-		int survivors = this.replicas.size() - 1;
+	private void awaitTakeover(int survivorMembers) throws Exception {
 		while (System.currentTimeMillis() - this.results.killedAtMs < 600_000) {
-			ConsumerGroupDescription group = this.admin.describeConsumerGroups(List.of("drivequal-service-samples"))
-				.all()
-				.get()
-				.get("drivequal-service-samples");
+			ConsumerGroupDescription group = samplesGroup();
 			int assigned = group.members()
 				.stream()
 				.mapToInt((member) -> member.assignment().topicPartitions().size())
 				.sum();
 			long lag = ConsumerGroups.lag(this.admin, "drivequal-service-samples", "drivequal.samples");
-			if (group.members().size() <= 3 * survivors && assigned == 12 && lag < this.settings.drives() * 3L) {
+			if (group.members().size() <= survivorMembers && assigned == 12 && lag < this.settings.drives() * 3L) {
 				this.results.takeoverS = (System.currentTimeMillis() - this.results.killedAtMs) / 1000.0;
 				this.results.takeoverNote = group.members().size() + " consumers own the 12 partitions, lag " + lag;
 				FleetBenchmark.log("takeover after %.1f s: %s", this.results.takeoverS, this.results.takeoverNote);
