@@ -150,6 +150,10 @@ final class FleetChecks {
 			}
 			Thread.sleep(5_000);
 		}
+		if (states.keySet().stream().anyMatch((state) -> List.of("QUEUED", "DISPATCHED", "RUNNING").contains(state))) {
+			// deleting jobs that still run would leave their samples to the measured run
+			throw new IllegalStateException("warm-up round not over after " + (runtimeS + 600) + " s: " + states);
+		}
 		this.results.warmupJobs = ids.size();
 		this.results.warmupStates = states;
 		this.results.warmupEndedAfterS = (System.currentTimeMillis() - start) / 1000.0;
@@ -169,9 +173,8 @@ final class FleetChecks {
 		while (System.currentTimeMillis() < analysisDeadline);
 		this.results.warmupDeleted = deleteMatching(
 				"drivequal-jobs,drivequal-samples-*,drivequal-phase-results,drivequal-events,drivequal-health", terms);
-		// the deleted samples' space back before the run, so the index size at the audit
-		// is
-		// the run's own
+		// the deleted samples' space back before the run: the index size at the audit is
+		// then the run's own
 		this.elasticsearch.post("/drivequal-samples-*/_forcemerge?only_expunge_deletes=true", "");
 		FleetBenchmark.log("warm-up: %s after %.0f s, %d analysed; %,d documents of the round deleted", states,
 				this.results.warmupEndedAfterS, this.results.warmupAnalysed, this.results.warmupDeleted);
