@@ -139,38 +139,15 @@ final class FleetChecks {
 				(System.currentTimeMillis() - start) / 1000.0);
 		String terms = "{\"terms\":{\"jobId\":["
 				+ ids.stream().map((id) -> "\"" + id + "\"").collect(Collectors.joining(",")) + "]}}";
-		long deadline = System.currentTimeMillis() + (runtimeS + 600) * 1000L;
-		Map<String, Long> states = Map.of();
-		while (System.currentTimeMillis() < deadline) {
-			states = FleetJobs.states(this.elasticsearch, terms);
-			if (states.values().stream().mapToLong(Long::longValue).sum() >= ids.size() && states.keySet()
-				.stream()
-				.noneMatch((state) -> List.of("QUEUED", "DISPATCHED", "RUNNING").contains(state))) {
-				break;
-			}
-			Thread.sleep(5_000);
-		}
-		if (states.keySet().stream().anyMatch((state) -> List.of("QUEUED", "DISPATCHED", "RUNNING").contains(state))) {
+		Map<String, Long> states = awaitFinal(terms, ids.size(), runtimeS, 5_000);
+		if (active(states) > 0) {
 			// deleting jobs that still run would leave their samples to the measured run
 			throw new IllegalStateException("warm-up round not over after " + (runtimeS + 600) + " s: " + states);
 		}
 		this.results.warmupJobs = ids.size();
 		this.results.warmupStates = states;
 		this.results.warmupEndedAfterS = (System.currentTimeMillis() - start) / 1000.0;
-		String analysed = "{\"query\":{\"bool\":{\"filter\":[%s,{\"exists\":{\"field\":\"verdict\"}}]}}}"
-			.formatted(terms);
-		long analysisDeadline = System.currentTimeMillis() + this.settings.analysisWaitS() * 1000L;
-		do {
-			this.elasticsearch.post("/drivequal-jobs/_refresh", "");
-			this.results.warmupAnalysed = (int) this.elasticsearch.post("/drivequal-jobs/_count", analysed)
-				.path("count")
-				.asLong();
-			if (this.results.warmupAnalysed >= ids.size()) {
-				break;
-			}
-			Thread.sleep(5_000);
-		}
-		while (System.currentTimeMillis() < analysisDeadline);
+		this.results.warmupAnalysed = awaitAnalysed(terms, ids.size(), 5_000);
 		this.results.warmupDeleted = deleteMatching(
 				"drivequal-jobs,drivequal-samples-*,drivequal-phase-results,drivequal-events,drivequal-health", terms);
 		// the deleted samples' space back before the run: the index size at the audit is
@@ -322,21 +299,8 @@ final class FleetChecks {
 	 * job runs when this is called; dispatch may have taken long).
 	 */
 	void awaitEnd() throws InterruptedException {
-		long deadline = System.currentTimeMillis() + (this.settings.runtimeS() + 600) * 1000L;
-		Map<String, Long> states = Map.of();
-		while (System.currentTimeMillis() < deadline) {
-			states = FleetJobs.states(this.elasticsearch,
-					"{\"prefix\":{\"runnerId\":\"%s\"}}".formatted(this.runnerPrefix));
-			long active = states.entrySet()
-				.stream()
-				.filter((e) -> List.of("QUEUED", "DISPATCHED", "RUNNING").contains(e.getKey()))
-				.mapToLong(Map.Entry::getValue)
-				.sum();
-			if (active == 0) {
-				break;
-			}
-			Thread.sleep(10_000);
-		}
+		Map<String, Long> states = awaitFinal("{\"prefix\":{\"runnerId\":\"%s\"}}".formatted(this.runnerPrefix), 0,
+				this.settings.runtimeS(), 10_000);
 		this.results.finalStates = states;
 		this.results.endedAfterS = (System.currentTimeMillis() - this.submitStartMs) / 1000.0;
 		FleetBenchmark.log("jobs ended after %.0f s: %s", this.results.endedAfterS, states);
@@ -436,21 +400,60 @@ final class FleetChecks {
 		return total;
 	}
 
+	private static final List<String> ACTIVE_STATES = List.of("QUEUED", "DISPATCHED", "RUNNING");
+
+	private static long active(Map<String, Long> states) {
+		return states.entrySet()
+			.stream()
+			.filter((e) -> ACTIVE_STATES.contains(e.getKey()))
+			.mapToLong(Map.Entry::getValue)
+			.sum();
+	}
+
+	/**
+	 * The states of the jobs matching query, polled every pollMs until at least expected
+	 * are stored and none is active, or runtimeS plus 10 minutes from now; the last
+	 * states seen.
+	 */
+	private Map<String, Long> awaitFinal(String query, int expected, int runtimeS, long pollMs)
+			throws InterruptedException {
+		long deadline = System.currentTimeMillis() + (runtimeS + 600) * 1000L;
+		Map<String, Long> states = Map.of();
+		while (System.currentTimeMillis() < deadline) {
+			states = FleetJobs.states(this.elasticsearch, query);
+			if (states.values().stream().mapToLong(Long::longValue).sum() >= expected && active(states) == 0) {
+				break;
+			}
+			Thread.sleep(pollMs);
+		}
+		return states;
+	}
+
+	/**
+	 * The jobs matching query that carry a verdict, counted every pollMs until expected
+	 * or analysisWaitS; the last count.
+	 */
+	private int awaitAnalysed(String query, int expected, long pollMs) throws InterruptedException {
+		long start = System.currentTimeMillis();
+		String analysed = "{\"query\":{\"bool\":{\"filter\":[%s,{\"exists\":{\"field\":\"verdict\"}}]}}}"
+			.formatted(query);
+		int count = 0;
+		while (System.currentTimeMillis() - start < this.settings.analysisWaitS() * 1000L) {
+			this.elasticsearch.post("/drivequal-jobs/_refresh", "");
+			count = (int) this.elasticsearch.post("/drivequal-jobs/_count", analysed).path("count").asLong();
+			if (count >= expected) {
+				break;
+			}
+			Thread.sleep(pollMs);
+		}
+		return count;
+	}
+
 	/** How long the replicas take to analyse the finished jobs (up to analysisWaitS). */
 	void awaitAnalysis() throws InterruptedException {
 		long start = System.currentTimeMillis();
-		String query = "{\"query\":{\"bool\":{\"filter\":[{\"prefix\":{\"runnerId\":\"%s\"}},{\"exists\":{\"field\":\"verdict\"}}]}}}"
-			.formatted(this.runnerPrefix);
-		while (System.currentTimeMillis() - start < this.settings.analysisWaitS() * 1000L) {
-			this.elasticsearch.post("/drivequal-jobs/_refresh", "");
-			this.results.analysed = (int) this.elasticsearch.post("/drivequal-jobs/_count", query)
-				.path("count")
-				.asLong();
-			if (this.results.analysed >= this.submitted.size()) {
-				break;
-			}
-			Thread.sleep(15_000);
-		}
+		this.results.analysed = awaitAnalysed("{\"prefix\":{\"runnerId\":\"%s\"}}".formatted(this.runnerPrefix),
+				this.submitted.size(), 15_000);
 		this.results.analysisS = (System.currentTimeMillis() - start) / 1000.0;
 		FleetBenchmark.log("%d jobs analysed %.0f s after the audit", this.results.analysed, this.results.analysisS);
 	}
