@@ -62,6 +62,68 @@ final class CompiledSchema {
 		}
 	}
 
+	/**
+	 * The schema of one member, found by property names from the root of document
+	 * {@code id} through $refs, with its compiled check.
+	 * @throws IllegalArgumentException when the path names no declared property, or the
+	 * member's schema uses a keyword this subset lacks
+	 */
+	static MemberSchema member(Map<String, JsonNode> documents, String id, List<String> path,
+			RegularExpressionFactory regex) {
+		CompiledSchema compiler = new CompiledSchema(documents, regex);
+		Located at = compiler.dereference(new Located(documents.get(id), id));
+		for (String name : path) {
+			JsonNode properties = at.schema().get("properties");
+			if (properties == null || !properties.has(name)) {
+				throw new IllegalArgumentException(id + " declares no member " + path);
+			}
+			at = compiler.dereference(new Located(properties.get(name), at.base()));
+		}
+		try {
+			return new MemberSchema(String.join(".", path), at.schema(), compiler.schema(at.schema(), at.base()));
+		}
+		catch (UnsupportedOperationException ex) {
+			throw new IllegalArgumentException(path + " of " + id + " does not compile: " + ex.getMessage(), ex);
+		}
+	}
+
+	/** A schema and the document its relative $refs start from. */
+	private record Located(JsonNode schema, String base) {
+	}
+
+	/**
+	 * Follows $refs until a schema with a keyword of its own; a $ref with sibling
+	 * keywords other than annotations is not followed silently.
+	 */
+	private Located dereference(Located at) {
+		Located current = at;
+		for (int hops = 0; current.schema() != null && current.schema().has("$ref"); hops++) {
+			JsonNode schema = current.schema();
+			for (String keyword : schema.propertyNames()) {
+				if (!keyword.equals("$ref") && !ANNOTATIONS.contains(keyword)) {
+					throw new IllegalArgumentException("$ref beside " + keyword);
+				}
+			}
+			if (hops > 16) {
+				throw new IllegalArgumentException("$ref chain too long at " + schema.get("$ref").asString());
+			}
+			String ref = schema.get("$ref").asString();
+			int hash = ref.indexOf('#');
+			String document = (hash == 0) ? current.base()
+					: current.base().substring(0, current.base().lastIndexOf('/') + 1)
+							+ ((hash < 0) ? ref : ref.substring(0, hash));
+			JsonNode root = this.documents.get(document);
+			if (root == null) {
+				throw new IllegalArgumentException("unknown document " + document);
+			}
+			current = new Located((hash < 0) ? root : root.at(ref.substring(hash + 1)), document);
+		}
+		if (current.schema() == null || current.schema().isMissingNode()) {
+			throw new IllegalArgumentException("unresolved $ref in " + at.schema());
+		}
+		return current;
+	}
+
 	private Predicate<JsonNode> schema(JsonNode schema, String base) {
 		if (schema == null) {
 			throw new UnsupportedOperationException("missing schema");

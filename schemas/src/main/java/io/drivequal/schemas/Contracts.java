@@ -22,6 +22,7 @@ import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.SpecificationVersion;
+import com.networknt.schema.regex.RegularExpressionFactory;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -61,6 +62,10 @@ public final class Contracts {
 
 	private final List<Topic> topics;
 
+	private final Map<String, JsonNode> documents = new LinkedHashMap<>();
+
+	private final RegularExpressionFactory regex;
+
 	private Contracts(ObjectMapper mapper) {
 		this.mapper = mapper;
 		Map<String, String> byId = new LinkedHashMap<>();
@@ -75,13 +80,12 @@ public final class Contracts {
 		SchemaRegistryConfig config = SchemaRegistryConfig.builder().formatAssertionsEnabled(true).build();
 		SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
 				(builder) -> builder.schemas(byId).schemaRegistryConfig(config));
-		Map<String, JsonNode> documents = new LinkedHashMap<>();
-		byId.forEach((id, text) -> documents.put(id, mapper.readTree(text)));
+		this.regex = config.getRegularExpressionFactory();
+		byId.forEach((id, text) -> this.documents.put(id, mapper.readTree(text)));
 		for (MessageType type : MessageType.values()) {
 			String id = SCHEMA_ID_PREFIX + type.schemaPath();
 			this.schemas.put(type, registry.getSchema(SchemaLocation.of(id)));
-			CompiledSchema.compile(documents, id, config.getRegularExpressionFactory())
-				.ifPresent((check) -> this.compiled.put(type, check));
+			CompiledSchema.compile(this.documents, id, this.regex).ifPresent((check) -> this.compiled.put(type, check));
 		}
 		this.topics = readTopics();
 	}
@@ -116,6 +120,17 @@ public final class Contracts {
 			reasons.add(error.getInstanceLocation() + ": " + error.getMessage());
 		}
 		return new Validation(reasons.isEmpty() ? node : null, reasons);
+	}
+
+	/**
+	 * The compiled schema of one member of {@code type}'s messages, by property names
+	 * from the message's root ({@code "read", "latencyNs", "p50"}), for decoders that
+	 * stream.
+	 * @throws IllegalArgumentException when no such member is declared, or its schema
+	 * does not compile
+	 */
+	public MemberSchema member(MessageType type, String... path) {
+		return CompiledSchema.member(this.documents, SCHEMA_ID_PREFIX + type.schemaPath(), List.of(path), this.regex);
 	}
 
 	public List<Topic> topics() {

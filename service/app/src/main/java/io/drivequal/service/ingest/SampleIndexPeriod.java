@@ -9,21 +9,46 @@ package io.drivequal.service.ingest;
 
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 
 public enum SampleIndexPeriod {
 
-	MONTH("yyyy.MM"), DAY("yyyy.MM.dd"), HOUR("yyyy.MM.dd.HH");
+	MONTH("yyyy.MM", ChronoUnit.MONTHS), DAY("yyyy.MM.dd", ChronoUnit.DAYS), HOUR("yyyy.MM.dd.HH", ChronoUnit.HOURS);
 
 	private final DateTimeFormatter suffix;
 
-	SampleIndexPeriod(String pattern) {
+	private final ChronoUnit unit;
+
+	/**
+	 * The period of the last name asked for: a batch's samples nearly all fall in the
+	 * same one, and formatting a date costs more than the rest of a sample's document.
+	 */
+	private volatile Span last = new Span(0, 0, "");
+
+	SampleIndexPeriod(String pattern, ChronoUnit unit) {
 		this.suffix = DateTimeFormatter.ofPattern(pattern).withZone(ZoneOffset.UTC);
+		this.unit = unit;
 	}
 
 	/** The name of the index that holds samples of {@code timeMs} (UTC). */
 	String indexFor(long timeMs) {
-		return SampleDocument.INDEX_PREFIX + this.suffix.format(Instant.ofEpochMilli(timeMs));
+		Span span = this.last;
+		if (timeMs >= span.fromMs() && timeMs < span.untilMs()) {
+			return span.index();
+		}
+		ZonedDateTime time = Instant.ofEpochMilli(timeMs).atZone(ZoneOffset.UTC);
+		ZonedDateTime from = (this.unit == ChronoUnit.MONTHS) ? time.truncatedTo(ChronoUnit.DAYS).withDayOfMonth(1)
+				: time.truncatedTo(this.unit);
+		span = new Span(from.toInstant().toEpochMilli(), from.plus(1, this.unit).toInstant().toEpochMilli(),
+				SampleDocument.INDEX_PREFIX + this.suffix.format(time));
+		this.last = span;
+		return span.index();
+	}
+
+	/** The epoch milliseconds [fromMs, untilMs) one index holds. */
+	private record Span(long fromMs, long untilMs, String index) {
 	}
 
 }

@@ -32,7 +32,7 @@ class SampleListenerTest {
 	private final Contracts contracts = Contracts.load();
 
 	private final SampleListener listener = new SampleListener(new MessageDecoder(this.contracts), null,
-			new IngestSettings(DataSize.ofKilobytes(64), SampleIndexPeriod.MONTH));
+			new IngestSettings(DataSize.ofKilobytes(64), SampleIndexPeriod.MONTH), this.contracts);
 
 	@TestFactory
 	Stream<DynamicTest> validVectorsDecodeWithoutLoss() throws IOException {

@@ -1,0 +1,393 @@
+/*
+ * The sample decoder of the hot path: one pass over the bytes with a streaming parser, every
+ * scalar checked against its member's compiled schema and bound as it is read, so a valid sample
+ * never becomes a tree, is never walked by a validator and never bound a second time
+ * (docs/benchmarks.md, "Ingest"). It vouches only for what it fully understands: anything else
+ * (an unknown or repeated member, a float where an integer goes, a number beyond a long, bytes
+ * that are not JSON) returns null, and the caller asks the general path, which gives the reasons
+ * and has the final word. The rules between members (which are required, which others are
+ * forbidden, the two if/then rules) are written here; the constructor compares them with the
+ * schema and the decoder turns itself off, logging why, when the schema says anything else.
+ * SampleStreamDecoderTest proves on tens of thousands of mutants that it never accepts a sample
+ * the schema refuses and never binds one differently.
+ */
+package io.drivequal.service.ingest;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+import io.drivequal.schemas.Contracts;
+import io.drivequal.schemas.MemberSchema;
+import io.drivequal.schemas.MessageType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+
+final class SampleStreamDecoder {
+
+	private static final Logger logger = LoggerFactory.getLogger(SampleStreamDecoder.class);
+
+	/** The members of a sample, in the order of their bits in a presence mask. */
+	static final List<String> MEMBERS = List.of("schemaVersion", "jobId", "runnerId", "deviceSerial", "phaseIndex",
+			"phaseName", "t", "timeMs", "read", "write", "effectiveQueueDepthMilli", "round", "step");
+
+	/** The members every sample has: the first ten. */
+	static final int REQUIRED_MEMBERS = 10;
+
+	static final List<String> DIRECTION_MEMBERS = List.of("ios", "bytes", "latencyNs");
+
+	static final int REQUIRED_DIRECTION_MEMBERS = 2;
+
+	static final List<String> LATENCY_MEMBERS = List.of("p50", "p99", "p999", "max");
+
+	/** Keywords that say nothing about validity. */
+	private static final Set<String> ANNOTATIONS = Set.of("$schema", "$id", "$comment", "$defs", "title", "description",
+			"examples", "default", "deprecated", "readOnly", "writeOnly");
+
+	private static final int ROUND_BIT = 1 << 11;
+
+	private static final int STEP_BIT = 1 << 12;
+
+	private final ObjectMapper mapper;
+
+	private final boolean enabled;
+
+	private final MemberSchema schemaVersion;
+
+	private final MemberSchema jobId;
+
+	private final MemberSchema runnerId;
+
+	private final MemberSchema deviceSerial;
+
+	private final MemberSchema phaseIndex;
+
+	private final MemberSchema phaseName;
+
+	private final MemberSchema t;
+
+	private final MemberSchema timeMs;
+
+	private final MemberSchema effectiveQueueDepthMilli;
+
+	private final MemberSchema round;
+
+	private final MemberSchema step;
+
+	private final MemberSchema[] direction = new MemberSchema[2];
+
+	private final MemberSchema[] latency = new MemberSchema[LATENCY_MEMBERS.size()];
+
+	SampleStreamDecoder(Contracts contracts) {
+		this.mapper = contracts.mapper();
+		MessageType sample = MessageType.SAMPLE;
+		this.schemaVersion = contracts.member(sample, "schemaVersion");
+		this.jobId = contracts.member(sample, "jobId");
+		this.runnerId = contracts.member(sample, "runnerId");
+		this.deviceSerial = contracts.member(sample, "deviceSerial");
+		this.phaseIndex = contracts.member(sample, "phaseIndex");
+		this.phaseName = contracts.member(sample, "phaseName");
+		this.t = contracts.member(sample, "t");
+		this.timeMs = contracts.member(sample, "timeMs");
+		this.effectiveQueueDepthMilli = contracts.member(sample, "effectiveQueueDepthMilli");
+		this.round = contracts.member(sample, "round");
+		this.step = contracts.member(sample, "step");
+		this.direction[0] = contracts.member(sample, "read", "ios");
+		this.direction[1] = contracts.member(sample, "read", "bytes");
+		for (int i = 0; i < this.latency.length; i++) {
+			this.latency[i] = contracts.member(sample, "read", "latencyNs", LATENCY_MEMBERS.get(i));
+		}
+		List<String> differences = differences(contracts);
+		this.enabled = differences.isEmpty();
+		if (!this.enabled) {
+			logger.warn("The sample schema's rules between members are not the ones the stream decoder knows ({}):"
+					+ " every sample takes the general validator", String.join("; ", differences));
+		}
+	}
+
+	/**
+	 * False when the schema's rules between members changed: see the constructor's log.
+	 */
+	boolean enabled() {
+		return this.enabled;
+	}
+
+	/**
+	 * The sample, or null when this decoder does not vouch for {@code json}: the caller
+	 * then decodes it the general way.
+	 */
+	SampleMessage decode(byte[] json) {
+		if (!this.enabled) {
+			return null;
+		}
+		try (JsonParser parser = this.mapper.createParser(json)) {
+			if (parser.nextToken() != JsonToken.START_OBJECT) {
+				return null;
+			}
+			SampleMessage sample = sample(parser);
+			return (sample != null && parser.nextToken() == null) ? sample : null;
+		}
+		catch (JacksonException | NotVouched ex) {
+			return null;
+		}
+	}
+
+	private SampleMessage sample(JsonParser parser) {
+		int seen = 0;
+		long version = 0;
+		long phase = 0;
+		long second = 0;
+		long time = 0;
+		String job = null;
+		String runner = null;
+		String serial = null;
+		String name = null;
+		SampleMessage.Direction read = null;
+		SampleMessage.Direction write = null;
+		Long queueDepth = null;
+		Integer roundIndex = null;
+		Integer stepIndex = null;
+		for (String member = parser.nextName(); member != null; member = parser.nextName()) {
+			JsonToken token = parser.nextToken();
+			int bit = switch (member) {
+				case "schemaVersion" -> {
+					version = integer(parser, token, this.schemaVersion);
+					yield 1;
+				}
+				case "jobId" -> {
+					job = string(parser, token, this.jobId);
+					yield 1 << 1;
+				}
+				case "runnerId" -> {
+					runner = string(parser, token, this.runnerId);
+					yield 1 << 2;
+				}
+				case "deviceSerial" -> {
+					serial = string(parser, token, this.deviceSerial);
+					yield 1 << 3;
+				}
+				case "phaseIndex" -> {
+					phase = integer(parser, token, this.phaseIndex);
+					yield 1 << 4;
+				}
+				case "phaseName" -> {
+					name = string(parser, token, this.phaseName);
+					yield 1 << 5;
+				}
+				case "t" -> {
+					second = integer(parser, token, this.t);
+					yield 1 << 6;
+				}
+				case "timeMs" -> {
+					time = integer(parser, token, this.timeMs);
+					yield 1 << 7;
+				}
+				case "read" -> {
+					read = direction(parser, token);
+					yield 1 << 8;
+				}
+				case "write" -> {
+					write = direction(parser, token);
+					yield 1 << 9;
+				}
+				case "effectiveQueueDepthMilli" -> {
+					queueDepth = integer(parser, token, this.effectiveQueueDepthMilli);
+					yield 1 << 10;
+				}
+				case "round" -> {
+					roundIndex = (int) integer(parser, token, this.round);
+					yield ROUND_BIT;
+				}
+				case "step" -> {
+					stepIndex = (int) integer(parser, token, this.step);
+					yield STEP_BIT;
+				}
+				default -> throw NotVouched.INSTANCE;
+			};
+			seen = once(seen, bit);
+		}
+		int required = (1 << REQUIRED_MEMBERS) - 1;
+		if (parser.currentToken() != JsonToken.END_OBJECT || (seen & required) != required
+				|| ((seen & ROUND_BIT) != 0) != ((seen & STEP_BIT) != 0)) {
+			throw NotVouched.INSTANCE;
+		}
+		return new SampleMessage((int) version, job, runner, serial, (int) phase, name, (int) second, time, read, write,
+				queueDepth, roundIndex, stepIndex);
+	}
+
+	/** ios and bytes, and latencyNs exactly when ios >= 1. */
+	private SampleMessage.Direction direction(JsonParser parser, JsonToken token) {
+		if (token != JsonToken.START_OBJECT) {
+			throw NotVouched.INSTANCE;
+		}
+		int seen = 0;
+		long ios = 0;
+		long bytes = 0;
+		SampleMessage.LatencyNs latencyNs = null;
+		for (String member = parser.nextName(); member != null; member = parser.nextName()) {
+			JsonToken value = parser.nextToken();
+			int bit = switch (member) {
+				case "ios" -> {
+					ios = integer(parser, value, this.direction[0]);
+					yield 1;
+				}
+				case "bytes" -> {
+					bytes = integer(parser, value, this.direction[1]);
+					yield 1 << 1;
+				}
+				case "latencyNs" -> {
+					latencyNs = latency(parser, value);
+					yield 1 << 2;
+				}
+				default -> throw NotVouched.INSTANCE;
+			};
+			seen = once(seen, bit);
+		}
+		if (parser.currentToken() != JsonToken.END_OBJECT || (seen & 3) != 3 || (ios >= 1) != (latencyNs != null)) {
+			throw NotVouched.INSTANCE;
+		}
+		return new SampleMessage.Direction(ios, bytes, latencyNs);
+	}
+
+	/** All four percentiles, nothing else. */
+	private SampleMessage.LatencyNs latency(JsonParser parser, JsonToken token) {
+		if (token != JsonToken.START_OBJECT) {
+			throw NotVouched.INSTANCE;
+		}
+		int seen = 0;
+		long[] values = new long[LATENCY_MEMBERS.size()];
+		for (String member = parser.nextName(); member != null; member = parser.nextName()) {
+			JsonToken value = parser.nextToken();
+			int index = switch (member) {
+				case "p50" -> 0;
+				case "p99" -> 1;
+				case "p999" -> 2;
+				case "max" -> 3;
+				default -> throw NotVouched.INSTANCE;
+			};
+			values[index] = integer(parser, value, this.latency[index]);
+			seen = once(seen, 1 << index);
+		}
+		if (parser.currentToken() != JsonToken.END_OBJECT || seen != (1 << values.length) - 1) {
+			throw NotVouched.INSTANCE;
+		}
+		return new SampleMessage.LatencyNs(values[0], values[1], values[2], values[3]);
+	}
+
+	/** A member repeated is left to the general path (a tree keeps the last one). */
+	private static int once(int seen, int bit) {
+		if ((seen & bit) != 0) {
+			throw NotVouched.INSTANCE;
+		}
+		return seen | bit;
+	}
+
+	/**
+	 * Integers written as integers, in a long; 1.0 (an integer to JSON Schema) and larger
+	 * numbers are left to the general path.
+	 */
+	private static long integer(JsonParser parser, JsonToken token, MemberSchema schema) {
+		if (token != JsonToken.VALUE_NUMBER_INT) {
+			throw NotVouched.INSTANCE;
+		}
+		JsonParser.NumberType type = parser.getNumberType();
+		if (type != JsonParser.NumberType.INT && type != JsonParser.NumberType.LONG) {
+			throw NotVouched.INSTANCE;
+		}
+		long value = parser.getLongValue();
+		if (!schema.accepts(value)) {
+			throw NotVouched.INSTANCE;
+		}
+		return value;
+	}
+
+	private static String string(JsonParser parser, JsonToken token, MemberSchema schema) {
+		if (token != JsonToken.VALUE_STRING) {
+			throw NotVouched.INSTANCE;
+		}
+		String value = parser.getString();
+		if (!schema.accepts(value)) {
+			throw NotVouched.INSTANCE;
+		}
+		return value;
+	}
+
+	/**
+	 * What the schema says between members, compared with what this decoder does; empty
+	 * when they agree.
+	 */
+	static List<String> differences(Contracts contracts) {
+		MessageType sample = MessageType.SAMPLE;
+		return differences(contracts.mapper(), contracts.member(sample).schema(),
+				contracts.member(sample, "read").schema(), contracts.member(sample, "write").schema(),
+				contracts.member(sample, "read", "latencyNs").schema());
+	}
+
+	static List<String> differences(ObjectMapper mapper, JsonNode root, JsonNode read, JsonNode write,
+			JsonNode latencyNs) {
+		List<String> differences = new ArrayList<>();
+		compareObject(mapper, differences, "sample", root, MEMBERS, REQUIRED_MEMBERS, """
+				{"if": {"required": ["round"]}, "then": {"required": ["step"]},
+				 "else": {"not": {"required": ["step"]}}}""");
+		compareObject(mapper, differences, "read", read, DIRECTION_MEMBERS, REQUIRED_DIRECTION_MEMBERS, """
+				{"if": {"properties": {"ios": {"minimum": 1}}}, "then": {"required": ["latencyNs"]},
+				 "else": {"not": {"required": ["latencyNs"]}}}""");
+		if (!read.equals(write)) {
+			differences.add("read and write have different schemas");
+		}
+		compareObject(mapper, differences, "read.latencyNs", latencyNs, LATENCY_MEMBERS, LATENCY_MEMBERS.size(), "{}");
+		return differences;
+	}
+
+	private static void compareObject(ObjectMapper mapper, List<String> differences, String where, JsonNode schema,
+			List<String> members, int required, String conditional) {
+		JsonNode expectedConditional = mapper.readTree(conditional);
+		Set<String> keywords = new TreeSet<>();
+		schema.propertyNames().stream().filter((keyword) -> !ANNOTATIONS.contains(keyword)).forEach(keywords::add);
+		Set<String> expectedKeywords = new TreeSet<>(Set.of("type", "additionalProperties", "required", "properties"));
+		expectedConditional.propertyNames().forEach(expectedKeywords::add);
+		if (!keywords.equals(expectedKeywords)) {
+			differences.add(where + " has keywords " + keywords + ", expected " + expectedKeywords);
+			return;
+		}
+		if (!"object".equals(schema.get("type").asString(""))
+				|| !schema.get("additionalProperties").equals(mapper.getNodeFactory().booleanNode(false))) {
+			differences.add(where + " is not a closed object");
+		}
+		if (!Set.copyOf(schema.get("properties").propertyNames()).equals(Set.copyOf(members))) {
+			differences.add(where + " declares " + schema.get("properties").propertyNames() + ", expected " + members);
+		}
+		Set<String> requiredNames = new HashSet<>();
+		schema.get("required").forEach((name) -> requiredNames.add(name.asString()));
+		if (!requiredNames.equals(Set.copyOf(members.subList(0, required)))) {
+			differences.add(where + " requires " + requiredNames + ", expected " + members.subList(0, required));
+		}
+		for (String keyword : expectedConditional.propertyNames()) {
+			if (!schema.get(keyword).equals(expectedConditional.get(keyword))) {
+				differences.add(where + " has " + keyword + " " + schema.get(keyword) + ", expected "
+						+ expectedConditional.get(keyword));
+			}
+		}
+	}
+
+	/**
+	 * Thrown where the decoder stops vouching; carries nothing, costs no stack trace.
+	 */
+	private static final class NotVouched extends RuntimeException {
+
+		static final NotVouched INSTANCE = new NotVouched();
+
+		private NotVouched() {
+			super("not vouched for by the stream decoder", null, false, false);
+		}
+
+	}
+
+}
