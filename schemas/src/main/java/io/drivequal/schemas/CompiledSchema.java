@@ -25,7 +25,7 @@ import tools.jackson.databind.JsonNode;
 final class CompiledSchema {
 
 	/** Keywords that only annotate: they never make a message invalid. */
-	private static final Set<String> ANNOTATIONS = Set.of("$schema", "$id", "$comment", "$defs", "title", "description",
+	static final Set<String> ANNOTATIONS = Set.of("$schema", "$id", "$comment", "$defs", "title", "description",
 			"examples", "default", "deprecated", "readOnly", "writeOnly");
 
 	private final Map<String, JsonNode> documents;

@@ -26,14 +26,66 @@ public final class MemberSchema {
 
 	private final JsonNode schema;
 
-	private final Predicate<JsonNode> check;
+	final Predicate<JsonNode> check;
 
 	private final Map<String, Boolean> accepted = new ConcurrentHashMap<>();
+
+	/**
+	 * An integer member whose schema is only a type, bounds or a constant: its check is a
+	 * comparison of two longs (the general check boxes the value into a node).
+	 */
+	final boolean rangeOnly;
+
+	private final long minimum;
+
+	private final long maximum;
 
 	MemberSchema(String path, JsonNode schema, Predicate<JsonNode> check) {
 		this.path = path;
 		this.schema = schema;
 		this.check = check;
+		long[] range = integerRange(schema);
+		this.rangeOnly = range != null;
+		this.minimum = (range != null) ? range[0] : 0;
+		this.maximum = (range != null) ? range[1] : 0;
+	}
+
+	/**
+	 * [minimum, maximum] of a schema that says only "an integer" with long bounds, or
+	 * "this integer" (const); null for any other schema.
+	 */
+	private static long[] integerRange(JsonNode schema) {
+		if (!schema.isObject()) {
+			return null;
+		}
+		boolean integer = false;
+		long[] range = { Long.MIN_VALUE, Long.MAX_VALUE };
+		for (String keyword : schema.propertyNames()) {
+			JsonNode value = schema.get(keyword);
+			if (CompiledSchema.ANNOTATIONS.contains(keyword)) {
+				continue;
+			}
+			if (keyword.equals("type") && value.isString() && value.asString().equals("integer")) {
+				integer = true;
+				continue;
+			}
+			if (!value.isIntegralNumber() || !value.canConvertToLong()) {
+				return null;
+			}
+			switch (keyword) {
+				case "minimum" -> range[0] = Math.max(range[0], value.longValue());
+				case "maximum" -> range[1] = Math.min(range[1], value.longValue());
+				case "const" -> {
+					integer = true;
+					range[0] = Math.max(range[0], value.longValue());
+					range[1] = Math.min(range[1], value.longValue());
+				}
+				default -> {
+					return null;
+				}
+			}
+		}
+		return integer ? range : null;
 	}
 
 	/** The member's property names from the message's root, joined by dots. */
@@ -48,6 +100,9 @@ public final class MemberSchema {
 
 	/** Whether the schema accepts the JSON integer {@code value} here. */
 	public boolean accepts(long value) {
+		if (this.rangeOnly) {
+			return value >= this.minimum && value <= this.maximum;
+		}
 		return this.check.test(JsonNodeFactory.instance.numberNode(value));
 	}
 

@@ -27,6 +27,8 @@ import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
+import tools.jackson.core.sym.PropertyNameMatcher;
+import tools.jackson.core.util.Named;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
@@ -85,8 +87,18 @@ final class SampleStreamDecoder {
 
 	private final MemberSchema[] latency = new MemberSchema[LATENCY_MEMBERS.size()];
 
+	/** Names matched on the parser's bytes, to their index in MEMBERS and the others. */
+	private final PropertyNameMatcher sampleNames;
+
+	private final PropertyNameMatcher directionNames;
+
+	private final PropertyNameMatcher latencyNames;
+
 	SampleStreamDecoder(Contracts contracts) {
 		this.mapper = contracts.mapper();
+		this.sampleNames = matcher(MEMBERS);
+		this.directionNames = matcher(DIRECTION_MEMBERS);
+		this.latencyNames = matcher(LATENCY_MEMBERS);
 		MessageType sample = MessageType.SAMPLE;
 		this.schemaVersion = contracts.member(sample, "schemaVersion");
 		this.jobId = contracts.member(sample, "jobId");
@@ -110,6 +122,11 @@ final class SampleStreamDecoder {
 			logger.warn("The sample schema's rules between members are not the ones the stream decoder knows ({}):"
 					+ " every sample takes the general validator", String.join("; ", differences));
 		}
+	}
+
+	private PropertyNameMatcher matcher(List<String> names) {
+		return this.mapper.tokenStreamFactory()
+			.constructNameMatcher(names.stream().map(Named::fromString).toList(), false);
 	}
 
 	/**
@@ -154,58 +171,59 @@ final class SampleStreamDecoder {
 		Long queueDepth = null;
 		Integer roundIndex = null;
 		Integer stepIndex = null;
-		for (String member = parser.nextName(); member != null; member = parser.nextName()) {
+		for (int member = next(parser, this.sampleNames); member != PropertyNameMatcher.MATCH_END_OBJECT; member = next(
+				parser, this.sampleNames)) {
 			JsonToken token = parser.nextToken();
 			int bit = switch (member) {
-				case "schemaVersion" -> {
+				case 0 -> {
 					version = integer(parser, token, this.schemaVersion);
 					yield 1;
 				}
-				case "jobId" -> {
+				case 1 -> {
 					job = string(parser, token, this.jobId);
 					yield 1 << 1;
 				}
-				case "runnerId" -> {
+				case 2 -> {
 					runner = string(parser, token, this.runnerId);
 					yield 1 << 2;
 				}
-				case "deviceSerial" -> {
+				case 3 -> {
 					serial = string(parser, token, this.deviceSerial);
 					yield 1 << 3;
 				}
-				case "phaseIndex" -> {
+				case 4 -> {
 					phase = integer(parser, token, this.phaseIndex);
 					yield 1 << 4;
 				}
-				case "phaseName" -> {
+				case 5 -> {
 					name = string(parser, token, this.phaseName);
 					yield 1 << 5;
 				}
-				case "t" -> {
+				case 6 -> {
 					second = integer(parser, token, this.t);
 					yield 1 << 6;
 				}
-				case "timeMs" -> {
+				case 7 -> {
 					time = integer(parser, token, this.timeMs);
 					yield 1 << 7;
 				}
-				case "read" -> {
+				case 8 -> {
 					read = direction(parser, token);
 					yield 1 << 8;
 				}
-				case "write" -> {
+				case 9 -> {
 					write = direction(parser, token);
 					yield 1 << 9;
 				}
-				case "effectiveQueueDepthMilli" -> {
+				case 10 -> {
 					queueDepth = integer(parser, token, this.effectiveQueueDepthMilli);
 					yield 1 << 10;
 				}
-				case "round" -> {
+				case 11 -> {
 					roundIndex = (int) integer(parser, token, this.round);
 					yield ROUND_BIT;
 				}
-				case "step" -> {
+				case 12 -> {
 					stepIndex = (int) integer(parser, token, this.step);
 					yield STEP_BIT;
 				}
@@ -214,8 +232,7 @@ final class SampleStreamDecoder {
 			seen = once(seen, bit);
 		}
 		int required = (1 << REQUIRED_MEMBERS) - 1;
-		if (parser.currentToken() != JsonToken.END_OBJECT || (seen & required) != required
-				|| ((seen & ROUND_BIT) != 0) != ((seen & STEP_BIT) != 0)) {
+		if ((seen & required) != required || ((seen & ROUND_BIT) != 0) != ((seen & STEP_BIT) != 0)) {
 			throw NotVouched.INSTANCE;
 		}
 		return new SampleMessage((int) version, job, runner, serial, (int) phase, name, (int) second, time, read, write,
@@ -231,18 +248,20 @@ final class SampleStreamDecoder {
 		long ios = 0;
 		long bytes = 0;
 		SampleMessage.LatencyNs latencyNs = null;
-		for (String member = parser.nextName(); member != null; member = parser.nextName()) {
+		for (int member = next(parser,
+				this.directionNames); member != PropertyNameMatcher.MATCH_END_OBJECT; member = next(parser,
+						this.directionNames)) {
 			JsonToken value = parser.nextToken();
 			int bit = switch (member) {
-				case "ios" -> {
+				case 0 -> {
 					ios = integer(parser, value, this.direction[0]);
 					yield 1;
 				}
-				case "bytes" -> {
+				case 1 -> {
 					bytes = integer(parser, value, this.direction[1]);
 					yield 1 << 1;
 				}
-				case "latencyNs" -> {
+				case 2 -> {
 					latencyNs = latency(parser, value);
 					yield 1 << 2;
 				}
@@ -250,7 +269,7 @@ final class SampleStreamDecoder {
 			};
 			seen = once(seen, bit);
 		}
-		if (parser.currentToken() != JsonToken.END_OBJECT || (seen & 3) != 3 || (ios >= 1) != (latencyNs != null)) {
+		if ((seen & 3) != 3 || (ios >= 1) != (latencyNs != null)) {
 			throw NotVouched.INSTANCE;
 		}
 		return new SampleMessage.Direction(ios, bytes, latencyNs);
@@ -263,22 +282,27 @@ final class SampleStreamDecoder {
 		}
 		int seen = 0;
 		long[] values = new long[LATENCY_MEMBERS.size()];
-		for (String member = parser.nextName(); member != null; member = parser.nextName()) {
-			JsonToken value = parser.nextToken();
-			int index = switch (member) {
-				case "p50" -> 0;
-				case "p99" -> 1;
-				case "p999" -> 2;
-				case "max" -> 3;
-				default -> throw NotVouched.INSTANCE;
-			};
-			values[index] = integer(parser, value, this.latency[index]);
+		for (int index = next(parser, this.latencyNames); index != PropertyNameMatcher.MATCH_END_OBJECT; index = next(
+				parser, this.latencyNames)) {
+			values[index] = integer(parser, parser.nextToken(), this.latency[index]);
 			seen = once(seen, 1 << index);
 		}
-		if (parser.currentToken() != JsonToken.END_OBJECT || seen != (1 << values.length) - 1) {
+		if (seen != (1 << values.length) - 1) {
 			throw NotVouched.INSTANCE;
 		}
 		return new SampleMessage.LatencyNs(values[0], values[1], values[2], values[3]);
+	}
+
+	/**
+	 * The index of the next member's name in {@code names}, or MATCH_END_OBJECT at the
+	 * object's end; a name not there, or anything but a name, is not vouched for.
+	 */
+	private static int next(JsonParser parser, PropertyNameMatcher names) {
+		int member = parser.nextNameMatch(names);
+		if (member < 0 && member != PropertyNameMatcher.MATCH_END_OBJECT) {
+			throw NotVouched.INSTANCE;
+		}
+		return member;
 	}
 
 	/** A member repeated is left to the general path (a tree keeps the last one). */

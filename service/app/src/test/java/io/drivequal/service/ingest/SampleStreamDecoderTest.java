@@ -152,14 +152,6 @@ class SampleStreamDecoderTest {
 			.contains("read.latencyNs requires");
 	}
 
-	@Test
-	void aMemberTheSchemaDoesNotDeclareIsAnError() {
-		assertThat(org.assertj.core.api.Assertions
-			.catchThrowable(() -> this.contracts.member(MessageType.SAMPLE, "read", "iops")))
-			.isInstanceOf(IllegalArgumentException.class)
-			.hasMessageContaining("declares no member");
-	}
-
 	private List<String> differences(JsonNode root, JsonNode read, JsonNode write, JsonNode latency) {
 		return SampleStreamDecoder.differences(this.contracts.mapper(), root, read, write, latency);
 	}
