@@ -27,6 +27,9 @@ import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
+import tools.jackson.core.ObjectReadContext;
+import tools.jackson.core.TokenStreamFactory;
+import tools.jackson.core.json.JsonFactory;
 import tools.jackson.core.sym.PropertyNameMatcher;
 import tools.jackson.core.util.Named;
 import tools.jackson.databind.JsonNode;
@@ -57,7 +60,13 @@ final class SampleStreamDecoder {
 
 	private static final int STEP_BIT = 1 << 12;
 
-	private final ObjectMapper mapper;
+	/**
+	 * A factory of its own: parsers without a databind context, and without a table of
+	 * member names, which matching names on the bytes never reads.
+	 */
+	private final JsonFactory factory = JsonFactory.builder()
+		.disable(TokenStreamFactory.Feature.CANONICALIZE_PROPERTY_NAMES)
+		.build();
 
 	private final boolean enabled;
 
@@ -95,7 +104,6 @@ final class SampleStreamDecoder {
 	private final PropertyNameMatcher latencyNames;
 
 	SampleStreamDecoder(Contracts contracts) {
-		this.mapper = contracts.mapper();
 		this.sampleNames = matcher(MEMBERS);
 		this.directionNames = matcher(DIRECTION_MEMBERS);
 		this.latencyNames = matcher(LATENCY_MEMBERS);
@@ -125,8 +133,7 @@ final class SampleStreamDecoder {
 	}
 
 	private PropertyNameMatcher matcher(List<String> names) {
-		return this.mapper.tokenStreamFactory()
-			.constructNameMatcher(names.stream().map(Named::fromString).toList(), false);
+		return this.factory.constructNameMatcher(names.stream().map(Named::fromString).toList(), false);
 	}
 
 	/**
@@ -144,7 +151,7 @@ final class SampleStreamDecoder {
 		if (!this.enabled) {
 			return null;
 		}
-		try (JsonParser parser = this.mapper.createParser(json)) {
+		try (JsonParser parser = this.factory.createParser(ObjectReadContext.empty(), json)) {
 			if (parser.nextToken() != JsonToken.START_OBJECT) {
 				return null;
 			}
