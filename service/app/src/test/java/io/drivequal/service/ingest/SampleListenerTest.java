@@ -65,6 +65,21 @@ class SampleListenerTest {
 	}
 
 	@Test
+	void aValidSampleTheStreamDecoderDeclinesTakesTheGeneralPathAndIsCounted() throws IOException {
+		byte[] canonical = Files.readAllBytes(EXAMPLES.resolve("valid/randwrite-second.json"));
+		SampleMessage streamed = this.listener.decode(record("job-0001", canonical));
+		assertThat(this.listener.generalPathSamples()).isZero();
+		// 2.0 is an integer to JSON Schema; the stream decoder leaves such spellings
+		// alone
+		String spelled = new String(canonical, java.nio.charset.StandardCharsets.UTF_8).replace("\"phaseIndex\":2,",
+				"\"phaseIndex\":2.0,");
+		assertThat(spelled).contains("2.0");
+		SampleMessage general = this.listener.decode(record("job-0001", spelled.getBytes()));
+		assertThat(general).isEqualTo(streamed);
+		assertThat(this.listener.generalPathSamples()).isEqualTo(1);
+	}
+
+	@Test
 	void keyMustBeTheJobIdSoAJobStaysOnOnePartition() throws IOException {
 		byte[] bytes = Files.readAllBytes(EXAMPLES.resolve("valid/randwrite-second.json"));
 		assertThatExceptionOfType(InvalidMessageException.class)
