@@ -29,6 +29,7 @@ import java.util.Map;
 import ch.qos.logback.classic.Level;
 import io.drivequal.schemas.Contracts;
 import io.drivequal.schemas.MessageType;
+import io.drivequal.service.ingest.DecodeCost;
 import org.slf4j.LoggerFactory;
 
 public final class IngestBenchmark {
@@ -36,7 +37,7 @@ public final class IngestBenchmark {
 	/** Every class of the benchmark, loaded up front (see main). */
 	private static final List<Class<?>> CLASSES = List.of(IngestBenchmark.class, BenchSettings.class, BenchStack.class,
 			BenchSamples.class, RawBulkCeiling.class, ServiceIngestRun.class, FreshnessProbe.class, BenchReport.class,
-			Processes.class, ThreadCpu.class);
+			Processes.class, ThreadCpu.class, DecodeCost.class);
 
 	private final BenchSettings settings = BenchSettings.fromSystemProperties();
 
@@ -72,6 +73,14 @@ public final class IngestBenchmark {
 			}
 			checkMessagesAreValid();
 			BenchReport.Results results = measure(stack);
+			results.decode = DecodeCost.measure(this.contracts,
+					BenchSamples.throughput("decode", 2000, this.settings.jobs())
+						.stream()
+						.map(BenchSamples.Sample::message)
+						.toList(),
+					100);
+			log("decoding one sample: stream %.0f ns, general path %.0f ns", results.decode.streamNanos(),
+					results.decode.generalNanos());
 			results.placement = placement;
 			results.loadBefore = loadBefore;
 			results.loadAfter = loadAverage();
