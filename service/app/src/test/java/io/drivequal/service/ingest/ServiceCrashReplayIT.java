@@ -119,6 +119,14 @@ class ServiceCrashReplayIT {
 			assertThat(distinctSeconds).isEqualTo(SAMPLES);
 			assertThat(phase.get("samples").asInt()).isEqualTo(SAMPLES);
 			assertThat(phase.get("expectedSamples").asInt()).isEqualTo(SAMPLES);
+			// The runner's samples are what the stream decoder is for: a valid one that
+			// took the general path instead is said in the log (SampleListener).
+			for (int instance = 0; instance <= KILLS; instance++) {
+				assertThat(Files.readString(logs.resolve("service-" + instance + ".log")))
+					.as("service-%d.log", instance)
+					.contains("Started DrivequalApplication")
+					.doesNotContain("took the general decoder");
+			}
 			figures.put("passed", true).write();
 		}
 		finally {
