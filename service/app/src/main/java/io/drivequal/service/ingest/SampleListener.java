@@ -26,15 +26,15 @@ import org.springframework.stereotype.Component;
 @Component
 class SampleListener {
 
+	private static final Logger logger = LoggerFactory.getLogger(SampleListener.class);
+
+	private static final long NOTICE_INTERVAL_MS = 3_600_000;
+
 	private final MessageDecoder decoder;
 
 	private final SampleIndexer indexer;
 
 	private final IngestSettings settings;
-
-	private static final Logger logger = LoggerFactory.getLogger(SampleListener.class);
-
-	private static final long NOTICE_INTERVAL_MS = 3_600_000;
 
 	private final SampleStreamDecoder stream;
 
