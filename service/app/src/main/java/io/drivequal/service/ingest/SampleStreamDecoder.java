@@ -69,29 +69,13 @@ final class SampleStreamDecoder {
 
 	private final boolean enabled;
 
-	private final MemberSchema schemaVersion;
+	/**
+	 * Each member's compiled schema, by its index in MEMBERS (none for read and write,
+	 * whose members are in direction), DIRECTION_MEMBERS and LATENCY_MEMBERS.
+	 */
+	private final MemberSchema[] members = new MemberSchema[MEMBERS.size()];
 
-	private final MemberSchema jobId;
-
-	private final MemberSchema runnerId;
-
-	private final MemberSchema deviceSerial;
-
-	private final MemberSchema phaseIndex;
-
-	private final MemberSchema phaseName;
-
-	private final MemberSchema t;
-
-	private final MemberSchema timeMs;
-
-	private final MemberSchema effectiveQueueDepthMilli;
-
-	private final MemberSchema round;
-
-	private final MemberSchema step;
-
-	private final MemberSchema[] direction = new MemberSchema[2];
+	private final MemberSchema[] direction = new MemberSchema[REQUIRED_DIRECTION_MEMBERS];
 
 	private final MemberSchema[] latency = new MemberSchema[LATENCY_MEMBERS.size()];
 
@@ -106,28 +90,37 @@ final class SampleStreamDecoder {
 		this.sampleNames = matcher(MEMBERS);
 		this.directionNames = matcher(DIRECTION_MEMBERS);
 		this.latencyNames = matcher(LATENCY_MEMBERS);
-		MessageType sample = MessageType.SAMPLE;
-		this.schemaVersion = contracts.member(sample, "schemaVersion");
-		this.jobId = contracts.member(sample, "jobId");
-		this.runnerId = contracts.member(sample, "runnerId");
-		this.deviceSerial = contracts.member(sample, "deviceSerial");
-		this.phaseIndex = contracts.member(sample, "phaseIndex");
-		this.phaseName = contracts.member(sample, "phaseName");
-		this.t = contracts.member(sample, "t");
-		this.timeMs = contracts.member(sample, "timeMs");
-		this.effectiveQueueDepthMilli = contracts.member(sample, "effectiveQueueDepthMilli");
-		this.round = contracts.member(sample, "round");
-		this.step = contracts.member(sample, "step");
-		this.direction[0] = contracts.member(sample, "read", "ios");
-		this.direction[1] = contracts.member(sample, "read", "bytes");
-		for (int i = 0; i < this.latency.length; i++) {
-			this.latency[i] = contracts.member(sample, "read", "latencyNs", LATENCY_MEMBERS.get(i));
+		List<String> differences;
+		try {
+			differences = differences(contracts);
+			if (differences.isEmpty()) {
+				compileMembers(contracts);
+			}
 		}
-		List<String> differences = differences(contracts);
+		catch (IllegalArgumentException ex) {
+			// a member gone, or one whose schema the compiled subset cannot check
+			differences = List.of(ex.getMessage());
+		}
 		this.enabled = differences.isEmpty();
 		if (!this.enabled) {
-			logger.warn("The sample schema's rules between members are not the ones the stream decoder knows ({}):"
-					+ " every sample takes the general validator", String.join("; ", differences));
+			logger.warn("The sample schema is not the one the stream decoder knows ({}): every sample takes the"
+					+ " general validator", String.join("; ", differences));
+		}
+	}
+
+	private void compileMembers(Contracts contracts) {
+		MessageType sample = MessageType.SAMPLE;
+		for (int i = 0; i < MEMBERS.size(); i++) {
+			String name = MEMBERS.get(i);
+			if (!name.equals("read") && !name.equals("write")) {
+				this.members[i] = contracts.member(sample, name);
+			}
+		}
+		for (int i = 0; i < this.direction.length; i++) {
+			this.direction[i] = contracts.member(sample, "read", DIRECTION_MEMBERS.get(i));
+		}
+		for (int i = 0; i < this.latency.length; i++) {
+			this.latency[i] = contracts.member(sample, "read", "latencyNs", LATENCY_MEMBERS.get(i));
 		}
 	}
 
@@ -182,35 +175,35 @@ final class SampleStreamDecoder {
 			JsonToken token = parser.nextToken();
 			int bit = switch (member) {
 				case 0 -> {
-					version = integer(parser, token, this.schemaVersion);
+					version = integer(parser, token, this.members[0]);
 					yield 1;
 				}
 				case 1 -> {
-					job = string(parser, token, this.jobId);
+					job = string(parser, token, this.members[1]);
 					yield 1 << 1;
 				}
 				case 2 -> {
-					runner = string(parser, token, this.runnerId);
+					runner = string(parser, token, this.members[2]);
 					yield 1 << 2;
 				}
 				case 3 -> {
-					serial = string(parser, token, this.deviceSerial);
+					serial = string(parser, token, this.members[3]);
 					yield 1 << 3;
 				}
 				case 4 -> {
-					phase = integer(parser, token, this.phaseIndex);
+					phase = integer(parser, token, this.members[4]);
 					yield 1 << 4;
 				}
 				case 5 -> {
-					name = string(parser, token, this.phaseName);
+					name = string(parser, token, this.members[5]);
 					yield 1 << 5;
 				}
 				case 6 -> {
-					second = integer(parser, token, this.t);
+					second = integer(parser, token, this.members[6]);
 					yield 1 << 6;
 				}
 				case 7 -> {
-					time = integer(parser, token, this.timeMs);
+					time = integer(parser, token, this.members[7]);
 					yield 1 << 7;
 				}
 				case 8 -> {
@@ -222,15 +215,15 @@ final class SampleStreamDecoder {
 					yield 1 << 9;
 				}
 				case 10 -> {
-					queueDepth = integer(parser, token, this.effectiveQueueDepthMilli);
+					queueDepth = integer(parser, token, this.members[10]);
 					yield 1 << 10;
 				}
 				case 11 -> {
-					roundIndex = (int) integer(parser, token, this.round);
+					roundIndex = (int) integer(parser, token, this.members[11]);
 					yield ROUND_BIT;
 				}
 				case 12 -> {
-					stepIndex = (int) integer(parser, token, this.step);
+					stepIndex = (int) integer(parser, token, this.members[12]);
 					yield STEP_BIT;
 				}
 				default -> throw NotVouched.INSTANCE;
