@@ -29,6 +29,9 @@ public class CompletedJobs {
 	 */
 	public static final String EVENTS_INDEX = "drivequal-events";
 
+	/** Attempts Elasticsearch makes at a figures update that raced another replica's. */
+	static final int UPDATE_RETRIES = 5;
+
 	private final JobStore store;
 
 	private final BulkWriter writer;
@@ -68,10 +71,14 @@ public class CompletedJobs {
 	 * @throws java.io.UncheckedIOException when Elasticsearch cannot be reached
 	 */
 	public Optional<String> recordPhaseFigures(String jobId, Map<Integer, Map<String, Object>> figures) {
+		// Two replicas may analyse the same job at once and merge the same figures into
+		// the same document: Elasticsearch retries an update that lost that race, instead
+		// of refusing it with a version conflict.
 		List<BulkOperation> updates = figures.entrySet()
 			.stream()
 			.map((entry) -> BulkOperation.of((op) -> op.update((update) -> update.index(PhaseResults.INDEX)
 				.id(jobId + "/" + entry.getKey())
+				.retryOnConflict(UPDATE_RETRIES)
 				.action((action) -> action.doc(entry.getValue())))))
 			.toList();
 		return this.writer.write(updates, false).map(PoisonAwareBatch.Rejection::reason);
