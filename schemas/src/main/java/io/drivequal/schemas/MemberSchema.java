@@ -7,6 +7,7 @@
 package io.drivequal.schemas;
 
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 
@@ -14,6 +15,12 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 
 public final class MemberSchema {
+
+	/**
+	 * The keywords that only annotate and never make a message invalid: what a decoder
+	 * comparing a schema's rules with its own may ignore.
+	 */
+	public static final Set<String> ANNOTATIONS = CompiledSchema.ANNOTATIONS;
 
 	/**
 	 * Strings accepted before, remembered up to this many: a sample stream repeats its
@@ -62,7 +69,7 @@ public final class MemberSchema {
 		long[] range = { Long.MIN_VALUE, Long.MAX_VALUE };
 		for (String keyword : schema.propertyNames()) {
 			JsonNode value = schema.get(keyword);
-			if (CompiledSchema.ANNOTATIONS.contains(keyword)) {
+			if (ANNOTATIONS.contains(keyword)) {
 				continue;
 			}
 			if (keyword.equals("type") && value.isString() && value.asString().equals("integer")) {

@@ -18,6 +18,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 
 import io.drivequal.schemas.Contracts;
 import io.drivequal.schemas.MemberSchema;
@@ -51,13 +52,23 @@ final class SampleStreamDecoder {
 
 	static final List<String> LATENCY_MEMBERS = List.of("p50", "p99", "p999", "max");
 
-	/** Keywords that say nothing about validity. */
-	private static final Set<String> ANNOTATIONS = Set.of("$schema", "$id", "$comment", "$defs", "title", "description",
-			"examples", "default", "deprecated", "readOnly", "writeOnly");
+	/** Indices in MEMBERS the decoder treats apart. */
+	private static final int READ = MEMBERS.indexOf("read");
 
-	private static final int ROUND_BIT = 1 << 11;
+	private static final int WRITE = MEMBERS.indexOf("write");
 
-	private static final int STEP_BIT = 1 << 12;
+	private static final int QUEUE_DEPTH = MEMBERS.indexOf("effectiveQueueDepthMilli");
+
+	private static final int ROUND = MEMBERS.indexOf("round");
+
+	private static final int STEP = MEMBERS.indexOf("step");
+
+	/** The string members, as bits of their indices in MEMBERS. */
+	private static final int STRING_MEMBERS = Stream.of("jobId", "runnerId", "deviceSerial", "phaseName")
+		.mapToInt((name) -> 1 << MEMBERS.indexOf(name))
+		.reduce(0, (a, b) -> a | b);
+
+	private static final int LATENCY = DIRECTION_MEMBERS.indexOf("latencyNs");
 
 	/**
 	 * Parsers without a databind context (ObjectMapper.createParser makes one per
@@ -157,85 +168,36 @@ final class SampleStreamDecoder {
 
 	private SampleMessage sample(JsonParser parser) {
 		int seen = 0;
-		long version = 0;
-		long phase = 0;
-		long second = 0;
-		long time = 0;
-		String job = null;
-		String runner = null;
-		String serial = null;
-		String name = null;
-		SampleMessage.Direction read = null;
-		SampleMessage.Direction write = null;
-		Long queueDepth = null;
-		Integer roundIndex = null;
-		Integer stepIndex = null;
+		long[] integers = new long[MEMBERS.size()];
+		String[] strings = new String[MEMBERS.size()];
+		SampleMessage.Direction[] directions = new SampleMessage.Direction[2];
 		for (int member = next(parser, this.sampleNames); member != PropertyNameMatcher.MATCH_END_OBJECT; member = next(
 				parser, this.sampleNames)) {
 			JsonToken token = parser.nextToken();
-			int bit = switch (member) {
-				case 0 -> {
-					version = integer(parser, token, this.members[0]);
-					yield 1;
-				}
-				case 1 -> {
-					job = string(parser, token, this.members[1]);
-					yield 1 << 1;
-				}
-				case 2 -> {
-					runner = string(parser, token, this.members[2]);
-					yield 1 << 2;
-				}
-				case 3 -> {
-					serial = string(parser, token, this.members[3]);
-					yield 1 << 3;
-				}
-				case 4 -> {
-					phase = integer(parser, token, this.members[4]);
-					yield 1 << 4;
-				}
-				case 5 -> {
-					name = string(parser, token, this.members[5]);
-					yield 1 << 5;
-				}
-				case 6 -> {
-					second = integer(parser, token, this.members[6]);
-					yield 1 << 6;
-				}
-				case 7 -> {
-					time = integer(parser, token, this.members[7]);
-					yield 1 << 7;
-				}
-				case 8 -> {
-					read = direction(parser, token);
-					yield 1 << 8;
-				}
-				case 9 -> {
-					write = direction(parser, token);
-					yield 1 << 9;
-				}
-				case 10 -> {
-					queueDepth = integer(parser, token, this.members[10]);
-					yield 1 << 10;
-				}
-				case 11 -> {
-					roundIndex = (int) integer(parser, token, this.members[11]);
-					yield ROUND_BIT;
-				}
-				case 12 -> {
-					stepIndex = (int) integer(parser, token, this.members[12]);
-					yield STEP_BIT;
-				}
-				default -> throw NotVouched.INSTANCE;
-			};
-			seen = once(seen, bit);
+			if (member == READ || member == WRITE) {
+				directions[member - READ] = direction(parser, token);
+			}
+			else if ((STRING_MEMBERS & (1 << member)) != 0) {
+				strings[member] = string(parser, token, this.members[member]);
+			}
+			else {
+				integers[member] = integer(parser, token, this.members[member]);
+			}
+			seen = once(seen, 1 << member);
 		}
 		int required = (1 << REQUIRED_MEMBERS) - 1;
-		if ((seen & required) != required || ((seen & ROUND_BIT) != 0) != ((seen & STEP_BIT) != 0)) {
+		if ((seen & required) != required || has(seen, ROUND) != has(seen, STEP)) {
 			throw NotVouched.INSTANCE;
 		}
-		return new SampleMessage((int) version, job, runner, serial, (int) phase, name, (int) second, time, read, write,
-				queueDepth, roundIndex, stepIndex);
+		// the record's components are MEMBERS, in the same order
+		return new SampleMessage((int) integers[0], strings[1], strings[2], strings[3], (int) integers[4], strings[5],
+				(int) integers[6], integers[7], directions[0], directions[1],
+				has(seen, QUEUE_DEPTH) ? integers[QUEUE_DEPTH] : null, has(seen, ROUND) ? (int) integers[ROUND] : null,
+				has(seen, STEP) ? (int) integers[STEP] : null);
+	}
+
+	private static boolean has(int seen, int member) {
+		return (seen & (1 << member)) != 0;
 	}
 
 	/** ios and bytes, and latencyNs exactly when ios >= 1. */
@@ -244,34 +206,25 @@ final class SampleStreamDecoder {
 			throw NotVouched.INSTANCE;
 		}
 		int seen = 0;
-		long ios = 0;
-		long bytes = 0;
+		long[] counts = new long[REQUIRED_DIRECTION_MEMBERS];
 		SampleMessage.LatencyNs latencyNs = null;
 		for (int member = next(parser,
 				this.directionNames); member != PropertyNameMatcher.MATCH_END_OBJECT; member = next(parser,
 						this.directionNames)) {
 			JsonToken value = parser.nextToken();
-			int bit = switch (member) {
-				case 0 -> {
-					ios = integer(parser, value, this.direction[0]);
-					yield 1;
-				}
-				case 1 -> {
-					bytes = integer(parser, value, this.direction[1]);
-					yield 1 << 1;
-				}
-				case 2 -> {
-					latencyNs = latency(parser, value);
-					yield 1 << 2;
-				}
-				default -> throw NotVouched.INSTANCE;
-			};
-			seen = once(seen, bit);
+			if (member == LATENCY) {
+				latencyNs = latency(parser, value);
+			}
+			else {
+				counts[member] = integer(parser, value, this.direction[member]);
+			}
+			seen = once(seen, 1 << member);
 		}
-		if ((seen & 3) != 3 || (ios >= 1) != (latencyNs != null)) {
+		int required = (1 << REQUIRED_DIRECTION_MEMBERS) - 1;
+		if ((seen & required) != required || (counts[0] >= 1) != (latencyNs != null)) {
 			throw NotVouched.INSTANCE;
 		}
-		return new SampleMessage.Direction(ios, bytes, latencyNs);
+		return new SampleMessage.Direction(counts[0], counts[1], latencyNs);
 	}
 
 	/** All four percentiles, nothing else. */
@@ -373,7 +326,10 @@ final class SampleStreamDecoder {
 			List<String> members, int required, String conditional) {
 		JsonNode expectedConditional = mapper.readTree(conditional);
 		Set<String> keywords = new TreeSet<>();
-		schema.propertyNames().stream().filter((keyword) -> !ANNOTATIONS.contains(keyword)).forEach(keywords::add);
+		schema.propertyNames()
+			.stream()
+			.filter((keyword) -> !MemberSchema.ANNOTATIONS.contains(keyword))
+			.forEach(keywords::add);
 		Set<String> expectedKeywords = new TreeSet<>(Set.of("type", "additionalProperties", "required", "properties"));
 		expectedConditional.propertyNames().forEach(expectedKeywords::add);
 		if (!keywords.equals(expectedKeywords)) {
