@@ -12,8 +12,17 @@
 # lat_percentiles=1; runner: its phase histogram, HdrHistogram's percentile), mean latency x IOPS,
 # the runner's effective queue depth and its Little's-law error, CPU seconds per million IOs
 # (user + system of the process, getrusage through /usr/bin/time) -- and the ratios runner / fio.
+# Above QD1 the two tools keep different numbers of IOs outstanding at one queue depth (fio refills
+# a slot only after reaping, the runner while other IOs fly), and where a CPU sets the throughput
+# latency follows the outstanding count (Little's law). So, with MATCH=1 (the default), each cell
+# above QD1 also runs the runner at the queue depth nearest fio's lat x IOPS at the cell's depth
+# (measured before the rounds by a CAL_RUNTIME-second fio run), and a second table compares the
+# percentiles at equal outstanding IOs. (Not the other way round: fio's lat x IOPS is not monotonic
+# in its iodepth here; on tmpfs randwrite 32 gives 26.5 and 34 gives 47.6, more than the depth,
+# since its `lat` also counts IOs waiting inside fio to be submitted.)
 # Usage: bench/latency-vs-fio.sh   (env: RUNNER, CPU=1, RUNTIME=10, ROUNDS=3, SIZE=1G, TARGETS="tmpfs loop",
-#        QDS="1 32", FIO_BATCH=qd: fio's submission batch, the queue depth; 1 is fio's default)
+#        QDS="1 32", FIO_BATCH=qd: fio's submission batch, the queue depth; 1 is fio's default,
+#        MATCH=1, CAL_RUNTIME=2)
 # Needs root for the loop device; writes only the scratch files it makes.
 source "$(dirname "$0")/common.sh"
 
@@ -22,6 +31,8 @@ TARGETS="${TARGETS:-tmpfs loop}"
 QDS="${QDS:-1 32}"
 FIO_BATCH="${FIO_BATCH:-qd}"
 RUNTIME="${RUNTIME:-5}"
+MATCH="${MATCH:-1}"
+CAL_RUNTIME="${CAL_RUNTIME:-2}"
 scratch=$(mktemp -d)
 shm_file="/dev/shm/drivequal-bench-$$.img"
 loop_file="/dev/shm/drivequal-bench-loop-$$.img"
@@ -57,19 +68,20 @@ done
 	echo ']}'
 } >"$scratch/allow.json"
 
-# One fio run: prints a JSON line with its figures.
+# One fio run: prints a JSON line with its figures. fio_run TARGET RW QD [DEPTH TOOL [SECONDS]]:
+# fio's iodepth DEPTH (default QD) for the cell QD, reported as TOOL (default fio).
 fio_run() {
-	local target="$1" rw="$2" qd="$3" out="$scratch/fio.json" cpu
-	local refill=() batch="$qd"
+	local target="$1" rw="$2" qd="$3" depth="${4:-$3}" tool="${5:-fio}" runtime="${6:-$RUNTIME}"
+	local out="$scratch/fio.json" cpu refill=() batch="$depth"
 	[ "$rw" = randwrite ] && refill=(--refill_buffers)
 	[ "$FIO_BATCH" = qd ] || batch="$FIO_BATCH"
 	cpu=$( { /usr/bin/time -f "%U %S" taskset -c "$CPU" fio --output-format=json \
 		--name=bench --filename="${target_of[$target]}" --ioengine=io_uring --direct=1 \
 		--fixedbufs=1 --registerfiles=1 --norandommap "${refill[@]}" \
-		--rw="$rw" --bs=4k --iodepth="$qd" --iodepth_batch_submit="$batch" \
-		--iodepth_batch_complete_max="$qd" --time_based --runtime="$RUNTIME" \
+		--rw="$rw" --bs=4k --iodepth="$depth" --iodepth_batch_submit="$batch" \
+		--iodepth_batch_complete_max="$depth" --time_based --runtime="$runtime" \
 		--lat_percentiles=1 >"$out"; } 2>&1 | tail -1)
-	python3 - "$out" "$target" "$rw" "$qd" "$cpu" <<'PY'
+	python3 - "$out" "$target" "$rw" "$qd" "$cpu" "$depth" "$tool" <<'PY'
 import json, sys
 job = json.load(open(sys.argv[1]))["jobs"][0]
 d = job["read" if "read" in sys.argv[3] else "write"]
@@ -77,20 +89,23 @@ lat = d["lat_ns"]
 pct = lat["percentile"]
 user, system = map(float, sys.argv[5].split())
 seconds = job["job_runtime"] / 1000.0
-print(json.dumps({"tool": "fio", "target": sys.argv[2], "rw": sys.argv[3], "qd": int(sys.argv[4]),
-                  "ios": d["total_ios"], "seconds": seconds, "cpu": user + system,
+print(json.dumps({"tool": sys.argv[7], "target": sys.argv[2], "rw": sys.argv[3], "qd": int(sys.argv[4]),
+                  "depth": int(sys.argv[6]), "ios": d["total_ios"], "seconds": seconds, "cpu": user + system,
                   "p50": pct["50.000000"], "p99": pct["99.000000"], "p999": pct["99.900000"],
                   "mean": lat["mean"], "effective": None}))
 PY
 }
 
 # One runner run (a timed phase of the same length): the same figures from its phase-completed.
+# runner_run TARGET RW QD [DEPTH TOOL [SECONDS]]: the runner's iodepth DEPTH (default QD) for the
+# cell QD, reported as TOOL (default runner).
 runner_run() {
-	local target="$1" rw="$2" qd="$3" out="$scratch/runner.jsonl" cpu
+	local target="$1" rw="$2" qd="$3" depth="${4:-$3}" tool="${5:-runner}" runtime="${6:-$RUNTIME}"
+	local out="$scratch/runner.jsonl" cpu
 	cpu=$( { /usr/bin/time -f "%U %S" taskset -c "$CPU" "$RUNNER" run --output-format json \
-		--filename "${target_of[$target]}" --rw "$rw" --bs 4k --iodepth "$qd" \
-		--runtime "$RUNTIME" --allowlist "$scratch/allow.json" >"$out"; } 2>&1 | tail -1)
-	python3 - "$out" "$target" "$rw" "$qd" "$cpu" <<'PY'
+		--filename "${target_of[$target]}" --rw "$rw" --bs 4k --iodepth "$depth" \
+		--runtime "$runtime" --allowlist "$scratch/allow.json" >"$out"; } 2>&1 | tail -1)
+	python3 - "$out" "$target" "$rw" "$qd" "$cpu" "$depth" "$tool" <<'PY'
 import json, math, sys
 
 def highest_equivalent(value):
@@ -112,16 +127,40 @@ for line in open(sys.argv[1]):
         d = m["read" if "read" in sys.argv[3] else "write"]
         h = d["latencyHistogram"]
         user, system = map(float, sys.argv[5].split())
-        print(json.dumps({"tool": "runner", "target": sys.argv[2], "rw": sys.argv[3],
-                          "qd": int(sys.argv[4]), "ios": d["ios"], "seconds": m["durationNs"] / 1e9,
+        print(json.dumps({"tool": sys.argv[7], "target": sys.argv[2], "rw": sys.argv[3],
+                          "qd": int(sys.argv[4]), "depth": int(sys.argv[6]), "ios": d["ios"], "seconds": m["durationNs"] / 1e9,
                           "cpu": user + system, "p50": percentile(h, 50), "p99": percentile(h, 99),
                           "p999": percentile(h, 99.9), "mean": d["meanLatencyNs"],
                           "effective": m["effectiveQueueDepthMilli"] / 1000}))
 PY
 }
 
+# Outstanding IOs (mean latency x IOPS) of one result line.
+outstanding() {
+	python3 -c 'import json, sys; r = json.loads(sys.argv[1]); print("%.3f" % (r["mean"] * 1e-9 * r["ios"] / r["seconds"]))' "$1"
+}
+
+# The runner's queue depth nearest fio's outstanding IOs at the cell's depth.
+declare -A matched
+calibrate() {
+	local target="$1" rw="$2" qd="$3" got depth
+	got=$(outstanding "$(fio_run "$target" "$rw" "$qd" "$qd" fio "$CAL_RUNTIME")")
+	depth=$(python3 -c 'import sys; print(max(1, round(float(sys.argv[1]))))' "$got")
+	matched["$target $rw $qd"]="$depth"
+	echo "# fio's lat x IOPS at iodepth $qd, $target $rw: $got; the runner's matching queue depth: $depth"
+}
+
 echo "# $(uname -r), fio $(fio --version), 4KiB O_DIRECT, ${RUNTIME}s x ${ROUNDS} per tool and cell, taskset -c $CPU, fio batch $FIO_BATCH"
 echo "# uptime at start: $(uptime)"
+if [ "$MATCH" = 1 ]; then
+	for target in $TARGETS; do
+		for rw in randread randwrite; do
+			for qd in $QDS; do
+				[ "$qd" -gt 1 ] && calibrate "$target" "$rw" "$qd"
+			done
+		done
+	done
+fi
 for round in $(seq "$ROUNDS"); do
 	for target in $TARGETS; do
 		for rw in randread randwrite; do
@@ -133,6 +172,9 @@ for round in $(seq "$ROUNDS"); do
 				else
 					runner_run "$target" "$rw" "$qd"
 					fio_run "$target" "$rw" "$qd"
+				fi
+				if [ -n "${matched["$target $rw $qd"]:-}" ]; then
+					runner_run "$target" "$rw" "$qd" "${matched["$target $rw $qd"]}" runner-matched
 				fi
 			done
 		done
@@ -183,4 +225,22 @@ for target, rw, qd, f, r in cells():
     p50 = lambda x: "%.1f" % (x["p50"] / 1000)
     print("| %s | %s | %d | %s | %s | %s | %s |" % (target, rw, qd, rounds(f, iops),
           rounds(r, iops), rounds(f, p50), rounds(r, p50)))
+
+matched = [(t, rw, qd) for (t, rw, qd, tool) in sorted(runs) if tool == "runner-matched" and (t, rw, qd, "fio") in runs]
+if matched:
+    print()
+    print("At equal outstanding IOs: fio at the cell's iodepth, the runner at the queue depth nearest fio's"
+          " lat x IOPS there.")
+    print()
+    print("| target | rw | QD | runner QD | fio lat x IOPS | runner effective QD | fio IOPS | runner IOPS | IOPS ratio"
+          " | p50 ratio | p99 ratio | p99.9 ratio | mean ratio |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for t, rw, qd in matched:
+        f, r = runs[(t, rw, qd, "fio")], runs[(t, rw, qd, "runner-matched")]
+        iops = lambda x: x["ios"] / x["seconds"]
+        little = lambda x: x["mean"] * 1e-9 * x["ios"] / x["seconds"]
+        ratio = lambda k: med(r, lambda x: x[k]) / med(f, lambda x: x[k])
+        print("| %s | %s | %d | %d | %.3f | %.3f | %.0f | %.0f | %.3f | %.3f | %.3f | %.3f | %.3f |" % (
+            t, rw, qd, r[0]["depth"], med(f, little), med(r, lambda x: x["effective"]), med(f, iops), med(r, iops),
+            med(r, iops) / med(f, iops), ratio("p50"), ratio("p99"), ratio("p999"), ratio("mean")))
 PY
