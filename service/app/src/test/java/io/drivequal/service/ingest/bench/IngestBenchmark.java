@@ -7,7 +7,7 @@
  * service/app/pom.xml does (docs/benchmarks.md gives the command and the method).
  *
  * System properties: bench.samples (200000 per throughput run), bench.rounds (5), bench.jobs (200),
- * bench.batchSize (2000, the service's max-poll-records), bench.warmupSamples (= samples),
+ * bench.batchSize (2000, the service's max-poll-records), bench.warmupSamples (5 x samples),
  * bench.freshness.{rate,seconds,warmupSeconds,jobs,pollMs} (1000/s, 60 s, 5 s, 100, 50 ms; seconds=0
  * skips freshness), bench.esHeapMb (1024), bench.kafkaHeapMb (512), bench.dir, bench.report,
  * bench.serviceArgs (extra service arguments, e.g. --drivequal.ingest.concurrency=1),
@@ -37,7 +37,7 @@ public final class IngestBenchmark {
 	/** Every class of the benchmark, loaded up front (see main). */
 	private static final List<Class<?>> CLASSES = List.of(IngestBenchmark.class, BenchSettings.class, BenchStack.class,
 			BenchSamples.class, RawBulkCeiling.class, ServiceIngestRun.class, FreshnessProbe.class, BenchReport.class,
-			Processes.class, ThreadCpu.class, DecodeCost.class);
+			Processes.class, ThreadCpu.class, JitQuiet.class, DecodeCost.class);
 
 	private final BenchSettings settings = BenchSettings.fromSystemProperties();
 

@@ -38,6 +38,7 @@ final class RawBulkCeiling {
 			.map((batch) -> batch.stream().map((sample) -> (Object) sample.document()).toList())
 			.toList();
 		this.stack.freshIndex(BenchSamples.THROUGHPUT_INDEX);
+		JitQuiet.await();
 		AtomicInteger next = new AtomicInteger();
 		ExecutorService pool = Executors.newFixedThreadPool(threads);
 		Map<String, Long> threadsBefore = this.settings.threadCpu() ? ThreadCpu.snapshot() : Map.of();

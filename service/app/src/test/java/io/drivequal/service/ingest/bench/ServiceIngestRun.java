@@ -37,6 +37,7 @@ final class ServiceIngestRun {
 			throw new IllegalStateException("expected " + count + " new records on " + BenchStack.SAMPLES_TOPIC
 					+ ", found " + target + " (is another consumer or producer using the topic?)");
 		}
+		JitQuiet.await();
 		long startNanos = System.nanoTime();
 		container.start();
 		long firstNanos = 0;
