@@ -120,11 +120,14 @@ class ServiceCrashReplayIT {
 			assertThat(phase.get("samples").asInt()).isEqualTo(SAMPLES);
 			assertThat(phase.get("expectedSamples").asInt()).isEqualTo(SAMPLES);
 			// The runner's samples are what the stream decoder is for: a valid one that
-			// took the general path instead is said in the log (SampleListener).
+			// took the general path instead is said in the log (SampleListener). And the
+			// packaged jar's class loader must not leave Kafka's lz4 in pure Java
+			// (NativeLz4).
 			for (int instance = 0; instance <= KILLS; instance++) {
 				assertThat(Files.readString(logs.resolve("service-" + instance + ".log")))
 					.as("service-%d.log", instance)
 					.contains("Started DrivequalApplication")
+					.contains("lz4: Kafka decompresses with the JNI binding")
 					.doesNotContain("took the general decoder");
 			}
 			figures.put("passed", true).write();
