@@ -8,10 +8,12 @@ package io.drivequal.service.ingest.bench;
 
 import java.io.IOException;
 import java.io.StringReader;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.HealthStatus;
@@ -97,9 +99,43 @@ final class BenchStack implements AutoCloseable {
 		}
 	}
 
-	/** The service's sample listener, which each measurement starts and stops. */
+	/**
+	 * The service's sample listener. The first measurement starts it; between
+	 * measurements it is paused, not stopped, so its consumers stay in the group as a
+	 * running service's do: stopping and starting it made six new consumers and a
+	 * rebalance every round, whose start-up code the JIT compiled inside the timed
+	 * window.
+	 */
 	MessageListenerContainer sampleListener() {
 		return this.service.getBean(KafkaListenerEndpointRegistry.class).getListenerContainer(LISTENER_ID);
+	}
+
+	/** Starts the sample listener, or resumes it where a measurement before paused it. */
+	void consumeSamples() {
+		MessageListenerContainer container = sampleListener();
+		if (container.isRunning()) {
+			container.resume();
+		}
+		else {
+			// Paused, each consumer polls only once a second (Spring's default: every
+			// 100 ms), so the paused listener takes next to nothing from the ceiling's
+			// runs.
+			container.getContainerProperties().setPollTimeoutWhilePaused(Duration.ofSeconds(1));
+			container.start();
+		}
+	}
+
+	/** Pauses the sample listener and returns once every consumer has paused. */
+	void pauseSamples() throws InterruptedException {
+		MessageListenerContainer container = sampleListener();
+		container.pause();
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+		while (!container.isContainerPaused()) {
+			if (System.nanoTime() > deadline) {
+				throw new IllegalStateException("the sample listener did not pause within 60 s");
+			}
+			Thread.sleep(20);
+		}
 	}
 
 	/**

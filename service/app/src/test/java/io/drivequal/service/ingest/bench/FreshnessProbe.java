@@ -45,7 +45,7 @@ final class FreshnessProbe {
 		MessageListenerContainer container = this.stack.sampleListener();
 		String index = "drivequal-samples-" + BenchSamples.MONTH.format(Instant.now());
 		this.stack.freshIndex(index);
-		container.start();
+		this.stack.consumeSamples();
 		long assignDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
 		while (container.getAssignedPartitions() == null || container.getAssignedPartitions().size() < 12) {
 			if (System.nanoTime() > assignDeadline) {

@@ -1,7 +1,8 @@
 /*
  * The path the ingest benchmark measures: samples produced to Kafka while the service's sample
- * listener is stopped, then the listener started and its committed offsets timed to the end, so the
- * rate includes decoding, schema validation, bulk indexing and committing after acknowledgement.
+ * listener is paused (stopped before the first run), then the listener resumed and its committed
+ * offsets timed to the end, so the rate includes decoding, schema validation, bulk indexing and
+ * committing after acknowledgement.
  */
 package io.drivequal.service.ingest.bench;
 
@@ -9,8 +10,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
-
-import org.springframework.kafka.listener.MessageListenerContainer;
 
 final class ServiceIngestRun {
 
@@ -25,7 +24,6 @@ final class ServiceIngestRun {
 
 	/** Times {@code count} samples from the first committed batch to the last. */
 	BenchReport.Run run(String run, int count) throws Exception {
-		MessageListenerContainer container = this.stack.sampleListener();
 		this.stack.freshIndex(BenchSamples.THROUGHPUT_INDEX);
 		long committedBefore = this.stack.committed();
 		for (BenchSamples.Sample sample : BenchSamples.throughput(run, count, this.settings.jobs())) {
@@ -39,7 +37,7 @@ final class ServiceIngestRun {
 		}
 		JitQuiet.await();
 		long startNanos = System.nanoTime();
-		container.start();
+		this.stack.consumeSamples();
 		long firstNanos = 0;
 		long firstDone = 0;
 		Processes.Cpu cpuAtFirst = null;
@@ -70,7 +68,7 @@ final class ServiceIngestRun {
 		if (this.settings.threadCpu()) {
 			IngestBenchmark.log("JVM threads, CPU ms: %s", ThreadCpu.since(threadsAtFirst));
 		}
-		container.stop();
+		this.stack.pauseSamples();
 		this.stack.expectDocuments(BenchSamples.THROUGHPUT_INDEX, count);
 		BenchReport.Run result = new BenchReport.Run(count - firstDone, lastNanos - firstNanos, cpu);
 		IngestBenchmark.log(
