@@ -16,7 +16,7 @@
 # a slot only after reaping, the runner while other IOs fly), and where a CPU sets the throughput
 # latency follows the outstanding count (Little's law). So, with MATCH=1 (the default), each cell
 # above QD1 also runs the runner at the queue depth nearest fio's lat x IOPS at the cell's depth
-# (measured before the rounds by a CAL_RUNTIME-second fio run), and a second table compares the
+# (measured before the rounds by a CAL_RUNTIME-second fio run), and a third table compares the
 # percentiles at equal outstanding IOs. (Not the other way round: fio's lat x IOPS is not monotonic
 # in its iodepth here; on tmpfs randwrite 32 gives 26.5 and 34 gives 47.6, more than the depth,
 # since its `lat` also counts IOs waiting inside fio to be submitted.)
@@ -156,7 +156,9 @@ if [ "$MATCH" = 1 ]; then
 	for target in $TARGETS; do
 		for rw in randread randwrite; do
 			for qd in $QDS; do
-				[ "$qd" -gt 1 ] && calibrate "$target" "$rw" "$qd"
+				if [ "$qd" -gt 1 ]; then
+					calibrate "$target" "$rw" "$qd"
+				fi
 			done
 		done
 	done
