@@ -1,9 +1,10 @@
 /*
  * Waits, before a timed window, until the JIT compilers have finished what the work before it
  * queued. Producing the service's samples and building the ceiling's documents run in this JVM
- * right before each window; without the wait their compilations spilled into the window (the
- * compiler threads took 0.2-0.35 CPU-s in service runs after a 1,000,000-sample warm-up,
- * docs/benchmarks.md), charged to whichever path ran next.
+ * right before each window, and their compilations could otherwise run inside it, charged to
+ * whichever path ran next. Hygiene, not a measured fix: the compilers' time inside service runs
+ * did not drop with it (docs/benchmarks.md, "the JIT's share"); keeping the consumers running
+ * between runs did that.
  */
 package io.drivequal.service.ingest.bench;
 
