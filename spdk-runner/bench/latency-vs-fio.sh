@@ -20,9 +20,15 @@
 # percentiles at equal outstanding IOs. (Not the other way round: fio's lat x IOPS is not monotonic
 # in its iodepth here; on tmpfs randwrite 32 gives 26.5 and 34 gives 47.6, more than the depth,
 # since its `lat` also counts IOs waiting inside fio to be submitted.)
+# Context switches per IO (voluntary + involuntary, of the process and its threads, io_uring's
+# worker among them) show how each tool shares the one core with the kernel's work: on a tmpfs file
+# io_uring hands each write to a worker thread of the process, pinned with it, and a tool woken as
+# soon as one IO completes pre-empts that worker. SCHED=batch runs both tools under SCHED_BATCH
+# (chrt -b 0: a woken task does not pre-empt the running one), which takes that scheduling out of
+# the comparison.
 # Usage: bench/latency-vs-fio.sh   (env: RUNNER, CPU=1, RUNTIME=10, ROUNDS=3, SIZE=1G, TARGETS="tmpfs loop",
 #        QDS="1 32", FIO_BATCH=qd: fio's submission batch, the queue depth; 1 is fio's default,
-#        MATCH=1, CAL_RUNTIME=2)
+#        MATCH=1, CAL_RUNTIME=2, SCHED=other|batch)
 # Needs root for the loop device; writes only the scratch files it makes.
 source "$(dirname "$0")/common.sh"
 
@@ -33,6 +39,12 @@ FIO_BATCH="${FIO_BATCH:-qd}"
 RUNTIME="${RUNTIME:-5}"
 MATCH="${MATCH:-1}"
 CAL_RUNTIME="${CAL_RUNTIME:-2}"
+SCHED="${SCHED:-other}"
+case "$SCHED" in
+other) sched=() ;;
+batch) sched=(chrt -b 0) ;;
+*) echo "SCHED is other or batch" >&2; exit 2 ;;
+esac
 scratch=$(mktemp -d)
 shm_file="/dev/shm/drivequal-bench-$$.img"
 loop_file="/dev/shm/drivequal-bench-loop-$$.img"
@@ -75,7 +87,7 @@ fio_run() {
 	local out="$scratch/fio.json" cpu refill=() batch="$depth"
 	[ "$rw" = randwrite ] && refill=(--refill_buffers)
 	[ "$FIO_BATCH" = qd ] || batch="$FIO_BATCH"
-	cpu=$( { /usr/bin/time -f "%U %S" taskset -c "$CPU" fio --output-format=json \
+	cpu=$( { /usr/bin/time -f "%U %S %w %c" taskset -c "$CPU" "${sched[@]}" fio --output-format=json \
 		--name=bench --filename="${target_of[$target]}" --ioengine=io_uring --direct=1 \
 		--fixedbufs=1 --registerfiles=1 --norandommap "${refill[@]}" \
 		--rw="$rw" --bs=4k --iodepth="$depth" --iodepth_batch_submit="$batch" \
@@ -87,10 +99,11 @@ job = json.load(open(sys.argv[1]))["jobs"][0]
 d = job["read" if "read" in sys.argv[3] else "write"]
 lat = d["lat_ns"]
 pct = lat["percentile"]
-user, system = map(float, sys.argv[5].split())
+user, system, waits, preempted = map(float, sys.argv[5].split())
 seconds = job["job_runtime"] / 1000.0
 print(json.dumps({"tool": sys.argv[7], "target": sys.argv[2], "rw": sys.argv[3], "qd": int(sys.argv[4]),
                   "depth": int(sys.argv[6]), "ios": d["total_ios"], "seconds": seconds, "cpu": user + system,
+                  "switches": waits + preempted,
                   "p50": pct["50.000000"], "p99": pct["99.000000"], "p999": pct["99.900000"],
                   "mean": lat["mean"], "effective": None}))
 PY
@@ -102,7 +115,7 @@ PY
 runner_run() {
 	local target="$1" rw="$2" qd="$3" depth="${4:-$3}" tool="${5:-runner}" runtime="${6:-$RUNTIME}"
 	local out="$scratch/runner.jsonl" cpu
-	cpu=$( { /usr/bin/time -f "%U %S" taskset -c "$CPU" "$RUNNER" run --output-format json \
+	cpu=$( { /usr/bin/time -f "%U %S %w %c" taskset -c "$CPU" "${sched[@]}" "$RUNNER" run --output-format json \
 		--filename "${target_of[$target]}" --rw "$rw" --bs 4k --iodepth "$depth" \
 		--runtime "$runtime" --allowlist "$scratch/allow.json" >"$out"; } 2>&1 | tail -1)
 	python3 - "$out" "$target" "$rw" "$qd" "$cpu" "$depth" "$tool" <<'PY'
@@ -126,10 +139,10 @@ for line in open(sys.argv[1]):
     if m.get("type") == "phase-completed" and m["kind"] == "workload":
         d = m["read" if "read" in sys.argv[3] else "write"]
         h = d["latencyHistogram"]
-        user, system = map(float, sys.argv[5].split())
+        user, system, waits, preempted = map(float, sys.argv[5].split())
         print(json.dumps({"tool": sys.argv[7], "target": sys.argv[2], "rw": sys.argv[3],
                           "qd": int(sys.argv[4]), "depth": int(sys.argv[6]), "ios": d["ios"], "seconds": m["durationNs"] / 1e9,
-                          "cpu": user + system, "p50": percentile(h, 50), "p99": percentile(h, 99),
+                          "cpu": user + system, "switches": waits + preempted, "p50": percentile(h, 50), "p99": percentile(h, 99),
                           "p999": percentile(h, 99.9), "mean": d["meanLatencyNs"],
                           "effective": m["effectiveQueueDepthMilli"] / 1000}))
 PY
@@ -150,7 +163,7 @@ calibrate() {
 	echo "# fio's lat x IOPS at iodepth $qd, $target $rw: $got; the runner's matching queue depth: $depth"
 }
 
-echo "# $(uname -r), fio $(fio --version), 4KiB O_DIRECT, ${RUNTIME}s x ${ROUNDS} per tool and cell, taskset -c $CPU, fio batch $FIO_BATCH"
+echo "# $(uname -r), fio $(fio --version), 4KiB O_DIRECT, ${RUNTIME}s x ${ROUNDS} per tool and cell, taskset -c $CPU, fio batch $FIO_BATCH, scheduling policy $SCHED"
 echo "# uptime at start: $(uptime)"
 if [ "$MATCH" = 1 ]; then
 	for target in $TARGETS; do
@@ -203,20 +216,21 @@ def cells():
 
 print("| target | rw | QD | fio IOPS | runner IOPS | IOPS ratio | p50 ratio | p99 ratio | p99.9 ratio"
       " | fio lat x IOPS | runner effective QD | runner lat x IOPS | Little error | fio CPU us/IO"
-      " | runner CPU us/IO | CPU/IO ratio |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+      " | runner CPU us/IO | CPU/IO ratio | fio switches/IO | runner switches/IO |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for target, rw, qd, f, r in cells():
     iops = lambda x: x["ios"] / x["seconds"]
     cpu = lambda x: x["cpu"] / x["ios"] * 1e6
     little = lambda x: x["mean"] * 1e-9 * x["ios"] / x["seconds"]
     error = lambda x: little(x) / x["effective"] - 1
-    print("| %s | %s | %d | %.0f | %.0f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %+.2f%% | %.2f | %.2f | %.3f |" % (
+    switches = lambda x: x["switches"] / x["ios"]
+    print("| %s | %s | %d | %.0f | %.0f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %+.2f%% | %.2f | %.2f | %.3f | %.3f | %.3f |" % (
         target, rw, qd, med(f, iops), med(r, iops), med(r, iops) / med(f, iops),
         med(r, lambda x: x["p50"]) / med(f, lambda x: x["p50"]),
         med(r, lambda x: x["p99"]) / med(f, lambda x: x["p99"]),
         med(r, lambda x: x["p999"]) / med(f, lambda x: x["p999"]),
         med(f, little), med(r, lambda x: x["effective"]), med(r, little), 100 * med(r, error),
-        med(f, cpu), med(r, cpu), med(r, cpu) / med(f, cpu)))
+        med(f, cpu), med(r, cpu), med(r, cpu) / med(f, cpu), med(f, switches), med(r, switches)))
 print()
 print("| target | rw | QD | fio IOPS per round | runner IOPS per round | fio p50 us per round"
       " | runner p50 us per round |")
