@@ -111,13 +111,10 @@ static int ring_init(struct uring_engine *engine, const struct uring_options *op
 		params.flags |= IORING_SETUP_SQPOLL;
 		params.sq_thread_idle = 1000;
 	} else if (!options->defer_taskrun) {
-		params.flags |= IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG;
+		params.flags |= IORING_SETUP_COOP_TASKRUN;
 	} else {
-		/* Completions are processed only when we reap: fewer interrupts of the loop. The
-		 * kernel flags the ring when it holds completions not yet posted (TASKRUN_FLAG), so
-		 * a reap enters the kernel only then. */
-		params.flags |= IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
-				IORING_SETUP_TASKRUN_FLAG;
+		/* Completions are processed only when we reap: fewer interrupts of the loop. */
+		params.flags |= IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
 	}
 	if (options->hipri) {
 		params.flags |= IORING_SETUP_IOPOLL;
@@ -127,7 +124,7 @@ static int ring_init(struct uring_engine *engine, const struct uring_options *op
 	if (rc == -EINVAL && !options->sqthread_poll) {
 		/* Kernels before 6.1 (DEFER_TASKRUN) or 5.19 (COOP_TASKRUN): plain setup. */
 		params.flags &= ~(IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
-				  IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG);
+				  IORING_SETUP_COOP_TASKRUN);
 		rc = io_uring_queue_init_params(entries, &engine->ring, &params);
 	}
 	if (rc != 0) {
@@ -281,12 +278,6 @@ static int uring_queue(void *data, const struct dq_io *io)
 	return 0;
 }
 
-/* The kernel holds completions it has not posted to the ring yet (TASKRUN_FLAG). */
-static bool completions_held(const struct uring_engine *engine)
-{
-	return (IO_URING_READ_ONCE(*engine->ring.sq.kflags) & IORING_SQ_TASKRUN) != 0;
-}
-
 static int uring_commit(void *data)
 {
 	struct uring_engine *engine = data;
@@ -297,10 +288,7 @@ static int uring_commit(void *data)
 	if (engine->pending == 0) {
 		return 0;
 	}
-	/* Completions the kernel holds are posted by the same call, so the reap that follows
-	 * finds them without one of its own. */
-	rc = completions_held(engine) ? io_uring_submit_and_get_events(&engine->ring) :
-					io_uring_submit(&engine->ring);
+	rc = io_uring_submit(&engine->ring);
 	if (rc < 0 && rc != -EAGAIN && rc != -EBUSY && rc != -EINTR) {
 		return rc;
 	}
@@ -344,15 +332,6 @@ static int uring_getevents(void *data, struct dq_io_completion *out, unsigned ma
 	unsigned head, seen = 0, n = 0;
 	int rc;
 
-	if (engine->pending == 0 && io_uring_cq_ready(&engine->ring) > 0 &&
-	    completions_held(engine)) {
-		/* Post what completed since the ring was last filled, so it is stamped with these
-		 * rather than at the next reap. */
-		rc = io_uring_get_events(&engine->ring);
-		if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
-			return rc;
-		}
-	}
 	if (engine->pending > 0 || io_uring_cq_ready(&engine->ring) == 0) {
 		rc = arm_tick(engine, timeout_ns) ?
 			     io_uring_submit_and_wait(&engine->ring, 1) :
