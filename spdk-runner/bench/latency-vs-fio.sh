@@ -22,7 +22,7 @@
 # since its `lat` also counts IOs waiting inside fio to be submitted.)
 # Context switches per IO (voluntary + involuntary, of the process and its threads, io_uring's
 # worker among them) show how each tool shares the one core with the kernel's work: on a tmpfs file
-# io_uring hands each write to a worker thread of the process, pinned with it, and a tool woken as
+# io_uring hands each IO to a worker thread of the process, pinned with it, and a tool woken as
 # soon as one IO completes pre-empts that worker. SCHED=batch runs both tools under SCHED_BATCH
 # (chrt -b 0: a woken task does not pre-empt the running one), which takes that scheduling out of
 # the comparison.
