@@ -26,9 +26,15 @@
 # soon as one IO completes pre-empts that worker. SCHED=batch runs both tools under SCHED_BATCH
 # (chrt -b 0: a woken task does not pre-empt the running one), which takes that scheduling out of
 # the comparison.
+# The loop device does its IO in a kworker of an unbound workqueue, which the scheduler places on
+# either core: when it lands on the other one, each IO crosses cores twice and wakes an idle vCPU
+# (this VM does not halt-poll), and a round's p50 jumps from ~11 to ~17 us, for either tool. With
+# WQ_PIN=1 (the default) the script puts the unbound workqueues on the tools' core while it runs
+# (/sys/devices/virtual/workqueue/cpumask, restored on exit), so the loop device's work shares that
+# core as io_uring's worker does on tmpfs; WQ_PIN=0 leaves them where they are.
 # Usage: bench/latency-vs-fio.sh   (env: RUNNER, CPU=1, RUNTIME=10, ROUNDS=3, SIZE=1G, TARGETS="tmpfs loop",
 #        QDS="1 32", FIO_BATCH=qd: fio's submission batch, the queue depth; 1 is fio's default,
-#        MATCH=1, CAL_RUNTIME=2, SCHED=other|batch)
+#        MATCH=1, CAL_RUNTIME=2, SCHED=other|batch, WQ_PIN=1)
 # Needs root for the loop device; writes only the scratch files it makes.
 source "$(dirname "$0")/common.sh"
 
@@ -45,16 +51,25 @@ other) sched=() ;;
 batch) sched=(chrt -b 0) ;;
 *) echo "SCHED is other or batch" >&2; exit 2 ;;
 esac
+WQ_PIN="${WQ_PIN:-1}"
+wq_mask=/sys/devices/virtual/workqueue/cpumask
+wq_saved=""
 scratch=$(mktemp -d)
 shm_file="/dev/shm/drivequal-bench-$$.img"
 loop_file="/dev/shm/drivequal-bench-loop-$$.img"
 loop=""
 cleanup() {
+	[ -n "$wq_saved" ] && echo "$wq_saved" >"$wq_mask"
 	[ -n "$loop" ] && losetup -d "$loop"
 	rm -f "$shm_file" "$loop_file"
 	rm -rf "$scratch"
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM # so that cleanup runs, and the workqueues' cpumask is restored
+if [ "$WQ_PIN" = 1 ]; then
+	wq_saved=$(cat "$wq_mask")
+	printf '%x\n' $((1 << CPU)) >"$wq_mask"
+fi
 
 declare -A target_of
 for target in $TARGETS; do
@@ -163,7 +178,7 @@ calibrate() {
 	echo "# fio's lat x IOPS at iodepth $qd, $target $rw: $got; the runner's matching queue depth: $depth"
 }
 
-echo "# $(uname -r), fio $(fio --version), 4KiB O_DIRECT, ${RUNTIME}s x ${ROUNDS} per tool and cell, taskset -c $CPU, fio batch $FIO_BATCH, scheduling policy $SCHED"
+echo "# $(uname -r), fio $(fio --version), 4KiB O_DIRECT, ${RUNTIME}s x ${ROUNDS} per tool and cell, taskset -c $CPU, fio batch $FIO_BATCH, scheduling policy $SCHED, unbound workqueues on $([ "$WQ_PIN" = 1 ] && echo "CPU $CPU" || echo "cpumask $(cat "$wq_mask")")"
 echo "# uptime at start: $(uptime)"
 if [ "$MATCH" = 1 ]; then
 	for target in $TARGETS; do
