@@ -30,7 +30,8 @@
 # either core: when it lands on the other one, each IO crosses cores twice and wakes an idle vCPU
 # (this VM does not halt-poll), and a round's p50 jumps from ~11 to ~17 us, for either tool. With
 # WQ_PIN=1 (the default) the script puts the unbound workqueues on the tools' core while it runs
-# (/sys/devices/virtual/workqueue/cpumask, restored on exit), so the loop device's work shares that
+# (/sys/devices/virtual/workqueue/cpumask, restored on exit, INT and TERM, not after SIGKILL: the
+# first lines printed give the mask to write back), so the loop device's work shares that
 # core as io_uring's worker does on tmpfs; WQ_PIN=0 leaves them where they are.
 # Usage: bench/latency-vs-fio.sh   (env: RUNNER, CPU=1, RUNTIME=10, ROUNDS=3, SIZE=1G, TARGETS="tmpfs loop",
 #        QDS="1 32", FIO_BATCH=qd: fio's submission batch, the queue depth; 1 is fio's default,
@@ -178,7 +179,7 @@ calibrate() {
 	echo "# fio's lat x IOPS at iodepth $qd, $target $rw: $got; the runner's matching queue depth: $depth"
 }
 
-echo "# $(uname -r), fio $(fio --version), 4KiB O_DIRECT, ${RUNTIME}s x ${ROUNDS} per tool and cell, taskset -c $CPU, fio batch $FIO_BATCH, scheduling policy $SCHED, unbound workqueues on $([ "$WQ_PIN" = 1 ] && echo "CPU $CPU" || echo "cpumask $(cat "$wq_mask")")"
+echo "# $(uname -r), fio $(fio --version), 4KiB O_DIRECT, ${RUNTIME}s x ${ROUNDS} per tool and cell, taskset -c $CPU, fio batch $FIO_BATCH, scheduling policy $SCHED, unbound workqueues on $([ "$WQ_PIN" = 1 ] && echo "CPU $CPU (cpumask $wq_saved until now: restored on exit)" || echo "cpumask $(cat "$wq_mask")")"
 echo "# uptime at start: $(uptime)"
 if [ "$MATCH" = 1 ]; then
 	for target in $TARGETS; do
