@@ -67,9 +67,17 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM # so that cleanup runs, and the workqueues' cpumask is restored
+case " $TARGETS " in
+*" loop "*) ;;
+*) WQ_PIN=0 ;; # only the loop device's work runs in a workqueue
+esac
 if [ "$WQ_PIN" = 1 ]; then
 	wq_saved=$(cat "$wq_mask")
-	printf '%x\n' $((1 << CPU)) >"$wq_mask"
+	printf '%x\n' $((1 << CPU)) >"$wq_mask" || {
+		wq_saved=""
+		echo "cannot write $wq_mask (root needed); WQ_PIN=0 runs without the pin" >&2
+		exit 2
+	}
 fi
 
 declare -A target_of
