@@ -33,9 +33,15 @@
 # (/sys/devices/virtual/workqueue/cpumask, restored on exit, INT and TERM, not after SIGKILL: the
 # first lines printed give the mask to write back), so the loop device's work shares that
 # core as io_uring's worker does on tmpfs; WQ_PIN=0 leaves them where they are.
+# KSPAN=1 checks each tool's `lat` against the kernel's own span of the same IOs: bpftrace (needed
+# then) stamps every request at io_uring's submit_req tracepoint, inside the submitting call, and at
+# its complete tracepoint, where the CQE is posted (with DEFER_TASKRUN, which both tools ask for, in
+# the waiting call), and a fourth table gives per tool the percentiles of that span and how far the
+# tool's `lat` lies above it. The probes cost each IO about a microsecond, the same for both tools, so
+# that run's IOPS are not the tools' own: take the other tables from a run without KSPAN.
 # Usage: bench/latency-vs-fio.sh   (env: RUNNER, CPU=1, RUNTIME=10, ROUNDS=3, SIZE=1G, TARGETS="tmpfs loop",
 #        QDS="1 32", FIO_BATCH=qd: fio's submission batch, the queue depth; 1 is fio's default,
-#        MATCH=1, CAL_RUNTIME=2, SCHED=other|batch, WQ_PIN=1)
+#        MATCH=1, CAL_RUNTIME=2, SCHED=other|batch, WQ_PIN=1, KSPAN=0)
 # Needs root for the loop device; writes only the scratch files it makes.
 source "$(dirname "$0")/common.sh"
 
@@ -53,20 +59,29 @@ batch) sched=(chrt -b 0) ;;
 *) echo "SCHED is other or batch" >&2; exit 2 ;;
 esac
 WQ_PIN="${WQ_PIN:-1}"
+KSPAN="${KSPAN:-0}"
+if [ "$KSPAN" = 1 ] && ! command -v bpftrace >/dev/null; then
+	echo "KSPAN=1 needs bpftrace (apt-get install bpftrace)" >&2
+	exit 2
+fi
 wq_mask=/sys/devices/virtual/workqueue/cpumask
 wq_saved=""
 scratch=$(mktemp -d)
 shm_file="/dev/shm/drivequal-bench-$$.img"
 loop_file="/dev/shm/drivequal-bench-loop-$$.img"
 loop=""
+span_pid=""
 cleanup() {
+	[ -n "$span_pid" ] && kill "$span_pid" 2>/dev/null
 	[ -n "$wq_saved" ] && echo "$wq_saved" >"$wq_mask"
 	[ -n "$loop" ] && losetup -d "$loop"
 	rm -f "$shm_file" "$loop_file"
 	rm -rf "$scratch"
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM # so that cleanup runs, and the workqueues' cpumask is restored
+# so that cleanup runs, and the workqueues' cpumask is restored
+trap 'exit 130' INT
+trap 'exit 143' TERM
 case " $TARGETS " in
 *" loop "*) ;;
 *) WQ_PIN=0 ;; # only the loop device's work runs in a workqueue
@@ -104,20 +119,70 @@ done
 	echo ']}'
 } >"$scratch/allow.json"
 
+# The kernel's span of each IO of the process named COMM (at most 15 characters, as the kernel keeps
+# it), in a linear histogram of 1000 buckets of BUCKET ns: span_begin COMM BUCKET, the run, then
+# span_end writes its percentiles and mean as JSON to $scratch/span.json ({} without KSPAN=1; not in
+# a command substitution, whose subshell could not wait for bpftrace).
+span_begin() {
+	[ "$KSPAN" = 1 ] || return 0
+	rm -f "$scratch/span.txt"
+	bpftrace -e 'tracepoint:io_uring:io_uring_submit_req /comm == str($1)/ { @s[args->req] = nsecs; }
+		tracepoint:io_uring:io_uring_complete /@s[args->req]/ {
+			@span = lhist((nsecs - @s[args->req]) / $2, 0, 1000, 1); delete(@s[args->req]); }' \
+		"${1:0:15}" "$2" >"$scratch/span.txt" 2>&1 &
+	span_pid=$!
+	until grep -qs '^Attaching' "$scratch/span.txt"; do
+		kill -0 "$span_pid" 2>/dev/null || { cat "$scratch/span.txt" >&2; exit 2; }
+		sleep 0.2
+	done
+	sleep 1 # Attaching is printed before the probes are
+}
+# 100 ns buckets (up to 100 us) at QD1, 500 ns (up to 500 us) above
+span_bucket() {
+	if [ "$1" -gt 1 ]; then echo 500; else echo 100; fi
+}
+span_end() {
+	[ "$KSPAN" = 1 ] || { echo '{}' >"$scratch/span.json"; return 0; }
+	kill -INT "$span_pid"
+	wait "$span_pid" || true
+	span_pid=""
+	python3 - "$scratch/span.txt" "$1" >"$scratch/span.json" <<'PY'
+import json, math, re, sys
+width = int(sys.argv[2])
+buckets = []  # (lower edge ns, count); the overflow bucket [1000, ...) counts at its lower edge
+for line in open(sys.argv[1]):
+    m = re.match(r"\[(\d+)(?:, \d+\)|, \.\.\.\))\s+(\d+)", line)
+    if m:
+        buckets.append((int(m.group(1)) * width, int(m.group(2))))
+total = sum(c for _, c in buckets)
+def pct(p):
+    rank, seen = math.ceil(p / 100 * total), 0
+    for low, count in buckets:
+        seen += count
+        if seen >= rank:
+            return low + width / 2
+print(json.dumps({"kspan_ios": total, "kp50": pct(50), "kp99": pct(99), "kp999": pct(99.9),
+                  "kmean": sum((low + width / 2) * c for low, c in buckets) / total} if total else {}))
+PY
+}
+
 # One fio run: prints a JSON line with its figures. fio_run TARGET RW QD [DEPTH TOOL [SECONDS]]:
 # fio's iodepth DEPTH (default QD) for the cell QD, reported as TOOL (default fio).
 fio_run() {
 	local target="$1" rw="$2" qd="$3" depth="${4:-$3}" tool="${5:-fio}" runtime="${6:-$RUNTIME}"
-	local out="$scratch/fio.json" cpu refill=() batch="$depth"
+	local out="$scratch/fio.json" cpu refill=() batch="$depth" span
 	[ "$rw" = randwrite ] && refill=(--refill_buffers)
 	[ "$FIO_BATCH" = qd ] || batch="$FIO_BATCH"
+	span_begin fio "$(span_bucket "$depth")"
 	cpu=$( { /usr/bin/time -f "%U %S %w %c" taskset -c "$CPU" "${sched[@]}" fio --output-format=json \
 		--name=bench --filename="${target_of[$target]}" --ioengine=io_uring --direct=1 \
 		--fixedbufs=1 --registerfiles=1 --norandommap "${refill[@]}" \
 		--rw="$rw" --bs=4k --iodepth="$depth" --iodepth_batch_submit="$batch" \
 		--iodepth_batch_complete_max="$depth" --time_based --runtime="$runtime" \
 		--lat_percentiles=1 >"$out"; } 2>&1 | tail -1)
-	python3 - "$out" "$target" "$rw" "$qd" "$cpu" "$depth" "$tool" <<'PY'
+	span_end "$(span_bucket "$depth")"
+	span=$(cat "$scratch/span.json")
+	python3 - "$out" "$target" "$rw" "$qd" "$cpu" "$depth" "$tool" "$span" <<'PY'
 import json, sys
 job = json.load(open(sys.argv[1]))["jobs"][0]
 d = job["read" if "read" in sys.argv[3] else "write"]
@@ -129,7 +194,7 @@ print(json.dumps({"tool": sys.argv[7], "target": sys.argv[2], "rw": sys.argv[3],
                   "depth": int(sys.argv[6]), "ios": d["total_ios"], "seconds": seconds, "cpu": user + system,
                   "switches": waits + preempted,
                   "p50": pct["50.000000"], "p99": pct["99.000000"], "p999": pct["99.900000"],
-                  "mean": lat["mean"], "effective": None}))
+                  "mean": lat["mean"], "effective": None, **json.loads(sys.argv[8])}))
 PY
 }
 
@@ -138,11 +203,14 @@ PY
 # cell QD, reported as TOOL (default runner).
 runner_run() {
 	local target="$1" rw="$2" qd="$3" depth="${4:-$3}" tool="${5:-runner}" runtime="${6:-$RUNTIME}"
-	local out="$scratch/runner.jsonl" cpu
+	local out="$scratch/runner.jsonl" cpu span
+	span_begin "$(basename "$RUNNER")" "$(span_bucket "$depth")"
 	cpu=$( { /usr/bin/time -f "%U %S %w %c" taskset -c "$CPU" "${sched[@]}" "$RUNNER" run --output-format json \
 		--filename "${target_of[$target]}" --rw "$rw" --bs 4k --iodepth "$depth" \
 		--runtime "$runtime" --allowlist "$scratch/allow.json" >"$out"; } 2>&1 | tail -1)
-	python3 - "$out" "$target" "$rw" "$qd" "$cpu" "$depth" "$tool" <<'PY'
+	span_end "$(span_bucket "$depth")"
+	span=$(cat "$scratch/span.json")
+	python3 - "$out" "$target" "$rw" "$qd" "$cpu" "$depth" "$tool" "$span" <<'PY'
 import json, math, sys
 
 def highest_equivalent(value):
@@ -168,7 +236,7 @@ for line in open(sys.argv[1]):
                           "qd": int(sys.argv[4]), "depth": int(sys.argv[6]), "ios": d["ios"], "seconds": m["durationNs"] / 1e9,
                           "cpu": user + system, "switches": waits + preempted, "p50": percentile(h, 50), "p99": percentile(h, 99),
                           "p999": percentile(h, 99.9), "mean": d["meanLatencyNs"],
-                          "effective": m["effectiveQueueDepthMilli"] / 1000}))
+                          "effective": m["effectiveQueueDepthMilli"] / 1000, **json.loads(sys.argv[8])}))
 PY
 }
 
@@ -187,7 +255,7 @@ calibrate() {
 	echo "# fio's lat x IOPS at iodepth $qd, $target $rw: $got; the runner's matching queue depth: $depth"
 }
 
-echo "# $(uname -r), fio $(fio --version), 4KiB O_DIRECT, ${RUNTIME}s x ${ROUNDS} per tool and cell, taskset -c $CPU, fio batch $FIO_BATCH, scheduling policy $SCHED, unbound workqueues on $([ "$WQ_PIN" = 1 ] && echo "CPU $CPU (cpumask $wq_saved until now: restored on exit)" || echo "cpumask $(cat "$wq_mask")")"
+echo "# $(uname -r), fio $(fio --version), 4KiB O_DIRECT, ${RUNTIME}s x ${ROUNDS} per tool and cell, taskset -c $CPU, fio batch $FIO_BATCH, scheduling policy $SCHED, $([ "$KSPAN" = 1 ] && echo "kernel span probes on (IOPS under probes)" || echo "no probes"), unbound workqueues on $([ "$WQ_PIN" = 1 ] && echo "CPU $CPU (cpumask $wq_saved until now: restored on exit)" || echo "cpumask $(cat "$wq_mask")")"
 echo "# uptime at start: $(uptime)"
 if [ "$MATCH" = 1 ]; then
 	for target in $TARGETS; do
@@ -265,6 +333,25 @@ for target, rw, qd, f, r in cells():
     p50 = lambda x: "%.1f" % (x["p50"] / 1000)
     print("| %s | %s | %d | %s | %s | %s | %s |" % (target, rw, qd, rounds(f, iops),
           rounds(r, iops), rounds(f, p50), rounds(r, p50)))
+
+spans = [(t, rw, qd) for t, rw, qd, f, r in cells() if "kp50" in f[0] and "kp50" in r[0]]
+if spans:
+    print()
+    print("Each tool's lat against the kernel's span of the same IOs (io_uring's submit_req to complete"
+          " tracepoints, bpftrace): us, medians of the rounds; IOPS under the probes.")
+    print()
+    print("| target | rw | QD | tool | IOPS | lat p50 | span p50 | lat - span p50 | lat p99 | span p99"
+          " | lat p99.9 | span p99.9 | lat mean | span mean | lat - span mean |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for t, rw, qd in spans:
+        for tool in ("fio", "runner"):
+            x = runs[(t, rw, qd, tool)]
+            us = lambda k: med(x, lambda y: y[k]) / 1000
+            gap = lambda a, b: med(x, lambda y: y[a] - y[b]) / 1000
+            print("| %s | %s | %d | %s | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |" % (
+                t, rw, qd, tool, med(x, lambda y: y["ios"] / y["seconds"]), us("p50"), us("kp50"),
+                gap("p50", "kp50"), us("p99"), us("kp99"), us("p999"), us("kp999"), us("mean"), us("kmean"),
+                gap("mean", "kmean")))
 
 matched = [(t, rw, qd) for (t, rw, qd, tool) in sorted(runs) if tool == "runner-matched" and (t, rw, qd, "fio") in runs]
 if matched:
