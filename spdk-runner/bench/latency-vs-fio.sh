@@ -126,7 +126,11 @@ done
 span_begin() {
 	[ "$KSPAN" = 1 ] || return 0
 	rm -f "$scratch/span.txt"
-	bpftrace -e 'tracepoint:io_uring:io_uring_submit_req /comm == str($1)/ { @s[args->req] = nsecs; }
+	# reads and writes only (READV 1, WRITEV 2, READ_FIXED 4, WRITE_FIXED 5, READ 22, WRITE 23):
+	# not the runner's 100 ms timeout request
+	bpftrace -e 'tracepoint:io_uring:io_uring_submit_req /comm == str($1) && (args->opcode == 1 ||
+			args->opcode == 2 || args->opcode == 4 || args->opcode == 5 || args->opcode == 22 ||
+			args->opcode == 23)/ { @s[args->req] = nsecs; }
 		tracepoint:io_uring:io_uring_complete /@s[args->req]/ {
 			@span = lhist((nsecs - @s[args->req]) / $2, 0, 1000, 1); delete(@s[args->req]); }' \
 		"${1:0:15}" "$2" >"$scratch/span.txt" 2>&1 &
@@ -143,7 +147,14 @@ span_bucket() {
 }
 span_end() {
 	[ "$KSPAN" = 1 ] || { echo '{}' >"$scratch/span.json"; return 0; }
-	kill -INT "$span_pid"
+	# bpftrace prints its histogram on SIGINT; once, here, it went on waiting: ask again
+	for _ in 1 2 3 4 5; do
+		kill -INT "$span_pid" 2>/dev/null || break
+		for _ in $(seq 20); do
+			kill -0 "$span_pid" 2>/dev/null || break 2
+			sleep 0.1
+		done
+	done
 	wait "$span_pid" || true
 	span_pid=""
 	python3 - "$scratch/span.txt" "$1" >"$scratch/span.json" <<'PY'
@@ -340,16 +351,17 @@ if spans:
     print("Each tool's lat against the kernel's span of the same IOs (io_uring's submit_req to complete"
           " tracepoints, bpftrace): us, medians of the rounds; IOPS under the probes.")
     print()
-    print("| target | rw | QD | tool | IOPS | lat p50 | span p50 | lat - span p50 | lat p99 | span p99"
-          " | lat p99.9 | span p99.9 | lat mean | span mean | lat - span mean |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| target | rw | QD | tool | IOPS | spans / IOs | lat p50 | span p50 | lat - span p50 | lat p99"
+          " | span p99 | lat p99.9 | span p99.9 | lat mean | span mean | lat - span mean |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for t, rw, qd in spans:
         for tool in ("fio", "runner"):
             x = runs[(t, rw, qd, tool)]
             us = lambda k: med(x, lambda y: y[k]) / 1000
             gap = lambda a, b: med(x, lambda y: y[a] - y[b]) / 1000
-            print("| %s | %s | %d | %s | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |" % (
-                t, rw, qd, tool, med(x, lambda y: y["ios"] / y["seconds"]), us("p50"), us("kp50"),
+            print("| %s | %s | %d | %s | %.0f | %.4f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |" % (
+                t, rw, qd, tool, med(x, lambda y: y["ios"] / y["seconds"]),
+                med(x, lambda y: y["kspan_ios"] / y["ios"]), us("p50"), us("kp50"),
                 gap("p50", "kp50"), us("p99"), us("kp99"), us("p999"), us("kp999"), us("mean"), us("kmean"),
                 gap("mean", "kmean")))
 
