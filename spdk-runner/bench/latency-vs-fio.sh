@@ -120,11 +120,14 @@ done
 } >"$scratch/allow.json"
 
 # The kernel's span of each IO of the process named COMM (at most 15 characters, as the kernel keeps
-# it), in a linear histogram of 1000 buckets of BUCKET ns: span_begin COMM BUCKET, the run, then
-# span_end writes its percentiles and mean as JSON to $scratch/span.json ({} without KSPAN=1; not in
-# a command substitution, whose subshell could not wait for bpftrace).
+# it), in a linear histogram of 1000 buckets: 100 ns (up to 100 us) at QD1, 500 ns (up to 500 us)
+# above. span_begin COMM DEPTH, the run, then span_end writes its percentiles and mean as JSON to
+# $scratch/span.json ({} without KSPAN=1; not in a command substitution, whose subshell could not
+# wait for bpftrace).
+span_width=""
 span_begin() {
 	[ "$KSPAN" = 1 ] || return 0
+	if [ "$2" -gt 1 ]; then span_width=500; else span_width=100; fi
 	rm -f "$scratch/span.txt"
 	# reads and writes only (READV 1, WRITEV 2, READ_FIXED 4, WRITE_FIXED 5, READ 22, WRITE 23):
 	# not the runner's 100 ms timeout request
@@ -133,17 +136,13 @@ span_begin() {
 			args->opcode == 23)/ { @s[args->req] = nsecs; }
 		tracepoint:io_uring:io_uring_complete /@s[args->req]/ {
 			@span = lhist((nsecs - @s[args->req]) / $2, 0, 1000, 1); delete(@s[args->req]); }' \
-		"${1:0:15}" "$2" >"$scratch/span.txt" 2>&1 &
+		"${1:0:15}" "$span_width" >"$scratch/span.txt" 2>&1 &
 	span_pid=$!
 	until grep -qs '^Attaching' "$scratch/span.txt"; do
 		kill -0 "$span_pid" 2>/dev/null || { cat "$scratch/span.txt" >&2; exit 2; }
 		sleep 0.2
 	done
 	sleep 1 # Attaching is printed before the probes are
-}
-# 100 ns buckets (up to 100 us) at QD1, 500 ns (up to 500 us) above
-span_bucket() {
-	if [ "$1" -gt 1 ]; then echo 500; else echo 100; fi
 }
 span_end() {
 	[ "$KSPAN" = 1 ] || { echo '{}' >"$scratch/span.json"; return 0; }
@@ -157,7 +156,7 @@ span_end() {
 	done
 	wait "$span_pid" || true
 	span_pid=""
-	python3 - "$scratch/span.txt" "$1" >"$scratch/span.json" <<'PY'
+	python3 - "$scratch/span.txt" "$span_width" >"$scratch/span.json" <<'PY'
 import json, math, re, sys
 width = int(sys.argv[2])
 buckets = []  # (lower edge ns, count); the overflow bucket [1000, ...) counts at its lower edge
@@ -184,14 +183,14 @@ fio_run() {
 	local out="$scratch/fio.json" cpu refill=() batch="$depth" span
 	[ "$rw" = randwrite ] && refill=(--refill_buffers)
 	[ "$FIO_BATCH" = qd ] || batch="$FIO_BATCH"
-	span_begin fio "$(span_bucket "$depth")"
+	span_begin fio "$depth"
 	cpu=$( { /usr/bin/time -f "%U %S %w %c" taskset -c "$CPU" "${sched[@]}" fio --output-format=json \
 		--name=bench --filename="${target_of[$target]}" --ioengine=io_uring --direct=1 \
 		--fixedbufs=1 --registerfiles=1 --norandommap "${refill[@]}" \
 		--rw="$rw" --bs=4k --iodepth="$depth" --iodepth_batch_submit="$batch" \
 		--iodepth_batch_complete_max="$depth" --time_based --runtime="$runtime" \
 		--lat_percentiles=1 >"$out"; } 2>&1 | tail -1)
-	span_end "$(span_bucket "$depth")"
+	span_end
 	span=$(cat "$scratch/span.json")
 	python3 - "$out" "$target" "$rw" "$qd" "$cpu" "$depth" "$tool" "$span" <<'PY'
 import json, sys
@@ -215,11 +214,11 @@ PY
 runner_run() {
 	local target="$1" rw="$2" qd="$3" depth="${4:-$3}" tool="${5:-runner}" runtime="${6:-$RUNTIME}"
 	local out="$scratch/runner.jsonl" cpu span
-	span_begin "$(basename "$RUNNER")" "$(span_bucket "$depth")"
+	span_begin "$(basename "$RUNNER")" "$depth"
 	cpu=$( { /usr/bin/time -f "%U %S %w %c" taskset -c "$CPU" "${sched[@]}" "$RUNNER" run --output-format json \
 		--filename "${target_of[$target]}" --rw "$rw" --bs 4k --iodepth "$depth" \
 		--runtime "$runtime" --allowlist "$scratch/allow.json" >"$out"; } 2>&1 | tail -1)
-	span_end "$(span_bucket "$depth")"
+	span_end
 	span=$(cat "$scratch/span.json")
 	python3 - "$out" "$target" "$rw" "$qd" "$cpu" "$depth" "$tool" "$span" <<'PY'
 import json, math, sys
