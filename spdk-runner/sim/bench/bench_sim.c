@@ -2,7 +2,8 @@
  * bench_sim: how fast the simulator runs the 2000 s consistency workload (purge, 128 KiB sequential
  * fill, 4 KiB random write QD32) on a full-size profile, as simulated seconds per wall second for
  * the fresh-out-of-box part and for steady state, plus peak RSS. It also prints the drive's
- * numbers (FOB and steady IOPS, CV, WAF), which docs/simulator.md's tables come from.
+ * numbers (FOB and steady IOPS, CV, WAF, seconds at 0 IOPS and the slowest IO in the steady
+ * window), which docs/simulator.md's tables come from; --trace prints every second.
  *
  *   bench_sim [--profile NAME|PATH] [--seconds N] [--range F] [--eagerness E] [--seed S] [--trace]
  */
@@ -31,6 +32,7 @@ struct bench_run {
 	uint32_t seconds;
 	uint32_t steady_from; /* seconds with t > steady_from form the steady window */
 	double *iops;
+	double *latency_max_ms; /* the slowest IO that completed in second t */
 	double *wall_s; /* wall clock when second t was reported */
 	double *cpu_s; /* process CPU time then: immune to other load on the machine */
 	struct dq_sim_smart smart_steady;
@@ -78,6 +80,7 @@ static int bench_second(const struct dq_sim_second *s, void *arg)
 	if (s->t > run->seconds)
 		return 0;
 	run->iops[s->t - 1] = (double)(s->read_ios + s->write_ios) * 1e9 / s->interval_ns;
+	run->latency_max_ms[s->t - 1] = s->latency_max_ns / 1e6;
 	run->wall_s[s->t - 1] = bench_now_s();
 	run->cpu_s[s->t - 1] = bench_cpu_s();
 	if (s->t == run->steady_from)
@@ -150,7 +153,8 @@ static void bench_report(const struct bench_opts *o, struct bench_run *run, doub
 {
 	uint32_t n = run->seconds, fob_end = n, steady_n = n - run->steady_from;
 	double fob_ref = run->iops[0], sum = 0, sq = 0, mean, fob = 0, fob_wall, steady_wall, waf;
-	double fob_cpu, steady_cpu, total_cpu;
+	double fob_cpu, steady_cpu, total_cpu, latency_max_ms = 0;
+	uint32_t zero_seconds = 0;
 	double host, nand;
 
 	for (uint32_t t = 1; t < n; t++) {
@@ -164,6 +168,8 @@ static void bench_report(const struct bench_opts *o, struct bench_run *run, doub
 	for (uint32_t t = run->steady_from; t < n; t++) {
 		sum += run->iops[t];
 		sq += run->iops[t] * run->iops[t];
+		zero_seconds += run->iops[t] == 0;
+		latency_max_ms = fmax(latency_max_ms, run->latency_max_ms[t]);
 	}
 	mean = sum / steady_n;
 	fob_wall = run->wall_s[fob_end - 1] - run_start_wall_s;
@@ -180,6 +186,8 @@ static void bench_report(const struct bench_opts *o, struct bench_run *run, doub
 	       "(window t>%u)\n",
 	       fob, fob_end, mean, sqrt(fmax(0.0, sq / steady_n - mean * mean)) / mean, waf,
 	       run->steady_from);
+	printf("steady_zero_seconds=%u/%u steady_latency_max_ms=%.1f\n", zero_seconds, steady_n,
+	       latency_max_ms);
 	printf("wall: fill=%.2fs fob=%.2fs steady_window=%.2fs total_run=%.2fs\n", fill_wall_s,
 	       fob_wall, steady_wall, run->wall_s[n - 1] - run_start_wall_s);
 	printf("speed (simulated s / wall s): fob=%.0fx steady=%.0fx overall=%.0fx\n",
@@ -225,7 +233,9 @@ int main(int argc, char **argv)
 	run.iops = calloc(o.seconds, sizeof(*run.iops));
 	run.wall_s = calloc(o.seconds, sizeof(*run.wall_s));
 	run.cpu_s = calloc(o.seconds, sizeof(*run.cpu_s));
-	if (run.iops == NULL || run.wall_s == NULL || run.cpu_s == NULL)
+	run.latency_max_ms = calloc(o.seconds, sizeof(*run.latency_max_ms));
+	if (run.iops == NULL || run.wall_s == NULL || run.cpu_s == NULL ||
+	    run.latency_max_ms == NULL)
 		goto out;
 
 	w0 = bench_now_s();
@@ -245,6 +255,7 @@ int main(int argc, char **argv)
 	bench_report(&o, &run, w1 - w0, w1, c1, &end);
 	rc = 0;
 out:
+	free(run.latency_max_ms);
 	free(run.cpu_s);
 	free(run.wall_s);
 	free(run.iops);

@@ -69,6 +69,9 @@ struct dq_sim_profile {
 	enum dq_sim_victim_policy victim;
 	double eagerness; /* 0 = lazy (late, in bursts) .. 1 = eager (early, paced with host writes) */
 	double free_target_pct; /* GC's free pool, as % of the spare area (see docs/simulator.md) */
+	/* lazy foreground GC: most victim units one host write makes GC walk, as % of a superblock;
+	 * 0 = one burst up to the free target while the host waits (stall-prone firmware) */
+	double foreground_step_pct;
 	double idle_delay_ms; /* background GC starts after the drive has been idle this long */
 	double idle_target_pct; /* background GC reclaims until this % of the spare area is free */
 

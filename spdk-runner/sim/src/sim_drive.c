@@ -87,6 +87,10 @@ void sim_drive_derive(struct dq_sim_drive *d)
 	d->gc.burst_target =
 		sim_drive_clamp_blocks(SIM_MIN_FREE_BLOCKS + 1 + (1.0 - p->eagerness) * reserve,
 				       SIM_MIN_FREE_BLOCKS + 1, cap);
+	/* one block above the reserve, so GC's first steps come before the host needs the floor */
+	d->gc.fg_start = SIM_MIN_FREE_BLOCKS + 2 < d->gc.burst_target ? SIM_MIN_FREE_BLOCKS + 2 :
+									d->gc.burst_target - 1;
+	d->gc.fg_step_units = (uint32_t)ceil(p->foreground_step_pct / 100.0 * g->units_per_block);
 	d->gc.idle_target = sim_drive_clamp_blocks(
 		SIM_MIN_FREE_BLOCKS + p->idle_target_pct / 100.0 * g->spare_blocks,
 		SIM_MIN_FREE_BLOCKS + 1, cap);

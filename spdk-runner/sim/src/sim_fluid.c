@@ -21,8 +21,20 @@
 #define FLUID_MAX_VALID 0.99
 /* TRIM of everything: the hazard that leaves no data valid. */
 #define FLUID_HAZARD_ALL 50.0
+/*
+ * Lazy GC in bounded foreground steps (gc.foreground_step_pct > 0): after a full-speed run of the
+ * free pool, the host writes this many times as many units again while GC, 1.25..3.25 invalid units
+ * per unit written, refills it (the FTL's ramp integrated: ln 9 / 2).
+ */
+#define FLUID_FG_SLOW 1.0986
 /* Normal completions are spread over this many points across the jitter band. */
 #define FLUID_SPREAD 5u
+
+enum fluid_lazy_phase {
+	FLUID_RUN = 0,
+	FLUID_STALL,
+	FLUID_SLOW,
+};
 
 struct fluid_mark {
 	double pos; /* NAND units programmed since the purge */
@@ -56,8 +68,9 @@ struct dq_sim_fluid {
 	uint32_t mark_head; /* oldest */
 	uint32_t mark_count;
 	double next_mark;
-	/* lazy GC: a run of host writes (units left) or a stall (ns left) */
-	int stalled;
+	/* lazy GC: a run of host writes (units left), a stall (ns left) or, with foreground steps,
+	 * a slow phase of host writes with GC's work between them (units left) */
+	enum fluid_lazy_phase stalled;
 	double phase_left;
 	double stall_ns;
 	double carry[2]; /* fractional IOs owed to the next interval */
@@ -87,7 +100,7 @@ static void fluid_reset(struct dq_sim_fluid *f)
 	f->mark_head = 0;
 	f->mark_count = 0;
 	f->next_mark = 0;
-	f->stalled = 0;
+	f->stalled = FLUID_RUN;
 	f->phase_left = 0;
 }
 
@@ -403,6 +416,21 @@ static void fluid_add_stall(struct fluid_tally *t, double latency_ns, double rea
 		t->stalls++;
 }
 
+/* Where a lazy-GC run ends: a stall (one burst) or a slow phase (bounded foreground steps). */
+static void fluid_run_ended(struct dq_sim_fluid *f, const struct fluid_rates *r)
+{
+	if (f->shape.gc.fg_step_units > 0) {
+		f->stalled = FLUID_SLOW;
+		f->phase_left = FLUID_FG_SLOW * f->burst_blocks * f->block_units;
+	} else {
+		double run = f->burst_blocks * f->block_units * (1.0 - r->valid);
+
+		f->stalled = FLUID_STALL;
+		f->stall_ns = run * r->gc_per_unit;
+		f->phase_left = f->stall_ns;
+	}
+}
+
 /* Served time in one step: IOs at the step's rate; lazy GC alternates runs and stalls. */
 static double fluid_serve(struct dq_sim_fluid *f, const struct dq_sim_fluid_load *load,
 			  const struct fluid_rates *r, double ns, double bytes_left,
@@ -415,9 +443,16 @@ static double fluid_serve(struct dq_sim_fluid *f, const struct dq_sim_fluid_load
 	if (range_units < 1)
 		range_units = 1;
 	while (left > 0) {
-		double span = left, ios, writes, units;
+		double span = left, ios, writes, units, iops = r->iops, latency_ns = r->latency_ns;
 
-		if (f->stalled) {
+		if (f->stalled == FLUID_SLOW) {
+			/* the whole cycle's GC work (run and slow phase) between the slow phase's IOs */
+			double gc_ns = (1.0 + 1.0 / FLUID_FG_SLOW) * r->gc_per_unit;
+
+			iops = 1.0 / (1.0 / r->iops + write_share * r->write_units_per_io * gc_ns);
+			latency_ns = load->queue_depth / iops;
+		}
+		if (f->stalled == FLUID_STALL) {
 			span = fmin(left, f->phase_left);
 			f->phase_left -= span;
 			left -= span;
@@ -427,7 +462,7 @@ static double fluid_serve(struct dq_sim_fluid *f, const struct dq_sim_fluid_load
 
 				fluid_add_stall(t, f->stall_ns + r->latency_ns,
 						held * (1.0 - write_share), held * write_share);
-				f->stalled = 0;
+				f->stalled = FLUID_RUN;
 				f->phase_left = 0;
 			}
 			continue;
@@ -435,24 +470,27 @@ static double fluid_serve(struct dq_sim_fluid *f, const struct dq_sim_fluid_load
 		/* up to the end of the lazy-GC run, the free pool's floor or the byte limit */
 		if (r->gc_per_unit > 0 && write_share > 0) {
 			if (f->phase_left <= 0)
-				f->phase_left = f->burst_blocks * f->block_units * (1.0 - r->valid);
-			span = fmin(span, f->phase_left /
-						  (r->iops * write_share * r->write_units_per_io));
+				f->phase_left =
+					f->shape.gc.fg_step_units > 0 ?
+						f->burst_blocks * f->block_units :
+						f->burst_blocks * f->block_units * (1.0 - r->valid);
+			span = fmin(span,
+				    f->phase_left / (iops * write_share * r->write_units_per_io));
 		}
 		if (f->free_units > f->gc_start_units && write_share > 0)
 			span = fmin(span,
-				    (f->free_units - f->gc_start_units) / (r->iops * write_share *
-									   r->write_units_per_io) +
+				    (f->free_units - f->gc_start_units) /
+						    (iops * write_share * r->write_units_per_io) +
 					    1.0);
 		if (bytes_left > 0)
-			span = fmin(span, bytes_left / (r->iops * load->block_bytes));
-		ios = r->iops * span;
+			span = fmin(span, bytes_left / (iops * load->block_bytes));
+		ios = iops * span;
 		writes = ios * write_share;
 		units = writes * r->write_units_per_io;
 		t->ios[0] += ios - writes;
 		t->ios[1] += writes;
-		t->normal_latency_ns[0] += (ios - writes) * r->latency_ns;
-		t->normal_latency_ns[1] += writes * r->latency_ns;
+		t->normal_latency_ns[0] += (ios - writes) * latency_ns;
+		t->normal_latency_ns[1] += writes * latency_ns;
 		if (units > 0)
 			fluid_host_write(f, units, range_units, load->sequential, r->valid);
 		f->nand_read_bytes += (ios - writes) * load->block_bytes;
@@ -465,12 +503,11 @@ static double fluid_serve(struct dq_sim_fluid *f, const struct dq_sim_fluid_load
 		}
 		if (r->gc_per_unit > 0 && write_share > 0) {
 			f->phase_left -= units;
-			if (f->phase_left <= 1e-9) {
-				double run = f->burst_blocks * f->block_units * (1.0 - r->valid);
-
-				f->stalled = 1;
-				f->stall_ns = run * r->gc_per_unit;
-				f->phase_left = f->stall_ns;
+			if (f->phase_left <= 1e-9 && f->stalled == FLUID_SLOW) {
+				f->stalled = FLUID_RUN;
+				f->phase_left = 0;
+			} else if (f->phase_left <= 1e-9) {
+				fluid_run_ended(f, r);
 			}
 		}
 		if (f->free_units <= f->gc_start_units && r->valid == 0 && write_share > 0)

@@ -91,6 +91,8 @@ void sim_ftl_reset(struct dq_sim_drive *d)
 	d->gc_read_prog = SIM_NONE;
 	d->gc_read_done_ns = 0;
 	d->gc_debt = 0;
+	d->gc_fg_active = false;
+	d->gc_fg_debt = 0;
 }
 
 void sim_ftl_invalidate(struct dq_sim_drive *d, uint32_t ppa)
@@ -174,6 +176,9 @@ uint64_t sim_ftl_host_write_unit(struct dq_sim_drive *d, uint64_t lunit, uint64_
 		if (d->free_count <= SIM_MIN_FREE_BLOCKS)
 			sim_gc_burst(d, ready_ns);
 		f->block = sim_ftl_alloc_block(d);
+		/* lazy: nothing until the drive is nearly out of blocks, then steps up to the target */
+		if (d->gc.fg_step_units > 0 && d->free_count <= d->gc.fg_start)
+			d->gc_fg_active = true;
 	}
 	d->host_unit_seq++;
 	done = sim_ftl_place(d, SIM_STREAM_HOST, (uint32_t)lunit, ready_ns);

@@ -4,13 +4,20 @@
  *   paced - eager drives: below paced_start free blocks, every host unit written obliges GC to pass
  *           at least one invalid unit of the victim (more the further below), so reclaim keeps pace
  *           with consumption and its die time is spread evenly between host programs;
- *   burst - the host needs a block and only the reserve is left: GC reclaims up to burst_target
- *           before the host continues (lazy drives live here: long stalls, then full speed);
+ *   foreground - lazy drives: once the host opens a block with fg_start or fewer free, every host
+ *           write obliges GC to pass more invalid units than it wrote (more the emptier the pool),
+ *           in steps of at most fg_step_units victim units, until burst_target blocks are free:
+ *           then nothing again while the host runs at full speed (a band of per-second IOPS);
+ *   burst - the host needs a block and only the reserve is left: GC reclaims until the host can
+ *           have one (up to burst_target, the host waiting behind all of it, if fg_step_units
+ *           is 0: stall-prone firmware that alternates multi-second stalls with full speed);
  *   idle  - background GC while the host is away, up to idle_target, skipping nearly full victims.
  */
 #include "sim_internal.h"
 
 #define SIM_GC_PREFETCH_UNITS 32u
+/* Foreground GC's debt is kept in 1/1024 invalid units: its rate is fractional. */
+#define SIM_GC_FG_SCALE 1024
 
 static uint32_t sim_gc_pick_greedy(struct dq_sim_drive *d)
 {
@@ -138,9 +145,46 @@ void sim_gc_paced(struct dq_sim_drive *d, uint32_t host_units, uint64_t now_ns)
 	}
 }
 
+/*
+ * Lazy foreground GC: per host unit written, 1.25 invalid units at the target and 3.25 with the
+ * pool empty (deficit measured in units, so the rate ramps smoothly): the host always gets some
+ * of the die time, and GC always gains on it. Debt a step leaves unpaid carries to the next write.
+ */
+void sim_gc_foreground(struct dq_sim_drive *d, uint32_t host_units, uint64_t now_ns)
+{
+	const struct sim_frontier *host = &d->frontier[SIM_STREAM_HOST];
+	uint64_t upb = d->geo.units_per_block;
+	uint64_t target = (uint64_t)d->gc.burst_target * upb;
+	uint64_t span = (uint64_t)(d->gc.burst_target - d->gc.fg_start + 1) * upb;
+	uint64_t free_units = (uint64_t)d->free_count * upb, deficit;
+	uint32_t walked = 0;
+
+	if (host->block != SIM_NONE)
+		free_units += upb - host->next;
+	if (free_units >= target) {
+		d->gc_fg_active = false;
+		d->gc_fg_debt = 0;
+		return;
+	}
+	deficit = target - free_units;
+	d->gc_fg_debt += (int64_t)host_units * (SIM_GC_FG_SCALE + SIM_GC_FG_SCALE / 4) +
+			 (int64_t)(host_units * 2 * SIM_GC_FG_SCALE * deficit / span);
+	while (d->gc_fg_debt > 0 && walked++ < d->gc.fg_step_units) {
+		int r = sim_gc_step(d, now_ns, d->geo.units_per_block - 1);
+
+		if (r < 0) {
+			d->gc_fg_debt = 0;
+			break;
+		}
+		d->gc_fg_debt -= r * SIM_GC_FG_SCALE;
+	}
+}
+
 void sim_gc_burst(struct dq_sim_drive *d, uint64_t now_ns)
 {
-	while (d->free_count < d->gc.burst_target) {
+	uint32_t target = d->gc.fg_step_units > 0 ? SIM_MIN_FREE_BLOCKS + 1 : d->gc.burst_target;
+
+	while (d->free_count < target) {
 		if (sim_gc_step(d, now_ns, d->geo.units_per_block - 1) < 0)
 			break;
 	}

@@ -68,6 +68,8 @@ struct sim_timing {
 struct sim_gc_policy {
 	uint32_t paced_start; /* free blocks below which GC runs paced with host writes */
 	uint32_t burst_target; /* a burst (host out of blocks) reclaims up to this many free blocks */
+	uint32_t fg_start; /* lazy foreground GC starts when the host opens a block at this many */
+	uint32_t fg_step_units; /* most victim units it walks per host write; 0: whole bursts */
 	uint32_t idle_target; /* background GC reclaims up to this many free blocks */
 	uint64_t idle_delay_ns;
 };
@@ -131,6 +133,8 @@ struct dq_sim_drive {
 	uint32_t gc_read_prog; /* program unit of the victim last read */
 	uint64_t gc_read_done_ns;
 	int64_t gc_debt; /* invalid units paced GC still owes the host */
+	bool gc_fg_active; /* lazy foreground GC is reclaiming toward burst_target */
+	int64_t gc_fg_debt; /* lazy foreground GC's debt, in 1/SIM_GC_FG_SCALE invalid units */
 
 	/* timelines: each resource is busy until the given virtual time */
 	uint64_t *die_free;
@@ -180,6 +184,7 @@ static inline void sim_ftl_prefetch(const struct dq_sim_drive *d, uint64_t lba)
 /* sim_gc.c: victim selection and the three ways GC runs */
 void sim_gc_paced(struct dq_sim_drive *d, uint32_t host_units, uint64_t now_ns);
 void sim_gc_burst(struct dq_sim_drive *d, uint64_t now_ns);
+void sim_gc_foreground(struct dq_sim_drive *d, uint32_t host_units, uint64_t now_ns);
 void sim_gc_idle(struct dq_sim_drive *d, uint64_t from_ns, uint64_t until_ns);
 
 /* sim_thermal.c: temperature from the power of the work done, and throttling */

@@ -28,6 +28,8 @@ static uint64_t sim_io_write(struct dq_sim_drive *d, uint64_t first, uint64_t en
 	}
 	if (d->free_count < d->gc.paced_start)
 		sim_gc_paced(d, (uint32_t)(end - first), t_data);
+	else if (d->gc_fg_active)
+		sim_gc_foreground(d, (uint32_t)(end - first), t_data);
 	d->cnt.host_write_bytes += bytes;
 	d->cnt.host_write_cmds++;
 	return done + d->tm.command_ns;

@@ -64,6 +64,7 @@ static const struct sim_field g_sim_fields[] = {
 	SIM_FIELD("gc", "victim", SIM_FIELD_VICTIM, victim),
 	SIM_FIELD("gc", "eagerness", SIM_FIELD_DOUBLE, eagerness),
 	SIM_FIELD("gc", "free_target_pct", SIM_FIELD_DOUBLE, free_target_pct),
+	SIM_FIELD("gc", "foreground_step_pct", SIM_FIELD_DOUBLE, foreground_step_pct),
 	SIM_FIELD("gc", "idle_delay_ms", SIM_FIELD_DOUBLE, idle_delay_ms),
 	SIM_FIELD("gc", "idle_target_pct", SIM_FIELD_DOUBLE, idle_target_pct),
 	SIM_FIELD(SIM_THERMAL, "ambient_c", SIM_FIELD_DOUBLE, ambient_c),
@@ -332,6 +333,9 @@ int dq_sim_profile_validate(const struct dq_sim_profile *p, char *err, size_t er
 	rc = rc ? rc : sim_profile_range(p->eagerness, 0, 1, "gc.eagerness", err, err_len);
 	rc = rc ? rc :
 		  sim_profile_range(p->free_target_pct, 0, 50, "gc.free_target_pct", err, err_len);
+	rc = rc ? rc :
+		  sim_profile_range(p->foreground_step_pct, 0, 100, "gc.foreground_step_pct", err,
+				    err_len);
 	rc = rc ? rc :
 		  sim_profile_range(p->idle_delay_ms, 0, 1e7, "gc.idle_delay_ms", err, err_len);
 	rc = rc ? rc :

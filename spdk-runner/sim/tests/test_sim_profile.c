@@ -92,6 +92,10 @@ static void test_rejected(void)
 	      -EINVAL);
 	CHECK(load_edited("\"eagerness\": 0.0", "\"eagerness\": 2", err, sizeof(err)) == -EINVAL);
 	CHECK(strstr(err, "eagerness") != NULL);
+	CHECK(load_edited("\"foreground_step_pct\": 25", "\"foreground_step_pct\": 101", err,
+			  sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "foreground_step_pct") != NULL);
+	CHECK(load_edited("\"foreground_step_pct\": 25,", "", err, sizeof(err)) == -EINVAL);
 	CHECK(load_edited("\"greedy\"", "\"fifo\"", err, sizeof(err)) == -EINVAL);
 	CHECK(load_edited("\"raw_bytes\": 8589934592", "\"raw_bytes\": 8000000000", err,
 			  sizeof(err)) == -EINVAL);
