@@ -7,8 +7,7 @@ import java.util.OptionalDouble;
  * Round {@code index} (0-based) of length L holds the seconds with index*L &lt; t &lt;=
  * (index+1)*L. It counts only with at least 90% of its L seconds present; a round that
  * does not count is reported as it is and never interpolated. It is eligible for a
- * steady-state window only once the drive is out of its fresh state
- * ({@link Eligibility}).
+ * steady-state window only once the drive is out of its fresh state ({@link FreshState}).
  *
  * @param index round number, 0-based
  * @param startExclusiveS index * L
@@ -24,9 +23,11 @@ import java.util.OptionalDouble;
  * @param rangeWritesAtStart randomWriteBytesAtStart / tested range; empty when the range
  * is unknown or the phase does not write
  * @param eligible whether the round may be part of a steady-state window
+ * @param waf the round's write amplification by the drive's own counters (media bytes /
+ * host bytes written in the round); empty when the drive reports no media writes
  */
 public record Round(int index, long startExclusiveS, long endInclusiveS, int secondsPresent, boolean counted,
 		long sumIops, OptionalDouble meanIops, long randomWriteBytes, long randomWriteBytesAtStart,
-		OptionalDouble rangeWritesAtStart, boolean eligible) {
+		OptionalDouble rangeWritesAtStart, boolean eligible, OptionalDouble waf) {
 
 }

@@ -14,7 +14,8 @@ public final class Rounds {
 
 	/**
 	 * Rounds 0..ceil(lastT / L) - 1, each with its seconds present, whether it counts
-	 * (&gt;= 90% of L seconds), its mean IOPS and whether it is eligible.
+	 * (&gt;= 90% of L seconds), its mean IOPS and whether it is eligible (after the fresh
+	 * state's end, {@link FreshState}).
 	 * @param iops per-second IOPS of one phase
 	 * @param randomWriteBytes per-second random-write bytes of the phase
 	 * @param eligibility what makes a round eligible
@@ -23,7 +24,9 @@ public final class Rounds {
 	 */
 	public static List<Round> of(PerSecondSeries iops, PerSecondSeries randomWriteBytes, Eligibility eligibility,
 			int roundLengthS) {
-		return RoundTable.of(iops, randomWriteBytes, eligibility, roundLengthS).toRounds();
+		RoundTable table = RoundTable.of(iops, randomWriteBytes, eligibility, roundLengthS);
+		table.applyFreshState(FreshState.judge(table, table.size()));
+		return table.toRounds();
 	}
 
 }

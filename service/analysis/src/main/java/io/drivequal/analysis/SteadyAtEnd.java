@@ -8,19 +8,23 @@ import java.util.OptionalDouble;
 /**
  * Whether the phase ends in steady state. The window is the five rounds ending at the
  * last counted round (a trailing round that does not count, such as the 20 s left of a
- * 2000 s phase, is left out); it holds when all five count, all five are eligible and
- * both SNIA bounds hold.
+ * 2000 s phase, is left out); it holds when all five count, all five are eligible, both
+ * SNIA bounds hold, and where the rule asks for them the write amplification's bounds and
+ * the ten-round horizon hold ({@link SteadyStateDetector}).
  *
  * @param firstRoundIndex first round of the window; -1 when the phase has fewer than five
  * rounds up to its last counted one
  * @param lastRoundIndex last counted round; -1 when no round counts
  * @param window the figures of the five rounds when all five count (even if they do not
  * hold); empty otherwise
+ * @param horizon the ten rounds ending at the last counted round, where the rule needs
+ * them (a writing phase after a purge or fill); empty otherwise
  * @param holds whether the phase is steady at its end
- * @param failures why not, in the order counted, eligible, bounds; empty when it holds
+ * @param failures why not, in the order counted, eligible, bounds, write amplification,
+ * horizon; empty when it holds
  */
-public record SteadyAtEnd(int firstRoundIndex, int lastRoundIndex, Optional<SteadyStateWindow> window, boolean holds,
-		List<SteadyStateFailure> failures) {
+public record SteadyAtEnd(int firstRoundIndex, int lastRoundIndex, Optional<SteadyStateWindow> window,
+		Optional<SteadyStateHorizon> horizon, boolean holds, List<SteadyStateFailure> failures) {
 
 	public SteadyAtEnd {
 		failures = List.copyOf(failures);

@@ -9,11 +9,14 @@ import java.util.OptionalInt;
 
 /**
  * Finds the first round x (0-based, first checked at x = 4) whose window of rounds x-4..x
- * is five counted, eligible rounds satisfying both SNIA criteria, skipping every window
- * that would span a round that does not count or is not eligible; and judges the last
- * five rounds of the phase by the same rules ({@link SteadyAtEnd}). Bounds are inclusive
- * and decided exactly (see {@link SniaBounds}); eligibility is decided exactly too (see
- * {@link Eligibility}).
+ * is five counted, eligible rounds that hold, skipping every window that would span a
+ * round that does not count or is not eligible; and judges the last five rounds of the
+ * phase by the same rules ({@link SteadyAtEnd}). Eligible rounds are those after the
+ * fresh state's end ({@link FreshState}). A window holds when SNIA's two bounds hold on
+ * its round means; when the drive's media writes decided the fresh state, the same bounds
+ * on its rounds' write amplification; and, unless the phase only reads or its history is
+ * unknown, the level holds over the ten-round horizon ({@link SteadyStateHorizon}).
+ * Bounds are inclusive and decided exactly (see {@link SniaBounds}).
  */
 public final class SteadyStateDetector {
 
@@ -25,7 +28,7 @@ public final class SteadyStateDetector {
 	 * @param iops per-second IOPS of the phase
 	 * @param randomWriteBytes per-second random-write bytes of the phase (empty for a
 	 * phase that does not write)
-	 * @param eligibility what makes a round eligible
+	 * @param eligibility what is known of the phase's history
 	 * @param roundLengthS L, seconds
 	 * @param maxRounds stop after this many rounds (only rounds 0..maxRounds-1 are used;
 	 * PTS: 25); empty for no limit
@@ -42,10 +45,13 @@ public final class SteadyStateDetector {
 					"maxRounds = " + maxRounds.getAsInt() + ": a window needs " + SniaBounds.WINDOW_ROUNDS + " rounds");
 		}
 		int limit = maxRounds.isPresent() ? Math.min(rounds.size(), maxRounds.getAsInt()) : rounds.size();
+		FreshState fresh = FreshState.judge(rounds, limit);
+		rounds.applyFreshState(fresh);
 		OptionalInt firstEligible = OptionalInt.empty();
 		int usable = 0;
 		int windowsEvaluated = 0;
 		int lastEvaluated = -1;
+		boolean reached = false;
 		SniaBounds.Decision lastDecision = null;
 		for (int x = 0; x < limit; x++) {
 			if (firstEligible.isEmpty() && rounds.eligible[x]) {
@@ -58,18 +64,33 @@ public final class SteadyStateDetector {
 			windowsEvaluated++;
 			lastEvaluated = x;
 			lastDecision = SniaBounds.decide(rounds.sumIops, rounds.secondsPresent, x - 4);
-			if (lastDecision.holds()) {
+			if (lastDecision.holds() && wafHolds(rounds, fresh, x - 4)
+					&& (!fresh.evidence().needsHorizon() || SteadyStateHorizon.of(rounds, x).holds())) {
+				reached = true;
 				break;
 			}
 		}
 		Optional<SteadyStateWindow> window = (lastEvaluated < 0) ? Optional.empty()
 				: Optional.of(figures(rounds, lastEvaluated, lastDecision));
-		boolean reached = lastDecision != null && lastDecision.holds();
-		return new SteadyStateResult(rounds.roundLengthS, maxRounds, rounds.eligibility, firstEligible, reached, window,
-				windowsEvaluated, end(rounds, limit), rounds.toRounds());
+		SteadyAtEnd end = end(rounds, limit, fresh);
+		return new SteadyStateResult(rounds.roundLengthS, maxRounds, rounds.eligibility, fresh, firstEligible, reached,
+				window, windowsEvaluated, end, rounds.toRounds(), SteadyStateTrend.of(rounds, limit, fresh, end));
 	}
 
-	private static SteadyAtEnd end(RoundTable rounds, int limit) {
+	/** With media-write evidence, SNIA's bounds on the window's round WAFs. */
+	private static boolean wafHolds(RoundTable rounds, FreshState fresh, int first) {
+		if (fresh.evidence() != FreshState.Evidence.MEDIA_WRITES) {
+			return true;
+		}
+		for (int round = first; round < first + SniaBounds.WINDOW_ROUNDS; round++) {
+			if (rounds.hostBytes[round] <= 0) {
+				return false;
+			}
+		}
+		return SniaBounds.decide(rounds.mediaBytes, rounds.hostBytes, first, SniaBounds.Shape.WINDOW).holds();
+	}
+
+	private static SteadyAtEnd end(RoundTable rounds, int limit, FreshState fresh) {
 		int last = limit - 1;
 		while (last >= 0 && !rounds.counted[last]) {
 			last--;
@@ -78,7 +99,7 @@ public final class SteadyStateDetector {
 		if (first < 0) {
 			String counted = (last < 0) ? "no round counts"
 					: "only " + (last + 1) + " round(s) up to the last counted one (round " + last + ")";
-			return new SteadyAtEnd(-1, last, Optional.empty(), false,
+			return new SteadyAtEnd(-1, last, Optional.empty(), Optional.empty(), false,
 					List.of(new SteadyStateFailure(SteadyStateFailure.Kind.TOO_FEW_ROUNDS, List.of(),
 							"the phase has " + counted + "; the window needs " + SniaBounds.WINDOW_ROUNDS)));
 		}
@@ -99,20 +120,22 @@ public final class SteadyStateDetector {
 							+ " not count (fewer than 90% of " + rounds.roundLengthS + " s present)"));
 		}
 		Eligibility eligibility = rounds.eligibility;
-		if (!notEligible.isEmpty() && eligibility.testedRangeBytes().isEmpty()) {
+		if (!notEligible.isEmpty() && fresh.evidence() == FreshState.Evidence.WRITTEN_BYTES
+				&& eligibility.testedRangeBytes().isEmpty()) {
 			failures.add(new SteadyStateFailure(SteadyStateFailure.Kind.TESTED_RANGE_UNKNOWN, notEligible,
-					"the phase writes but its tested range is unknown (" + eligibility.basis()
-							+ "), so no round is eligible"));
+					"the phase writes, shows no cliff and no media-write counter, and its tested range is unknown ("
+							+ eligibility.basis() + "), so no round is eligible"));
 		}
 		else if (!notEligible.isEmpty()) {
-			failures.add(new SteadyStateFailure(SteadyStateFailure.Kind.ROUNDS_NOT_ELIGIBLE, notEligible,
-					roundList(notEligible) + (notEligible.size() == 1 ? " is" : " are")
-							+ " not eligible: random writes since the last purge or fill reached "
-							+ rangeWrites(rounds, notEligible) + " × the tested range by "
-							+ (notEligible.size() == 1 ? "its" : "their") + " start, below W = "
-							+ number(eligibility.rangeWritesRequired()) + " (" + eligibility.basis() + ")"));
+			failures.add(new SteadyStateFailure(SteadyStateFailure.Kind.ROUNDS_NOT_ELIGIBLE, notEligible, roundList(
+					notEligible) + (notEligible.size() == 1 ? " is" : " are") + " in the drive's fresh state: "
+					+ fresh.statement()
+					+ ((fresh.evidence() == FreshState.Evidence.WRITTEN_BYTES) ? " (random writes reached "
+							+ rangeWrites(rounds, notEligible) + " × the tested range; " + eligibility.basis() + ")"
+							: "")));
 		}
 		Optional<SteadyStateWindow> window = Optional.empty();
+		Optional<SteadyStateHorizon> horizon = Optional.empty();
 		if (notCounted.isEmpty()) {
 			SteadyStateWindow figures = figures(rounds, last,
 					SniaBounds.decide(rounds.sumIops, rounds.secondsPresent, first));
@@ -126,8 +149,42 @@ public final class SteadyStateDetector {
 						String.format(Locale.ROOT, "slope excursion %.1f %% of the average exceeds 10 %%",
 								figures.slopeExcursionPercent())));
 			}
+			if (notEligible.isEmpty() && !wafHolds(rounds, fresh, first)) {
+				failures.add(new SteadyStateFailure(SteadyStateFailure.Kind.WAF_NOT_STEADY, List.of(),
+						"the drive's write amplification still moves over the window (" + wafList(rounds, first, last)
+								+ "): range or excursion above SNIA's bounds"));
+			}
 		}
-		return new SteadyAtEnd(first, last, window, failures.isEmpty(), failures);
+		if (fresh.evidence().needsHorizon()) {
+			SteadyStateHorizon figures = SteadyStateHorizon.of(rounds, last);
+			horizon = Optional.of(figures);
+			if (!figures.evaluated()) {
+				failures.add(new SteadyStateFailure(SteadyStateFailure.Kind.LEVEL_STILL_MOVING,
+						figures.unusableRounds(),
+						"the level cannot be checked over the ten rounds " + Math.max(0, figures.firstRoundIndex())
+								+ "–" + last
+								+ ((figures.firstRoundIndex() < 0) ? " (the phase is shorter than ten rounds)" : "")
+								+ (figures.unusableRounds().isEmpty() ? "" : ": " + roundList(figures.unusableRounds())
+										+ " do not count or are in the fresh state")));
+			}
+			else if (!figures.holds()) {
+				failures.add(new SteadyStateFailure(SteadyStateFailure.Kind.LEVEL_STILL_MOVING, List.of(), String
+					.format(Locale.ROOT,
+							"the level still moves over rounds %d–%d: %+.2f %% per round (excursion %.1f %%, range %.1f %%; bounds 10 %% and 20 %%)",
+							figures.firstRoundIndex(), last, figures.slopePercentPerRound(),
+							figures.slopeExcursionPercent(), figures.rangePercent())));
+			}
+		}
+		return new SteadyAtEnd(first, last, window, horizon, failures.isEmpty(), failures);
+	}
+
+	private static String wafList(RoundTable rounds, int first, int last) {
+		List<String> values = new ArrayList<>();
+		for (int round = first; round <= last; round++) {
+			values.add(rounds.waf(round).isPresent()
+					? String.format(Locale.ROOT, "%.2f", rounds.waf(round).getAsDouble()) : "?");
+		}
+		return "WAF " + String.join(", ", values);
 	}
 
 	private static SteadyStateWindow figures(RoundTable rounds, int x, SniaBounds.Decision decision) {
@@ -176,6 +233,9 @@ public final class SteadyStateDetector {
 	}
 
 	private static String rangeWrites(RoundTable rounds, List<Integer> notEligible) {
+		if (rounds.eligibility.testedRangeBytes().isEmpty()) {
+			return "an unknown multiple of";
+		}
 		double low = rounds.eligibility.rangeWrites(rounds.randomWriteBytesAtStart[notEligible.get(0)]).getAsDouble();
 		double high = rounds.eligibility
 			.rangeWrites(rounds.randomWriteBytesAtStart[notEligible.get(notEligible.size() - 1)])
@@ -183,10 +243,6 @@ public final class SteadyStateDetector {
 		return (notEligible.size() == 1
 				|| String.format(Locale.ROOT, "%.2f", low).equals(String.format(Locale.ROOT, "%.2f", high)))
 						? String.format(Locale.ROOT, "%.2f", high) : String.format(Locale.ROOT, "%.2f–%.2f", low, high);
-	}
-
-	private static String number(double value) {
-		return (value == Math.rint(value)) ? String.format(Locale.ROOT, "%.1f", value) : Double.toString(value);
 	}
 
 }

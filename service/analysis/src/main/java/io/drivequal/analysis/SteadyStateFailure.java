@@ -23,14 +23,27 @@ public record SteadyStateFailure(Kind kind, List<Integer> rounds, String message
 		TOO_FEW_ROUNDS("too-few-rounds"),
 		/** A round of the window has fewer than 90% of its seconds. */
 		ROUNDS_NOT_COUNTED("rounds-not-counted"),
-		/** A round of the window started before the drive was out of its fresh state. */
+		/** A round of the window is before the end of the drive's fresh state. */
 		ROUNDS_NOT_ELIGIBLE("rounds-not-eligible"),
-		/** The phase writes but the tested range is unknown, so no round is eligible. */
+		/**
+		 * The written-bytes fallback decided and the tested range is unknown, so no round
+		 * is eligible.
+		 */
 		TESTED_RANGE_UNKNOWN("tested-range-unknown"),
 		/** max(y) - min(y) &gt; 0.20 · avg(y). */
 		RANGE_ABOVE_BOUND("range-above-bound"),
 		/** |b| · 4 &gt; 0.10 · avg(y). */
-		SLOPE_ABOVE_BOUND("slope-above-bound");
+		SLOPE_ABOVE_BOUND("slope-above-bound"),
+		/**
+		 * The media-write evidence decided, and the rounds' write amplification does not
+		 * hold the two bounds.
+		 */
+		WAF_NOT_STEADY("waf-not-steady"),
+		/**
+		 * The ten-round horizon reaches before the fresh state's end or over a round that
+		 * does not count, or its level still moves (range or excursion above the bounds).
+		 */
+		LEVEL_STILL_MOVING("level-still-moving");
 
 		private final String wireName;
 

@@ -38,7 +38,8 @@ class EligibilityTest {
 		assertThatIllegalArgumentException().isThrownBy(() -> Eligibility.afterRandomWrites(Double.NaN, 10, 0, "x"));
 		assertThatIllegalArgumentException().isThrownBy(() -> Eligibility.afterRandomWrites(1.0, 0, 0, "x"));
 		assertThatIllegalArgumentException().isThrownBy(() -> Eligibility.afterRandomWrites(1.0, 10, -1, "x"));
-		assertThatIllegalArgumentException().isThrownBy(() -> new Eligibility(true, 1.0, OptionalLong.of(10), 0, " "));
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new Eligibility(true, Eligibility.History.RESET, 1.0, OptionalLong.of(10), 0, " "));
 	}
 
 }

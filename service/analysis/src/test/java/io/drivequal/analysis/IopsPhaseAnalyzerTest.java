@@ -28,8 +28,12 @@ class IopsPhaseAnalyzerTest {
 				IopsPhaseOptions.consistency2000s());
 		assertThat(analysis.sampleCount()).isEqualTo(2000);
 		SteadyStateResult steadyState = analysis.steadyState();
+		// The cliff (400k to 100k) is round 2: the fresh state ends there, whatever the
+		// written bytes say, and the first window whose ten-round horizon (rounds 3..12)
+		// holds ends at round 12.
+		assertThat(steadyState.freshState().evidence()).isEqualTo(FreshState.Evidence.IOPS_CLIFF);
 		assertThat(steadyState.firstEligibleRound()).hasValue(3);
-		assertThat(steadyState.reachedAtRound()).hasValue(7);
+		assertThat(steadyState.reachedAtRound()).hasValue(12);
 		// Steady at end: rounds 28..32 (round 33 holds 20 s and does not count); the
 		// steady-state consistency is taken there.
 		assertThat(steadyState.end().holds()).isTrue();

@@ -61,7 +61,8 @@ class RoundsTest {
 	void randomWritesAreCountedToEachRoundsStart() {
 		// 100 bytes per second, 60 s rounds, 200 bytes written before the phase, W = 1
 		// over a 6,200-byte range: round r starts at 200 + 6,000·r bytes, so round 1
-		// (6,200 exactly, inclusive) is the first eligible round.
+		// (6,200 exactly, inclusive) is the first eligible round. The IOPS are flat (no
+		// cliff) and there is no media counter, so the written-bytes fallback decides.
 		long[] iops = new long[180];
 		long[] bytes = new long[180];
 		Arrays.fill(iops, 10);

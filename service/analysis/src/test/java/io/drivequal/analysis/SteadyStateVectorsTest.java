@@ -64,20 +64,31 @@ class SteadyStateVectorsTest {
 		long[] sums = new long[rounds.size()];
 		int[] seconds = new int[rounds.size()];
 		long[] written = new long[rounds.size()];
+		long[] media = new long[rounds.size()];
+		long[] host = new long[rounds.size()];
+		boolean withMedia = false;
 		for (int i = 0; i < sums.length; i++) {
 			sums[i] = rounds.get(i).path("sumIops").asLong();
 			seconds[i] = rounds.get(i).path("secondsPresent").asInt();
 			written[i] = rounds.get(i).path("randomWriteBytes").asLong();
+			JsonNode mediaBytes = rounds.get(i).path("mediaBytes");
+			withMedia |= mediaBytes.isNumber();
+			media[i] = mediaBytes.isNumber() ? mediaBytes.asLong() : -1;
+			host[i] = rounds.get(i).path("hostBytes").isNumber() ? rounds.get(i).path("hostBytes").asLong() : -1;
 		}
 		OptionalInt maxRounds = input.path("maxRounds").isNull() ? OptionalInt.empty()
 				: OptionalInt.of(input.path("maxRounds").asInt());
-		return SteadyStateDetector.detect(RoundTable.ofRounds(input.path("roundLengthS").asInt(), sums, seconds,
-				written, eligibility(input.path("eligibility"))), maxRounds);
+		return SteadyStateDetector.detect(
+				RoundTable.ofRounds(input.path("roundLengthS").asInt(), sums, seconds, written,
+						withMedia ? media : null, withMedia ? host : null, eligibility(input.path("eligibility"))),
+				maxRounds);
 	}
 
 	static Eligibility eligibility(JsonNode given) {
 		JsonNode range = given.path("testedRangeBytes");
-		return new Eligibility(given.path("applies").asBoolean(), given.path("rangeWritesRequired").asDouble(),
+		return new Eligibility(given.path("applies").asBoolean(),
+				Eligibility.History.ofWireName(given.path("history").asString("reset")),
+				given.path("rangeWritesRequired").asDouble(),
 				range.isNull() ? OptionalLong.empty() : OptionalLong.of(range.asLong()),
 				given.path("randomWriteBytesBefore").asLong(), "from the vector");
 	}
@@ -90,6 +101,9 @@ class SteadyStateVectorsTest {
 			JsonNode want = rounds.get(i);
 			assertThat(round.counted()).as("round %d counted", i).isEqualTo(want.path("counted").asBoolean());
 			assertThat(round.eligible()).as("round %d eligible", i).isEqualTo(want.path("eligible").asBoolean());
+			if (want.path("waf").isNumber()) {
+				assertClose(round.waf().getAsDouble(), want.path("waf").asDouble(), "round WAF");
+			}
 			assertThat(round.randomWriteBytesAtStart()).as("round %d random writes at start", i)
 				.isEqualTo(want.path("randomWriteBytesAtStart").asLong());
 			if (!want.path("meanIops").isNull()) {
@@ -98,6 +112,8 @@ class SteadyStateVectorsTest {
 		}
 		assertThat(actual.firstEligibleRound()).as("first eligible round")
 			.isEqualTo(optionalInt(expected.path("firstEligibleRound")));
+		assertThat(actual.freshState().evidence().wireName()).as("fresh-state evidence")
+			.isEqualTo(expected.path("freshStateEvidence").asString());
 		assertThat(actual.reached()).as("reached").isEqualTo(expected.path("reached").asBoolean());
 		assertThat(actual.reachedAtRound()).as("reached at round")
 			.isEqualTo(optionalInt(expected.path("reachedAtRound")));
@@ -112,6 +128,20 @@ class SteadyStateVectorsTest {
 		assertThat(actual.end().holds()).as("steady at end").isEqualTo(end.path("holds").asBoolean());
 		assertThat(actual.end().window().isPresent()).as("end window figures").isEqualTo(!end.path("window").isNull());
 		actual.end().window().ifPresent((window) -> KnownAnswersTest.assertWindow(window, end.path("window")));
+		JsonNode horizon = end.path("horizon");
+		if (horizon.isMissingNode() || horizon.isNull()) {
+			assertThat(actual.end().horizon().filter(SteadyStateHorizon::evaluated)).as("end horizon").isEmpty();
+		}
+		else {
+			SteadyStateHorizon got = actual.end().horizon().orElseThrow();
+			assertThat(got.evaluated()).as("end horizon evaluated").isTrue();
+			assertThat(got.firstRoundIndex()).isEqualTo(horizon.path("firstRoundIndex").asInt());
+			assertThat(got.lastRoundIndex()).isEqualTo(horizon.path("lastRoundIndex").asInt());
+			assertThat(got.holds()).as("end horizon holds").isEqualTo(horizon.path("holds").asBoolean());
+			assertClose(got.rangePercent(), horizon.path("rangePercent").asDouble(), "horizon range");
+			assertClose(got.slopeExcursionPercent(), horizon.path("slopeExcursionPercent").asDouble(),
+					"horizon excursion");
+		}
 		List<String> wantFailures = new ArrayList<>();
 		end.path("failures").forEach((failure) -> {
 			List<Integer> failed = new ArrayList<>();

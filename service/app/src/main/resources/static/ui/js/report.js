@@ -65,7 +65,7 @@ const Report = (() => {
 			['Runner / engine', `${d.runnerId || '?'} / ${d.engine || '?'} ${d.transportAddress ? '(' + d.transportAddress + ')' : ''}`],
 			['Profile', profile ? `${job.profile} — ${profile.title}` : (job.profile || 'explicit phases')],
 			job.criteriaSet ? ['Criteria set', el('span', { id: 'criteria-set' }, job.criteriaSet)] : null,
-			job.analysisSettings && job.analysisSettings.rangeWritesRequired != null ? ['W (this job)', `${num(job.analysisSettings.rangeWritesRequired, 2)} × the tested range of random writes before steady state is judged`] : null,
+			job.analysisSettings && job.analysisSettings.rangeWritesRequired != null ? ['W (this job)', `${num(job.analysisSettings.rangeWritesRequired, 2)} × the tested range of random writes: the steady-state rule's last resort, when neither the drive's media writes nor a cliff in the IOPS shows where the fresh state ended`] : null,
 			['Submitted by', job.submitter],
 			['Ran', `${time(job.startedAt)} → ${time(job.endedAt)}${span != null ? ' (' + duration(span) + ' wall clock)' : ''}`],
 			job.failureReason ? ['Failure', job.failureReason] : null,
@@ -160,6 +160,18 @@ const Report = (() => {
 		return `rounds ${w.firstRoundIndex}–${w.lastRoundIndex}: ${w.windowStartS} s < t ≤ ${w.windowEndS} s, avg ${num(w.avgIops, 1)} IOPS, range ${num(w.rangePercent, 2)} % ${w.rangeWithinBound ? '✓' : '✗'}, slope excursion ${num(w.slopeExcursionPercent, 2)} % ${w.slopeWithinBound ? '✓' : '✗'}`;
 	}
 
+	const EVIDENCE = {
+		'media-writes': 'the drive\'s media writes (OCP C0h)',
+		'iops-cliff': 'the cliff in the IOPS record',
+		'written-bytes': 'the written-bytes fallback',
+		'no-reset': 'SNIA\'s published rules (no purge or fill known)',
+		'read-only': 'nothing (the phase only reads)',
+	};
+
+	function horizonText(h) {
+		return `rounds ${h.firstRoundIndex}–${h.lastRoundIndex}: drift ${h.slopePercentPerRound >= 0 ? '+' : ''}${num(h.slopePercentPerRound, 2)} % per round, excursion ${num(h.slopeExcursionPercent, 2)} % (bound ${h.crossed ? 10 : 5} %), range ${num(h.rangePercent, 2)} % (bound 20 %) ${h.holds ? '✓' : '✗'}`;
+	}
+
 	function steadyState(phase) {
 		const ss = phase.iops && phase.iops.steadyState;
 		const section = el('section', { id: 'steady-state-section' }, el('h2', {}, `Steady state (SNIA PTS) — ${phase.phaseName}`));
@@ -171,17 +183,22 @@ const Report = (() => {
 		const end = ss.end || {};
 		const w = ss.window;
 		const steady = steadyWindow(ss);
-		const rule = !e.applies ? `every round: ${e.basis}`
-			: (e.testedRangeBytes == null ? `none: ${e.basis}`
-				: `rounds that start after W = ${num(e.rangeWritesRequired, 2)} × the tested range (${bytes(e.testedRangeBytes)}) of random writes ${e.basis}`);
+		const fresh = ss.freshState || {};
+		const trend = ss.trend || {};
+		const horizon = end.horizon;
 		section.append(kv([
+			['Answer', el('strong', { id: 'ss-answer' }, ss.answer || '')],
 			['Steady at end (the steady-state figures)', el('strong', { id: 'ss-end' }, end.holds ? 'yes' : 'no')],
 			end.window ? ['End window', el('span', { id: 'ss-end-window' }, windowText(end.window))] : ['End window', 'fewer than five counted rounds at the end of the phase'],
+			horizon ? ['Ten-round horizon', el('span', { id: 'ss-horizon' }, horizonText(horizon))] : null,
 			steady ? ['Steady-state IOPS', el('span', { id: 'ss-avg' }, num(steady.avgIops, 1))] : ['Steady-state IOPS', el('span', { id: 'ss-avg' }, 'none (INCONCLUSIVE for criteria on it)')],
 			!end.holds && end.failures ? ['Why not', el('ul', { id: 'ss-end-failures' }, end.failures.map((f) => el('li', {}, f.message)))] : null,
+			trend.driftPercentPerRound != null ? ['Drift at the end', el('span', { id: 'ss-drift' }, `${trend.driftPercentPerRound >= 0 ? '+' : ''}${num(trend.driftPercentPerRound, 2)} % per round (last ten eligible rounds)`)] : null,
+			trend.projection ? ['Projected level (not measured)', el('span', { id: 'ss-projection', class: 'projection' }, `~${num(trend.projection.levelIops, 0)} ± ${num(trend.projection.uncertaintyIops, 0)} IOPS, fitted to rounds ${trend.projection.firstRoundIndex}–${trend.projection.lastRoundIndex}; a projection never satisfies a criterion`)] : null,
+			!end.holds && trend.cannotProject ? ['Projected level', el('span', { id: 'ss-projection' }, trend.cannotProject)] : null,
 			['Reached', el('strong', { id: 'ss-reached' }, ss.reached ? `yes, at round ${w.lastRoundIndex}` : 'no')],
 			w ? [ss.reached ? 'Reached window' : 'Last eligible window evaluated', el('span', { id: 'ss-window' }, windowText(w))] : ['Reached window', 'no five consecutive counted, eligible rounds'],
-			['Eligible rounds', el('span', { id: 'ss-eligibility' }, rule)],
+			['Fresh state decided by', el('span', { id: 'ss-evidence', 'data-evidence': fresh.evidence || '' }, `${EVIDENCE[fresh.evidence] || fresh.evidence || '—'}: ${fresh.statement || ''}`)],
 			['First eligible round', ss.firstEligibleRound != null ? String(ss.firstEligibleRound) : 'none'],
 			['Round length', `${ss.roundLengthS} s${ss.maxRounds ? ', at most ' + ss.maxRounds + ' rounds' : ''}`],
 			['Eligible windows evaluated', ss.windowsEvaluated],
@@ -190,16 +207,17 @@ const Report = (() => {
 		const inWindow = (r, x) => x && r.index >= x.firstRoundIndex && r.index <= x.lastRoundIndex;
 		const reference = steady || end.window;
 		section.append(el('h3', {}, 'Rounds'), table('rounds-table',
-			['round', 't (s)', 'seconds', 'counted', 'eligible', `random writes at start (× range, W = ${e.applies ? num(e.rangeWritesRequired, 2) : '—'})`, 'mean IOPS', 'window', reference ? 'vs end-window avg' : ''],
+			['round', 't (s)', 'seconds', 'counted', 'eligible', 'random writes at start (× range)', 'mean IOPS', 'WAF (drive)', 'window', reference ? 'vs end-window avg' : ''],
 			rounds.map((r) => ({
 				attrs: { class: [r.eligible ? null : 'ineligible', inWindow(r, end.window) ? 'end-window' : null, ss.reached && inWindow(r, w) ? 'reached-window' : null].filter(Boolean).join(' ') || null, 'data-round': r.index, 'data-eligible': String(r.eligible) },
 				cells: [r.index, `${r.startExclusiveS}–${r.endInclusiveS}`, r.secondsPresent, r.counted ? 'yes' : 'no',
 					r.eligible ? 'yes' : 'no', e.applies ? rangeWrites(r.rangeWritesAtStart) : '—',
 					r.meanIops != null ? num(r.meanIops, 1) : '—',
+					r.waf != null ? num(r.waf, 2) : '—',
 					[ss.reached && inWindow(r, w) ? 'reached' : null, inWindow(r, end.window) ? 'end' : null].filter(Boolean).join(', '),
 					reference && r.meanIops != null ? (r.meanIops >= reference.avgIops ? '+' : '') + num(100 * (r.meanIops - reference.avgIops) / reference.avgIops, 1) + ' %' : ''],
-			})), (i) => i !== 1 && i !== 3 && i !== 4 && i !== 7),
-			el('p', { class: 'muted small' }, 'Grey rows are not eligible: they started before the drive was out of its fresh state (W × the tested range of random writes since the last purge or fill). "reached": the first eligible window that meets both bounds; "end": the last five rounds, whose figures are the steady-state figures when they hold.'));
+			})), (i) => i !== 1 && i !== 3 && i !== 4 && i !== 8),
+			el('p', { class: 'muted small' }, 'Grey rows are not eligible: they are in the drive\'s fresh state, which ends where the drive\'s own media writes show garbage collection (WAF ≥ 1.10), else at the cliff after the plateau, else after W × the tested range of random writes. "reached": the first eligible window that meets SNIA\'s bounds and whose level also holds over ten rounds; "end": the last five rounds, whose figures are the steady-state figures when they hold. WAF (drive): the round\'s media bytes over its host bytes, from the drive\'s OCP C0h and SMART counters.'));
 		return section;
 	}
 

@@ -25,6 +25,7 @@ import io.drivequal.analysis.IopsPhaseOptions;
 import io.drivequal.analysis.LatencyQos;
 import io.drivequal.analysis.LatencyQosAnalyzer;
 import io.drivequal.analysis.Measure;
+import io.drivequal.analysis.MediaWrites;
 import io.drivequal.analysis.Metric;
 import io.drivequal.analysis.MetricValues;
 import io.drivequal.analysis.PerSecondSeries;
@@ -121,9 +122,9 @@ final class JobAnalyzer {
 			Optional<Throughput.ThroughputResult> throughput = Optional.empty();
 			if (isRandomWorkload(spec)) {
 				Eligibility eligibility = PhaseEligibility.of(inputs, index, rangeWritesRequired(job, profile),
-						job.capacityBytes());
+						job.capacityBytes(), job.historyUnknown());
 				iops = IopsPhaseAnalyzer.analyze(iopsSeries(input.samples()), writeBytesSeries(input.samples()),
-						eligibility, options(profile, spec));
+						mediaWrites(health, spec.index()), eligibility, options(profile, spec));
 				values.putIopsPhase(spec.name(), iops);
 				iopsByName.put(spec.name(), iops);
 			}
@@ -235,6 +236,22 @@ final class JobAnalyzer {
 		return profile.map(Profile::analysis)
 			.map(Profile.AnalysisHints::rangeWritesRequired)
 			.orElse(Eligibility.DEFAULT_RANGE_WRITES_REQUIRED);
+	}
+
+	/**
+	 * The drive's media and host write counters from the phase's health readings (those
+	 * with an OCP C0h media-write counter); none when the drive reports no media writes.
+	 */
+	static MediaWrites mediaWrites(List<io.drivequal.service.ingest.HealthReading> health, int phaseIndex) {
+		List<MediaWrites.Reading> readings = health.stream()
+			.filter((reading) -> reading.phaseIndex() == phaseIndex && reading.available()
+					&& reading.physicalMediaUnitsWrittenBytes() != null && reading.dataUnitsWritten() != null)
+			.map((reading) -> new MediaWrites.Reading(reading.elapsedMs() / 1000.0,
+					reading.physicalMediaUnitsWrittenBytes(),
+					Math.multiplyExact(reading.dataUnitsWritten(),
+							io.drivequal.analysis.SmartCounters.BYTES_PER_DATA_UNIT)))
+			.toList();
+		return readings.isEmpty() ? MediaWrites.none() : new MediaWrites(readings);
 	}
 
 	private static PerSecondSeries writeBytesSeries(List<SamplePoint> samples) {

@@ -1,7 +1,8 @@
 /*
- * Where a job's plan gives the steady-state rule its inputs: which earlier phases wrote at random
- * since the last purge or fill, how large the tested range is, and W. The rule itself (which
- * round is eligible) is io.drivequal.analysis.Eligibility's; this only reads the plan.
+ * Where a job's plan gives the steady-state rule its history: whether a purge or fill precedes the
+ * phase (or the history is unknown, as for an imported log), which earlier phases wrote at random
+ * since then, how large the tested range is, and W of the written-bytes fallback. Where the fresh
+ * state ended is judged by io.drivequal.analysis.FreshState; this only reads the plan.
  */
 package io.drivequal.service.analysis;
 
@@ -34,12 +35,18 @@ final class PhaseEligibility {
 	 * @param index position of the phase in {@code inputs}
 	 * @param rangeWritesRequired W
 	 * @param capacityBytes the drive's user capacity, if known
+	 * @param historyUnknown whether the drive's history before the job is unknown (an
+	 * imported log without a stated preconditioning)
 	 */
 	static Eligibility of(List<JobAnalyzer.PhaseInput> inputs, int index, double rangeWritesRequired,
-			Long capacityBytes) {
+			Long capacityBytes, boolean historyUnknown) {
 		PhaseSpec phase = inputs.get(index).spec();
 		if (!phase.destroysData()) {
 			return Eligibility.notApplicable("the phase only reads, which leaves the drive as it is");
+		}
+		if (historyUnknown) {
+			return Eligibility
+				.historyUnknown("fresh-state check not applicable: the log does not start from a purge or fill");
 		}
 		int reset = index - 1;
 		while (reset >= 0 && !RESETS.contains(inputs.get(reset).spec().kind())) {

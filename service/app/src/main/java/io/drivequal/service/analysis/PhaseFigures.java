@@ -7,6 +7,7 @@
 package io.drivequal.service.analysis;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -74,6 +75,21 @@ final class PhaseFigures {
 			steadyState.put("slopeExcursionPercent", window.slopeExcursionPercent());
 		});
 		result.steadyStateIops().ifPresent((average) -> steadyState.put("averageIops", average));
+		steadyState.put("freshStateEvidence", result.freshState().evidence().wireName());
+		steadyState.put("answer", result.summary());
+		result.trend().driftPercentPerRound().ifPresent((drift) -> steadyState.put("driftPercentPerRound", drift));
+		result.trend().projection().ifPresent((projection) -> {
+			steadyState.put("projectedIops", projection.levelIops());
+			steadyState.put("projectionUncertaintyIops", projection.uncertaintyIops());
+		});
+		List<Double> waf = result.rounds()
+			.stream()
+			.filter((round) -> round.waf().isPresent())
+			.map((round) -> round.waf().getAsDouble())
+			.toList();
+		if (!waf.isEmpty()) {
+			steadyState.put("wafByRound", waf);
+		}
 		return steadyState;
 	}
 

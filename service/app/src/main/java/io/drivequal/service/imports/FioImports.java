@@ -28,6 +28,7 @@ import io.drivequal.analysis.fio.FioLogFile;
 import io.drivequal.analysis.fio.FioSecond;
 import io.drivequal.service.catalog.Catalog;
 import io.drivequal.service.catalog.PhaseSpec;
+import io.drivequal.service.qualification.AnalysisSettings;
 import io.drivequal.service.ingest.DriveLabels;
 import io.drivequal.service.ingest.PhaseResults;
 import io.drivequal.service.ingest.SampleIndexer;
@@ -50,12 +51,16 @@ class FioImports {
 	static final String IMPORT_RUNNER = "fio-import";
 
 	/**
-	 * fio's output does not say what happened to the drive before the run; the
-	 * conservative reading, stated on every import.
+	 * fio's output does not say what happened to the drive before the run: without the
+	 * vendor's word, SNIA's published rules, stated on the import.
 	 */
-	static final String STEADY_STATE_ASSUMPTION = "steady state: no purge or fill is known before the fio run, so "
-			+ "the drive is assumed purged and filled just before the first imported job (only the imported jobs' "
-			+ "random writes count toward W)";
+	static final String STEADY_STATE_UNKNOWN_HISTORY = "steady state: fresh-state check not applicable: the log does "
+			+ "not start from a purge or fill, so SNIA's published rules apply (five rounds within the range and "
+			+ "slope bounds)";
+
+	/** With the vendor's stated preconditioning, the rules a job of this lab follows. */
+	static final String STEADY_STATE_STATED = "steady state: the import states the drive was %s just before the "
+			+ "first imported job, so the rules of a job apply (the fresh state judged from the IOPS record)";
 
 	private final ImportedJobs jobs;
 
@@ -108,10 +113,16 @@ class FioImports {
 				});
 		}
 		List<String> notes = new ArrayList<>(imported.notes());
-		notes.add(STEADY_STATE_ASSUMPTION);
-		if (request.drive().capacityBytes() == null) {
-			notes.add("no drive.capacityBytes: the tested range is unknown, so no round of a writing job is "
-					+ "eligible for steady state");
+		if (request.preconditioned()) {
+			notes.add(String.format(STEADY_STATE_STATED,
+					"purge-and-fill".equals(request.preconditioning()) ? "purged and filled" : "filled"));
+			if (request.drive().capacityBytes() == null) {
+				notes.add("no drive.capacityBytes: the tested range is unknown, so only a cliff in the IOPS can show "
+						+ "where the fresh state ended");
+			}
+		}
+		else {
+			notes.add(STEADY_STATE_UNKNOWN_HISTORY);
 		}
 		imported.jobs().forEach((job) -> notes.addAll(job.notes()));
 		String message = "imported from fio " + imported.fioVersion()
@@ -119,7 +130,8 @@ class FioImports {
 		List<Criterion> criteria = (request.criteria() != null) ? request.criteria() : List.of();
 		QualificationView job = this.jobs.recordCompleted(new ImportedJobs.ImportedJob(jobId, submitter,
 				request.profile(), request.drive().serial(), request.drive().model(), request.drive().firmware(),
-				request.drive().capacityBytes(), IMPORT_RUNNER, start, now, plan, request.spec(), criteria, message));
+				request.drive().capacityBytes(), IMPORT_RUNNER, start, now, plan, request.spec(), criteria, message,
+				new AnalysisSettings(null, request.preconditioned() ? "reset" : "unknown")));
 		log.info("job {} imported from fio {} ({} phases) by {}", jobId, imported.fioVersion(), plan.size(), submitter);
 		return job;
 	}

@@ -19,6 +19,8 @@ import tools.jackson.databind.JsonNode;
  * @param elapsedMs milliseconds since its phase started when the poll started
  * @param criticalWarning the NVMe critical warning bits (0 spare, 1 temperature, 2
  * reliability, 3 read-only, 4 volatile backup)
+ * @param physicalMediaUnitsWrittenBytes the OCP C0h media-write counter, in bytes (null
+ * when the drive has no C0h log): with dataUnitsWritten, each round's write amplification
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record HealthReading(@JsonProperty("@timestamp") long timeMs, String eventId, int seq, String jobId,
@@ -27,7 +29,7 @@ public record HealthReading(@JsonProperty("@timestamp") long timeMs, String even
 		Integer availableSpareThresholdPercent, Integer percentageUsed, Long dataUnitsWritten, Long dataUnitsRead,
 		Long powerOnHours, Long warningTemperatureTimeMin, Long criticalTemperatureTimeMin,
 		Integer warningTemperatureThresholdK, Integer criticalTemperatureThresholdK, Integer thermalManagementTemp1K,
-		ThermalManagement thermalManagement) {
+		ThermalManagement thermalManagement, Long physicalMediaUnitsWrittenBytes) {
 
 	public static final String INDEX = "drivequal-health";
 
@@ -63,7 +65,8 @@ public record HealthReading(@JsonProperty("@timestamp") long timeMs, String even
 				optional(smart, "thermalManagementTemp1K", JsonNode::asInt),
 				(thermal != null) ? new ThermalManagement(thermal.path("temp1Transitions").asLong(),
 						thermal.path("temp2Transitions").asLong(), thermal.path("temp1TimeS").asLong(),
-						thermal.path("temp2TimeS").asLong()) : null);
+						thermal.path("temp2TimeS").asLong()) : null,
+				optional(smart.path("ocp"), "physicalMediaUnitsWrittenBytes", JsonNode::asLong));
 	}
 
 	/** Indexing this reading; its eventId makes a redelivery overwrite itself. */

@@ -5,6 +5,7 @@
 package io.drivequal.service.platform;
 
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -131,8 +132,17 @@ class ApiProblems extends ResponseEntityExceptionHandler {
 	@Override
 	protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
 			HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-		String detail = "the body is not valid JSON for this request: " + mostSpecific(ex);
-		return ResponseEntity.badRequest().body(problem(HttpStatus.BAD_REQUEST, "Invalid request", detail));
+		String field = fieldOf(ex);
+		String detail = "the body is not valid JSON for this request: " + ((field != null) ? field + ": " : "")
+				+ mostSpecific(ex);
+		ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, "Invalid request", detail);
+		if (field != null) {
+			// A value of the wrong type (a string where a number belongs) names its
+			// field,
+			// as a bean-validation error does.
+			problem.setProperty("errors", List.of(Map.of("field", field, "message", mostSpecific(ex))));
+		}
+		return ResponseEntity.badRequest().body(problem);
 	}
 
 	/**
@@ -168,6 +178,21 @@ class ApiProblems extends ResponseEntityExceptionHandler {
 	private static String leaf(String path) {
 		int dot = path.indexOf('.');
 		return (dot >= 0) ? path.substring(dot + 1) : path;
+	}
+
+	/** The JSON path of the value Jackson could not read, e.g. "drive.capacityBytes". */
+	private static String fieldOf(Throwable ex) {
+		for (Throwable cause = ex; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
+			if (cause instanceof tools.jackson.core.JacksonException jackson && !jackson.getPath().isEmpty()) {
+				List<String> names = new ArrayList<>();
+				for (tools.jackson.core.JacksonException.Reference reference : jackson.getPath()) {
+					names.add((reference.getPropertyName() != null) ? reference.getPropertyName()
+							: String.valueOf(reference.getIndex()));
+				}
+				return String.join(".", names);
+			}
+		}
+		return null;
 	}
 
 	private static String mostSpecific(Throwable ex) {

@@ -51,7 +51,19 @@ public class CompletedJobs {
 	 */
 	public record JobFacts(String jobId, String profile, String deviceSerial, String driveModel, String firmware,
 			Long capacityBytes, List<PhaseSpec> plan, DriveSpec spec, List<Criterion> criteria, Instant endedAt,
-			Double rangeWritesRequired) {
+			Double rangeWritesRequired, boolean historyUnknown) {
+
+		/**
+		 * A job whose plan says what was done to the drive (a purge or fill, or a fresh
+		 * start).
+		 */
+		public JobFacts(String jobId, String profile, String deviceSerial, String driveModel, String firmware,
+				Long capacityBytes, List<PhaseSpec> plan, DriveSpec spec, List<Criterion> criteria, Instant endedAt,
+				Double rangeWritesRequired) {
+			this(jobId, profile, deviceSerial, driveModel, firmware, capacityBytes, plan, spec, criteria, endedAt,
+					rangeWritesRequired, false);
+		}
+
 	}
 
 	public List<JobFacts> awaitingAnalysis(int limit) {
@@ -59,7 +71,8 @@ public class CompletedJobs {
 			.stream()
 			.map((job) -> new JobFacts(job.jobId(), job.profile(), job.deviceSerial(), job.driveModel(), job.firmware(),
 					job.capacityBytes(), job.plan(), job.spec(), job.criteria(), job.endedAt(),
-					(job.analysisSettings() != null) ? job.analysisSettings().rangeWritesRequired() : null))
+					(job.analysisSettings() != null) ? job.analysisSettings().rangeWritesRequired() : null,
+					job.analysisSettings() != null && job.analysisSettings().historyUnknown()))
 			.toList();
 	}
 

@@ -31,7 +31,8 @@ public class ImportedJobs {
 	 */
 	public record ImportedJob(String jobId, String submitter, String profile, String deviceSerial, String driveModel,
 			String firmware, Long capacityBytes, String runnerId, Instant startedAt, Instant endedAt,
-			List<PhaseSpec> plan, DriveSpec spec, List<Criterion> criteria, String message) {
+			List<PhaseSpec> plan, DriveSpec spec, List<Criterion> criteria, String message,
+			AnalysisSettings analysisSettings) {
 	}
 
 	/** An id for the job to come, so its samples can be written before it is recorded. */
@@ -62,6 +63,7 @@ public class ImportedJobs {
 		draft.spec = imported.spec();
 		draft.criteria = imported.criteria();
 		draft.message = imported.message();
+		draft.analysisSettings = imported.analysisSettings();
 		Job job = draft.build();
 		this.store.create(job);
 		return this.views.summary(job);

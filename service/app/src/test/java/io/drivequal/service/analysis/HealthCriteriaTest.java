@@ -134,7 +134,7 @@ class HealthCriteriaTest {
 	private static HealthReading reading(long elapsedMs, int temperatureK, int criticalWarning, long mediaErrors) {
 		return new HealthReading(elapsedMs, "q-h:" + elapsedMs, (int) (elapsedMs / 1000), "q-h", "r", 0, elapsedMs,
 				true, "nvme-log-02h", null, temperatureK, criticalWarning, mediaErrors, 100, 10, 0, 1L, 1L, 1L, 0L, 0L,
-				348, 358, 343, new HealthReading.ThermalManagement(0, 0, 0, 0));
+				348, 358, 343, new HealthReading.ThermalManagement(0, 0, 0, 0), null);
 	}
 
 	private static List<SamplePoint> flat(int seconds, long iops) {

@@ -39,11 +39,15 @@ class JobAnalyzerTest {
 				List.of(new JobAnalyzer.PhaseInput(this.randwrite, null, flat(2000, 10000), null)), List.of());
 		JobAnalyzer.PhaseAnalysis phase = analysis.phases().get(0);
 		assertThat(phase.iops().steadyState().reached()).isTrue();
+		// Flat IOPS (no cliff) and no media counter: the written-bytes fallback decides.
 		// 40.96 MB/s over a 16 GiB range: round 7 is the first eligible one, so the first
-		// window that holds is rounds 7..11, ending at 720 s; W comes from the profile.
+		// window whose ten-round horizon (rounds 7..16) holds is rounds 12..16, ending at
+		// 1020 s; W comes from the profile.
 		assertThat(phase.iops().steadyState().eligibility().rangeWritesRequired()).isEqualTo(1.0);
 		assertThat(phase.iops().steadyState().eligibility().testedRangeBytes()).hasValue(16L << 30);
-		assertThat(phase.iops().steadyState().window().orElseThrow().windowEndS()).isEqualTo(720);
+		assertThat(phase.iops().steadyState().freshState().evidence())
+			.isEqualTo(io.drivequal.analysis.FreshState.Evidence.WRITTEN_BYTES);
+		assertThat(phase.iops().steadyState().window().orElseThrow().windowEndS()).isEqualTo(1020);
 		assertThat(phase.iops().steadyState().end().holds()).isTrue();
 		assertThat(phase.iops().steadyStateConsistency().orElseThrow().ratio()).hasValue(1.0);
 		// Fixed window t >= 1400 of a 2000 s phase: 601 seconds.
@@ -173,9 +177,10 @@ class JobAnalyzerTest {
 					List.of(new JobAnalyzer.PhaseInput(this.randwrite, null, flat(2000, 10000), null)), List.of())
 			.phases()
 			.get(0);
-		// W = 0: every round is eligible, so the flat phase is steady from rounds 0..4.
+		// W = 0: with no cliff and no media counter every round is eligible, so the flat
+		// phase is steady once its ten-round horizon holds: rounds 5..9, horizon 0..9.
 		assertThat(phase.iops().steadyState().eligibility().rangeWritesRequired()).isZero();
-		assertThat(phase.iops().steadyState().reachedAtRound()).hasValue(4);
+		assertThat(phase.iops().steadyState().reachedAtRound()).hasValue(9);
 	}
 
 	@Test
@@ -192,11 +197,11 @@ class JobAnalyzerTest {
 					? Map.of("samples", 2000, "write", Map.of("ios", 1L, "bytes", 20_000_000_000L)) : null;
 			inputs.add(new JobAnalyzer.PhaseInput(phase, result, List.of(), null));
 		}
-		io.drivequal.analysis.Eligibility afterIdle = PhaseEligibility.of(inputs, 4, 1.0, 16L << 30);
+		io.drivequal.analysis.Eligibility afterIdle = PhaseEligibility.of(inputs, 4, 1.0, 16L << 30, false);
 		assertThat(afterIdle.randomWriteBytesBefore()).isEqualTo(20_000_000_000L);
 		assertThat(afterIdle.basis()).isEqualTo("since the fill in phase 1 (precondition), including "
 				+ "20,000,000,000 bytes written at random by phase 2 (randwrite-4k-qd32)");
-		io.drivequal.analysis.Eligibility first = PhaseEligibility.of(inputs, 2, 1.0, 16L << 30);
+		io.drivequal.analysis.Eligibility first = PhaseEligibility.of(inputs, 2, 1.0, 16L << 30, false);
 		assertThat(first.randomWriteBytesBefore()).isZero();
 		assertThat(first.basis()).isEqualTo("since the fill in phase 1 (precondition)");
 		// The sequential phase after idle does not write at random, but it does write:
@@ -204,15 +209,16 @@ class JobAnalyzerTest {
 		// rounds are not analysed as IOPS; a read phase has every round eligible.
 		PhaseSpec read = new PhaseSpec(0, "rr", "workload", "randread", null, 4096, 32, 100.0, 60L, null, null, null,
 				null, null, null, null);
-		assertThat(PhaseEligibility.of(List.of(new JobAnalyzer.PhaseInput(read, null, List.of(), null)), 0, 1.0, null)
+		assertThat(PhaseEligibility
+			.of(List.of(new JobAnalyzer.PhaseInput(read, null, List.of(), null)), 0, 1.0, null, false)
 			.applies()).isFalse();
 		// Without a capacity the range is unknown; without a purge or fill before it the
 		// drive is taken as fresh at the start of the job.
 		PhaseSpec write = new PhaseSpec(0, "rw", "workload", "randwrite", null, 4096, 32, 50.0, 60L, null, null, null,
 				null, null, null, null);
 		List<JobAnalyzer.PhaseInput> alone = List.of(new JobAnalyzer.PhaseInput(write, null, List.of(), null));
-		assertThat(PhaseEligibility.of(alone, 0, 1.0, null).testedRangeBytes()).isEmpty();
-		io.drivequal.analysis.Eligibility half = PhaseEligibility.of(alone, 0, 2.0, 1_000_000_001L);
+		assertThat(PhaseEligibility.of(alone, 0, 1.0, null, false).testedRangeBytes()).isEmpty();
+		io.drivequal.analysis.Eligibility half = PhaseEligibility.of(alone, 0, 2.0, 1_000_000_001L, false);
 		assertThat(half.testedRangeBytes()).hasValue(500_000_000L);
 		assertThat(half.rangeWritesRequired()).isEqualTo(2.0);
 		assertThat(half.basis()).startsWith("no purge or fill precedes it");

@@ -42,13 +42,14 @@ class PhaseFiguresTest {
 		assertThat(figures).containsEntry("driveModel", "DQSIM-T")
 			.containsEntry("firmware", "1.0")
 			.containsEntry("profile", "consistency-2000s");
-		// 40.96 MB/s of random writes over a 16 GiB range: round 7 is the first to start
-		// past one range (7 x 60 x 40.96 MB = 17.2 GB), so steady state is reached at
-		// round
-		// 11; the end window is rounds 28..32.
+		// 40.96 MB/s of random writes over a 16 GiB range, flat and without a media
+		// counter: round 7 is the first to start past one range (7 x 60 x 40.96 MB = 17.2
+		// GB), so steady state is reached at round 16 (horizon 7..16); the end window is
+		// rounds 28..32.
 		assertThat(figures).extractingByKey("steadyState", MAP)
 			.containsEntry("reached", true)
-			.containsEntry("reachedAtRound", 11)
+			.containsEntry("reachedAtRound", 16)
+			.containsEntry("freshStateEvidence", "written-bytes")
 			.containsEntry("firstEligibleRound", 7)
 			.containsEntry("rangeWritesRequired", 1.0)
 			.containsEntry("steadyAtEnd", true)

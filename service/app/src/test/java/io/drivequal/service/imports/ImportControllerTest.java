@@ -7,6 +7,8 @@ package io.drivequal.service.imports;
 import io.drivequal.analysis.fio.FioImportException;
 import io.drivequal.service.security.ApiSecurity;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
@@ -20,6 +22,7 @@ import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyList;
 import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.BDDMockito.given;
+import static org.mockito.BDDMockito.then;
 import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.user;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.multipart;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
@@ -59,6 +62,30 @@ class ImportControllerTest {
 			.perform(multipart("/api/v1/imports").file(noSerial).file(this.fio).with(user("alice").roles("SUBMITTER")))
 			.andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.errors[0].field").value("drive.serial"));
+	}
+
+	@ParameterizedTest
+	@CsvSource(delimiter = '|',
+			value = { "{\"drive\":{\"serial\":\"V-1\",\"capacityBytes\":0}}|drive.capacityBytes",
+					"{\"drive\":{\"serial\":\"V-1\",\"capacityBytes\":-4096}}|drive.capacityBytes",
+					"{\"drive\":{\"serial\":\"V-1\"},\"preconditioning\":\"secure-erase-twice\"}|preconditioning" })
+	void aStatedCapacityOrPreconditioningThatCannotBeIsA400NamingTheFieldAndNothingIsImported(String json, String field)
+			throws Exception {
+		MockMultipartFile bad = new MockMultipartFile("request", "", MediaType.APPLICATION_JSON_VALUE, json.getBytes());
+		this.mvc.perform(multipart("/api/v1/imports").file(bad).file(this.fio).with(user("alice").roles("SUBMITTER")))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.errors[0].field").value(field));
+		then(this.imports).shouldHaveNoInteractions();
+	}
+
+	@Test
+	void aCapacityThatIsNotANumberIsA400NamingTheFieldAndNothingIsImported() throws Exception {
+		MockMultipartFile bad = new MockMultipartFile("request", "", MediaType.APPLICATION_JSON_VALUE,
+				"{\"drive\":{\"serial\":\"V-1\",\"capacityBytes\":\"3.84 TB\"}}".getBytes());
+		this.mvc.perform(multipart("/api/v1/imports").file(bad).file(this.fio).with(user("alice").roles("SUBMITTER")))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.errors[0].field").value("drive.capacityBytes"));
+		then(this.imports).shouldHaveNoInteractions();
 	}
 
 	@Test

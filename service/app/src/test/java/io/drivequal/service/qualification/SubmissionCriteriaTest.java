@@ -50,14 +50,14 @@ class SubmissionCriteriaTest {
 
 	@Test
 	void wMustBeAFiniteNumberAtLeastZero() {
-		assertThat(QualificationService.analysisSettings(plan(new AnalysisSettings(2.0))))
-			.isEqualTo(new AnalysisSettings(2.0));
-		assertThat(QualificationService.analysisSettings(plan(new AnalysisSettings(0.0))).rangeWritesRequired())
+		assertThat(QualificationService.analysisSettings(plan(new AnalysisSettings(2.0, null))))
+			.isEqualTo(new AnalysisSettings(2.0, null));
+		assertThat(QualificationService.analysisSettings(plan(new AnalysisSettings(0.0, null))).rangeWritesRequired())
 			.isZero();
 		assertThat(QualificationService.analysisSettings(plan(null))).isNull();
 		for (double wrong : new double[] { -1e-9, Double.POSITIVE_INFINITY, Double.NaN }) {
 			assertThatExceptionOfType(BadRequestException.class)
-				.isThrownBy(() -> QualificationService.analysisSettings(plan(new AnalysisSettings(wrong))))
+				.isThrownBy(() -> QualificationService.analysisSettings(plan(new AnalysisSettings(wrong, null))))
 				.satisfies((ex) -> assertThat(ex.field()).isEqualTo("plan.analysis.rangeWritesRequired"));
 		}
 	}

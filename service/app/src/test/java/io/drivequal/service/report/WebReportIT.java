@@ -188,13 +188,20 @@ class WebReportIT {
 			}
 			assertThat(page.textContent("#ss-reached"))
 				.startsWith(steadyState.get("reached").asBoolean() ? "yes" : "no");
-			assertThat(page.textContent("#ss-eligibility")).contains("W = 1");
+			// The answer in one line, and the evidence that decided the fresh state's
+			// end: the
+			// simulated drive reports its media writes, so the page names them.
+			assertThat(page.textContent("#ss-answer")).isEqualTo(steadyState.get("answer").asString());
+			assertThat(page.getAttribute("#ss-evidence", "data-evidence"))
+				.isEqualTo(steadyState.get("freshState").get("evidence").asString());
+			assertThat(page.textContent("#ss-evidence"))
+				.contains(steadyState.get("freshState").get("statement").asString());
 			assertThat(page.locator("#rounds-table tbody tr").count()).isEqualTo(steadyState.get("rounds").size());
 			int ineligible = 0;
 			for (JsonNode round : steadyState.get("rounds")) {
 				ineligible += round.get("eligible").asBoolean() ? 0 : 1;
 			}
-			assertThat(ineligible).as("rounds before one range of random writes").isPositive();
+			assertThat(ineligible).as("rounds of the fresh state").isPositive();
 			assertThat(page.locator("#rounds-table tbody tr.ineligible").count()).isEqualTo(ineligible);
 			assertThat(page.locator("#rounds-table tbody tr[data-round='0']").getAttribute("data-eligible"))
 				.isEqualTo("false");

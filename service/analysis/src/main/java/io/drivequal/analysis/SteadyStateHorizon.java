@@ -1,0 +1,181 @@
+// The ten rounds a steady level must also hold over: what tells a settled drive from one still climbing 1 % a round.
+package io.drivequal.analysis;
+
+import java.util.List;
+
+/**
+ * The horizon of a window ending at round x: rounds x-9..x. SNIA's five-round bounds
+ * cannot see a drive whose level still moves slowly (a large drive climbing 1-2 % per
+ * round after its cliff holds them in every window), nor the top of an overshoot; the
+ * level is steady only when it also holds over twice the window: range &lt;= 20 % of the
+ * average, and the least-squares line's excursion over the ten rounds, |b|·9, &lt;= 5 %
+ * while the record approaches the level for the first time, &lt;= 10 % once it has been
+ * above and below it (a settling oscillation, methodology 3.2).
+ *
+ * @param firstRoundIndex x - 9 (may be negative when the phase is too short)
+ * @param lastRoundIndex x
+ * @param unusableRounds rounds of the horizon that do not count or are not eligible
+ * (before the fresh state ended); the horizon is then not evaluated
+ * @param rangePercent 100 · (max - min) / avg over the ten round means (0 when not
+ * evaluated)
+ * @param slopePercentPerRound 100 · b / avg: the level's drift per round (0 when not
+ * evaluated)
+ * @param slopeExcursionPercent 100 · |b| · 9 / avg (0 when not evaluated)
+ * @param crossed whether the eligible rounds before the horizon lie both above and below
+ * its average (the level was crossed before: the excursion may reach 10 %; a level
+ * reached for the first time must hold within 5 %)
+ * @param evaluated whether all ten rounds count and are eligible
+ * @param holds whether it was evaluated and both bounds hold, decided exactly
+ */
+public record SteadyStateHorizon(int firstRoundIndex, int lastRoundIndex, List<Integer> unusableRounds,
+		double rangePercent, double slopePercentPerRound, double slopeExcursionPercent, double earlierChangePercent,
+		boolean crossed, boolean evaluated, boolean holds) {
+
+	public SteadyStateHorizon {
+		unusableRounds = List.copyOf(unusableRounds);
+	}
+
+	/** The record crosses a level when it has been this far above and below it. */
+	static final double CROSSING_MARGIN = 0.05;
+
+	static SteadyStateHorizon of(RoundTable rounds, int x) {
+		int first = x - (SniaBounds.HORIZON_ROUNDS - 1);
+		List<Integer> unusable = unusable(rounds, first, x);
+		if (!unusable.isEmpty()) {
+			return notEvaluated(first, x, unusable);
+		}
+		double average = mean(rounds, first, x);
+		int fresh = first;
+		while (fresh > 0 && rounds.eligible[fresh - 1]) {
+			fresh--;
+		}
+		if (crossed(rounds, fresh, first, average)) {
+			SniaBounds.Decision decision = SniaBounds.decide(rounds.sumIops, longs(rounds.secondsPresent), first,
+					SniaBounds.Shape.HORIZON_CROSSED);
+			return figures(rounds, first, x, true, decision.holds(), 0);
+		}
+		// A level reached for the first time: the second half of the record since the
+		// fresh state ended must hold it within 5 %, and the approach must be slowing:
+		// the
+		// second half moves at most half as much as the rounds before it, or under 2.5 %.
+		int length = Math.max(SniaBounds.HORIZON_ROUNDS, (x - fresh + 2) / 2);
+		int start = x - length + 1;
+		List<Integer> missing = unusable(rounds, start, x);
+		if (!missing.isEmpty()) {
+			return notEvaluated(start, x, missing);
+		}
+		SteadyStateHorizon late = figures(rounds, start, x, false, false, 0);
+		double lateAverage = mean(rounds, start, x);
+		double lateChange = Math.abs(late.slopePercentPerRound()) * (length - 1) / 100 * lateAverage;
+		double earlierChange = change(rounds, fresh, start - 1);
+		boolean bounds = (length == SniaBounds.HORIZON_ROUNDS)
+				? SniaBounds.decide(rounds.sumIops, longs(rounds.secondsPresent), start, SniaBounds.Shape.HORIZON)
+					.holds()
+				: late.rangePercent() <= 20 && late.slopeExcursionPercent() <= 5;
+		boolean slowing = lateChange <= Math.max(0.5 * earlierChange, 0.025 * lateAverage);
+		return figures(rounds, start, x, false, bounds && slowing,
+				(lateAverage > 0) ? 100 * earlierChange / lateAverage : 0);
+	}
+
+	private static List<Integer> unusable(RoundTable rounds, int first, int x) {
+		List<Integer> unusable = new java.util.ArrayList<>();
+		for (int round = first; round <= x; round++) {
+			if (round < 0 || !rounds.counted[round] || !rounds.eligible[round]) {
+				unusable.add(round);
+			}
+		}
+		return unusable;
+	}
+
+	private static SteadyStateHorizon notEvaluated(int first, int x, List<Integer> unusable) {
+		return new SteadyStateHorizon(first, x, unusable.stream().filter((round) -> round >= 0).toList(), 0, 0, 0, 0,
+				false, false, false);
+	}
+
+	private static double mean(RoundTable rounds, int first, int last) {
+		double total = 0;
+		for (int round = first; round <= last; round++) {
+			total += rounds.meanIops(round);
+		}
+		return total / (last - first + 1);
+	}
+
+	/**
+	 * |b| · (n - 1) of the least-squares line over the counted rounds first..last (0 for
+	 * fewer than 2).
+	 */
+	private static double change(RoundTable rounds, int first, int last) {
+		List<Integer> counted = new java.util.ArrayList<>();
+		for (int round = Math.max(0, first); round <= last; round++) {
+			if (rounds.counted[round]) {
+				counted.add(round);
+			}
+		}
+		if (counted.size() < 2) {
+			return 0;
+		}
+		double meanX = 0;
+		double meanY = 0;
+		for (int round : counted) {
+			meanX += round;
+			meanY += rounds.meanIops(round);
+		}
+		meanX /= counted.size();
+		meanY /= counted.size();
+		double sxy = 0;
+		double sxx = 0;
+		for (int round : counted) {
+			sxy += (round - meanX) * (rounds.meanIops(round) - meanY);
+			sxx += (round - meanX) * (round - meanX);
+		}
+		return Math.abs(sxy / sxx) * (counted.get(counted.size() - 1) - counted.get(0));
+	}
+
+	private static SteadyStateHorizon figures(RoundTable rounds, int first, int x, boolean crossed, boolean holds,
+			double earlierChangePercent) {
+		int n = x - first + 1;
+		double total = 0;
+		double max = Double.NEGATIVE_INFINITY;
+		double min = Double.POSITIVE_INFINITY;
+		double weighted = 0;
+		for (int i = 0; i < n; i++) {
+			double y = rounds.meanIops(first + i);
+			total += y;
+			max = Math.max(max, y);
+			min = Math.min(min, y);
+			weighted += (2 * i - (n - 1)) * y;
+		}
+		double avg = total / n;
+		// Σ(i - (n-1)/2)² = n(n² - 1)/12, so b = 6·Σ(2i - (n-1))·y_i / (n(n² - 1)).
+		double slope = 6 * weighted / (n * ((double) n * n - 1));
+		return new SteadyStateHorizon(first, x, List.of(), (avg > 0) ? 100 * (max - min) / avg : 0,
+				(avg > 0) ? 100 * slope / avg : 0, (avg > 0) ? 100 * Math.abs(slope) * (n - 1) / avg : 0,
+				earlierChangePercent, crossed, true, holds);
+	}
+
+	/**
+	 * Whether the eligible, counted rounds since the fresh state ended and before the
+	 * horizon have been more than 5 % above and more than 5 % below its average: the
+	 * record is settling around this level rather than approaching it for the first time.
+	 */
+	private static boolean crossed(RoundTable rounds, int fresh, int first, double average) {
+		boolean above = false;
+		boolean below = false;
+		for (int round = Math.max(0, fresh); round < first; round++) {
+			if (rounds.counted[round] && rounds.eligible[round]) {
+				above |= rounds.meanIops(round) > (1 + CROSSING_MARGIN) * average;
+				below |= rounds.meanIops(round) < (1 - CROSSING_MARGIN) * average;
+			}
+		}
+		return above && below;
+	}
+
+	private static long[] longs(int[] values) {
+		long[] out = new long[values.length];
+		for (int i = 0; i < values.length; i++) {
+			out[i] = values[i];
+		}
+		return out;
+	}
+
+}
