@@ -32,6 +32,11 @@ public enum Metric {
 	READ_LATENCY_P999999_US("readLatencyP999999Us", "us"),
 	/** Write amplification factor (media bytes / host bytes). */
 	WAF("waf", "ratio"),
+	/**
+	 * The drive's write amplification over the steady-state window (the last five rounds,
+	 * when steady): their media bytes over their host bytes, by the drive's own counters.
+	 */
+	STEADY_STATE_WAF("steadyStateWaf", "ratio"),
 	/** Drive writes per day over the warranty. */
 	DWPD("dwpd", "drive writes/day"),
 	/** Terabytes written over the drive's life, in bytes. */

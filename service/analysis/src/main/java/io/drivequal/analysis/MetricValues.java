@@ -69,7 +69,26 @@ public final class MetricValues {
 							+ ", so there is no window for consistency")));
 		analysis.fixedWindowConsistency()
 			.ifPresent((fixed) -> put(Metric.CONSISTENCY_RATIO_FIXED_WINDOW, phaseName, ratio(fixed)));
+		put(Metric.STEADY_STATE_WAF, phaseName, steadyStateWaf(steadyState, notSteady));
 		return this;
+	}
+
+	/** Σ media / Σ host bytes of the end window's rounds, when steady and counted. */
+	private static Measure steadyStateWaf(SteadyStateResult steadyState, Optional<String> notSteady) {
+		if (notSteady.isPresent()) {
+			return Measure.unknown(notSteady.get());
+		}
+		SteadyStateWindow window = steadyState.end().window().get();
+		double media = 0;
+		double host = 0;
+		for (Round round : steadyState.rounds().subList(window.firstRoundIndex(), window.lastRoundIndex() + 1)) {
+			if (round.waf().isEmpty()) {
+				return Measure.unknown("the drive reports no media writes (no OCP C0h log) for round " + round.index());
+			}
+			media += round.waf().getAsDouble() * round.randomWriteBytes();
+			host += round.randomWriteBytes();
+		}
+		return (host > 0) ? Measure.known(media / host) : Measure.unknown("the steady-state window wrote nothing");
 	}
 
 	/**

@@ -89,8 +89,8 @@ public record SteadyStateResult(int roundLengthS, OptionalInt maxRounds, Eligibi
 		String within = "steady within " + phaseLength() + ": ";
 		if (this.end.holds()) {
 			SteadyStateWindow from = this.window.filter((w) -> this.reached).orElse(this.end.window().get());
-			return within + String.format(Locale.ROOT, "yes, from t = %d s at %,.0f IOPS", from.windowStartS(),
-					this.end.window().get().avgIops()) + decided;
+			return within + String.format(Locale.ROOT, "yes, from t = %d s; %,.0f IOPS over the last five rounds",
+					from.windowStartS(), this.end.window().get().avgIops()) + decided;
 		}
 		StringBuilder line = new StringBuilder(within + "no: ");
 		if (this.trend.driftPercentPerRound().isPresent()) {

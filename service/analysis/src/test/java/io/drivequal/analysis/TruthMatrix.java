@@ -213,6 +213,21 @@ public final class TruthMatrix {
 						cell.evidence(), projection);
 			}
 		}
+		out.println();
+		out.println(
+				"The 2-hour checks with the drive's media counter: the one-line answer, the truth, the WAF every 10 rounds");
+		for (Cell cell : cells) {
+			if (cell.test().equals("7200s") && cell.media()) {
+				StringBuilder waf = new StringBuilder();
+				for (Round round : cell.result().rounds()) {
+					if (round.index() % 10 == 0 && round.waf().isPresent()) {
+						waf.append(String.format(Locale.ROOT, " %d:%.2f", round.index(), round.waf().getAsDouble()));
+					}
+				}
+				out.printf(Locale.ROOT, "- %s (truth %,.0f IOPS): %s%n  WAF by round:%s%n", cell.drive(), cell.truth(),
+						cell.result().summary(), waf);
+			}
+		}
 		long wrong = cells.stream().filter(Cell::wrong).count();
 		long due = cells.stream().filter(Cell::answerDue).count();
 		long answered = cells.stream().filter((c) -> c.answerDue() && c.figure().isPresent()).count();
