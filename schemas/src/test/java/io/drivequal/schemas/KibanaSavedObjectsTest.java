@@ -39,7 +39,7 @@ class KibanaSavedObjectsTest {
 			.collect(Collectors.groupingBy((object) -> object.path("type").asString(), Collectors.counting()));
 		assertThat(byType).containsEntry("dashboard", 1L);
 		assertThat(byType.get("lens")).isGreaterThanOrEqualTo(8);
-		assertThat(byType).containsEntry("visualization", 3L);
+		assertThat(byType).containsEntry("visualization", 4L);
 		List<String> dataViewTitles = objects.values()
 			.stream()
 			.filter((object) -> "index-pattern".equals(object.path("type").asString()))
