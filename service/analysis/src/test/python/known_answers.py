@@ -10,8 +10,9 @@
 #
 # Independence: nothing here mirrors the Java implementation's shortcuts. Rounds filter samples with
 # r*L < t <= (r+1)*L; steady state uses the general least-squares slope over the actual round
-# indices and compares max-min <= (1/5)*avg and |b|*4 <= (1/10)*avg as Fractions; eligibility
-# compares the random writes at a round's start with Fraction(repr(W)) * range; percentiles use
+# indices and compares max-min <= (1/5)*avg and |b|*4 <= (1/10)*avg as Fractions (the ten-round horizon
+# likewise, with |b|*9); the fresh state's end follows the rule-v2 spec's evidence order (read-only,
+# no-reset, media writes, IOPS cliff, written bytes: Fraction(repr(W)) * range); percentiles use
 # the nearest rank ceil(p/100*N) with p as a Fraction of its decimal text; latency buckets follow
 # HdrHistogram's published layout (2 significant digits: 256 sub-buckets, unit 1).
 
@@ -45,26 +46,62 @@ def round_totals(samples, length_s, write_bytes=None):
     return totals
 
 
-NOT_APPLICABLE = {"applies": False, "rangeWritesRequired": 1.0, "testedRangeBytes": None, "randomWriteBytesBefore": 0}
+NOT_APPLICABLE = {"applies": False, "history": "reset", "rangeWritesRequired": 1.0, "testedRangeBytes": None,
+                  "randomWriteBytesBefore": 0}
+
+WINDOW = 5
+HORIZON = 10
 
 
-def eligible_at(eligibility, written):
-    """A round is eligible once the random writes since the last purge or fill, counted to its start, reach
-    W x the tested range (inclusive; W as the decimal it prints as). A phase that does not write: always."""
-    if not eligibility["applies"]:
-        return True
+def written_bytes_reached(eligibility, written):
+    """The old rule: the random writes since the last purge or fill, counted to a round's start, reach W x the
+    tested range (inclusive; W as the decimal it prints as)."""
     if eligibility["testedRangeBytes"] is None:
         return False
     required = Fraction(repr(float(eligibility["rangeWritesRequired"]))) * eligibility["testedRangeBytes"]
     return Fraction(written) >= required
 
 
-def rounds_from_totals(totals, length_s, eligibility):
-    """Round r counts with >= 90% of L present; it is eligible per eligible_at."""
+def has_media(total):
+    return total.get("mediaBytes") is not None and total.get("hostBytes") is not None
+
+
+def fresh_state_end(rounds, totals, limit, eligibility):
+    """The first eligible round F (None: none) and the evidence that decided it, in the spec's order: a phase
+    that does not write; a history without purge or fill; the drive's media writes (round WAF >= 1.10); the
+    IOPS cliff (a counted round below 0.8 x the best earlier counted round); the written bytes."""
+    if not eligibility["applies"]:
+        return 0, "read-only"
+    if eligibility.get("history", "reset") == "unknown":
+        return 0, "no-reset"
+    if limit > 0 and all(has_media(t) for t in totals[:limit]):
+        for r in range(limit):
+            host, media = totals[r]["hostBytes"], totals[r]["mediaBytes"]
+            if host > 0 and Fraction(media, host) >= Fraction(110, 100):
+                return r + 1, "media-writes"
+        return None, "media-writes"
+    best = None
+    for r in rounds[:limit]:
+        if not r["counted"]:
+            continue
+        if best is not None and r["mean"] < Fraction(8, 10) * best:
+            return r["index"] + 1, "iops-cliff"
+        best = r["mean"] if best is None else max(best, r["mean"])
+    first = next((r["index"] for r in rounds if written_bytes_reached(eligibility, r["randomWriteBytesAtStart"])),
+                 None)
+    return first, "written-bytes"
+
+
+def rounds_from_totals(totals, length_s, eligibility, max_rounds=None):
+    """Round r counts with >= 90% of L present; it is eligible from the first eligible round on. Returns the
+    rounds and the evidence."""
     rounds = []
     written = eligibility["randomWriteBytesBefore"]
     for r, total in enumerate(totals):
         present = total["secondsPresent"]
+        waf = None
+        if has_media(total) and total["hostBytes"] > 0:
+            waf = total["mediaBytes"] / total["hostBytes"]  # a double, as the spec takes it
         rounds.append({
             "index": r,
             "secondsPresent": present,
@@ -73,10 +110,14 @@ def rounds_from_totals(totals, length_s, eligibility):
             "mean": Fraction(total["sumIops"], present) if present else None,
             "randomWriteBytes": total["randomWriteBytes"],
             "randomWriteBytesAtStart": written,
-            "eligible": eligible_at(eligibility, written),
+            "waf": waf,
         })
         written += total["randomWriteBytes"]
-    return rounds
+    limit = len(rounds) if max_rounds is None else min(len(rounds), max_rounds)
+    first, evidence = fresh_state_end(rounds, totals, limit, eligibility)
+    for r in rounds:
+        r["eligible"] = first is not None and r["index"] >= first
+    return rounds, evidence
 
 
 def least_squares_slope(xs, ys):
@@ -111,13 +152,54 @@ def window_figures(rounds, x, length_s):
     }
 
 
-def end_window(rounds, limit, length_s, eligibility):
-    """The five rounds ending at the last counted round: they hold when all count, all are eligible and both
-    bounds hold. Failures in the order counted, eligible, bounds."""
+def waf_steady(rounds, x):
+    """SNIA's two bounds on the five rounds' WAFs, in doubles (a round without host writes has no WAF: not
+    steady)."""
+    wafs = [r["waf"] for r in rounds[x - 4:x + 1]]
+    if any(w is None for w in wafs):
+        return False
+    avg = sum(wafs) / 5
+    b = sum((i - 2) * w for i, w in enumerate(wafs)) / 10
+    return max(wafs) - min(wafs) <= 0.2 * avg and abs(b) * 4 <= 0.1 * avg
+
+
+def horizon_rounds_missing(rounds, x):
+    """The horizon's rounds x-9..x (from 0) that are not counted or not eligible."""
+    return [r["index"] for r in rounds[max(0, x - 9):x + 1] if not (r["counted"] and r["eligible"])]
+
+
+def horizon_figures(rounds, x):
+    """Over the ten means y_0..y_9 of rounds x-9..x: max-min <= 20% of avg and |b_H| x 9 <= 10% of avg, b_H the
+    least-squares slope over the ten indices. None when the ten rounds are not all counted and eligible."""
+    if x < 9 or horizon_rounds_missing(rounds, x):
+        return None
+    horizon = rounds[x - 9:x + 1]
+    ys = [r["mean"] for r in horizon]
+    avg = sum(ys, Fraction(0)) / HORIZON
+    b = least_squares_slope([r["index"] for r in horizon], ys)
+    range_ok = max(ys) - min(ys) <= Fraction(20, 100) * avg
+    slope_ok = abs(b) * 9 <= Fraction(10, 100) * avg
+    return {
+        "firstRoundIndex": x - 9,
+        "lastRoundIndex": x,
+        "rangePercent": float(100 * (max(ys) - min(ys)) / avg) if avg else 0.0,
+        "slopeExcursionPercent": float(100 * abs(b) * 9 / avg) if avg else 0.0,
+        "holds": range_ok and slope_ok,
+    }
+
+
+def horizon_required(evidence):
+    return evidence not in ("read-only", "no-reset")
+
+
+def end_window(rounds, limit, length_s, eligibility, evidence):
+    """The five rounds ending at the last counted round: they hold when all count, all are eligible, both
+    bounds hold, the WAF is steady (media evidence) and the level has stopped moving over ten rounds (the
+    horizon). Failures in the spec's order."""
     counted = [r["index"] for r in rounds[:limit] if r["counted"]]
     last = counted[-1] if counted else -1
     if last < 4:
-        return {"firstRound": -1, "lastRound": last, "holds": False, "window": None,
+        return {"firstRound": -1, "lastRound": last, "holds": False, "window": None, "horizon": None,
                 "failures": [{"kind": "too-few-rounds", "rounds": []}]}
     window_rounds = rounds[last - 4:last + 1]
     failures = []
@@ -126,7 +208,8 @@ def end_window(rounds, limit, length_s, eligibility):
     if not_counted:
         failures.append({"kind": "rounds-not-counted", "rounds": not_counted})
     if not_eligible:
-        kind = "tested-range-unknown" if eligibility["testedRangeBytes"] is None else "rounds-not-eligible"
+        kind = ("tested-range-unknown" if evidence == "written-bytes" and eligibility["testedRangeBytes"] is None
+                else "rounds-not-eligible")
         failures.append({"kind": kind, "rounds": not_eligible})
     figures = None
     if not not_counted:
@@ -135,11 +218,19 @@ def end_window(rounds, limit, length_s, eligibility):
             failures.append({"kind": "range-above-bound", "rounds": []})
         if not figures["slopeWithinBound"]:
             failures.append({"kind": "slope-above-bound", "rounds": []})
-    return {"firstRound": last - 4, "lastRound": last, "holds": not failures, "window": figures, "failures": failures}
+        if evidence == "media-writes" and not waf_steady(rounds, last):
+            failures.append({"kind": "waf-not-steady", "rounds": []})
+    horizon = None
+    if horizon_required(evidence):
+        horizon = horizon_figures(rounds, last)
+        if horizon is None or not horizon["holds"]:
+            failures.append({"kind": "level-still-moving", "rounds": horizon_rounds_missing(rounds, last)})
+    return {"firstRound": last - 4, "lastRound": last, "holds": not failures, "window": figures,
+            "horizon": horizon, "failures": failures}
 
 
-def detect(rounds, length_s, eligibility, max_rounds=None):
-    """The first window x-4..x of five counted, eligible rounds meeting both bounds; and the end window."""
+def detect(rounds, length_s, eligibility, evidence, max_rounds=None):
+    """The first window x-4..x of five counted, eligible rounds meeting every condition; and the end window."""
     limit = len(rounds) if max_rounds is None else min(len(rounds), max_rounds)
     last = None
     evaluated = 0
@@ -149,13 +240,21 @@ def detect(rounds, length_s, eligibility, max_rounds=None):
             continue
         evaluated += 1
         last = window_figures(rounds, x, length_s)
-        if last["rangeWithinBound"] and last["slopeWithinBound"]:
-            reached = True
-            break
-    end = end_window(rounds, limit, length_s, eligibility)
+        if not (last["rangeWithinBound"] and last["slopeWithinBound"]):
+            continue
+        if evidence == "media-writes" and not waf_steady(rounds, x):
+            continue
+        if horizon_required(evidence):
+            horizon = horizon_figures(rounds, x)
+            if horizon is None or not horizon["holds"]:
+                continue
+        reached = True
+        break
+    end = end_window(rounds, limit, length_s, eligibility, evidence)
     first_eligible = next((r["index"] for r in rounds[:limit] if r["eligible"]), None)
     return {
         "firstEligibleRound": first_eligible,
+        "freshStateEvidence": evidence,
         "reached": reached,
         "reachedAtRound": last["lastRoundIndex"] if reached else None,
         "windowsEvaluated": evaluated,
@@ -167,8 +266,8 @@ def detect(rounds, length_s, eligibility, max_rounds=None):
 
 def steady_state(samples, length_s, max_rounds=None):
     """Per-second IOPS of a phase that does not write: every round eligible."""
-    rounds = rounds_from_totals(round_totals(samples, length_s), length_s, NOT_APPLICABLE)
-    result = detect(rounds, length_s, NOT_APPLICABLE, max_rounds)
+    rounds, evidence = rounds_from_totals(round_totals(samples, length_s), length_s, NOT_APPLICABLE, max_rounds)
+    result = detect(rounds, length_s, NOT_APPLICABLE, evidence, max_rounds)
     result["rounds"] = reported(rounds, ("index", "secondsPresent", "counted", "sumIops", "meanIops", "eligible"))
     return result
 
@@ -595,15 +694,18 @@ def read_capture(name):
     return iops, written
 
 
-def eligibility(w=1.0, tested_range=None, before=0, applies=True):
-    return {"applies": applies, "rangeWritesRequired": w, "testedRangeBytes": tested_range,
+def eligibility(w=1.0, tested_range=None, before=0, applies=True, history="reset"):
+    return {"applies": applies, "history": history, "rangeWritesRequired": w, "testedRangeBytes": tested_range,
             "randomWriteBytesBefore": before}
 
 
 def vector(name, description, totals, elig, length_s=60, max_rounds=None):
-    rounds = rounds_from_totals(totals, length_s, elig)
-    expected = detect(rounds, length_s, elig, max_rounds)
-    expected["rounds"] = reported(rounds, ("index", "counted", "eligible", "randomWriteBytesAtStart", "meanIops"))
+    rounds, evidence = rounds_from_totals(totals, length_s, elig, max_rounds)
+    expected = detect(rounds, length_s, elig, evidence, max_rounds)
+    expected["rounds"] = reported(rounds, ("index", "counted", "eligible", "randomWriteBytesAtStart", "meanIops",
+                                           "waf"))
+    # A description may name the reached round as the rule computes it, so that it stays true.
+    description = description.replace("{reached}", str(expected["reachedAtRound"]))
     return name, {
         "description": description,
         "generatedBy": "service/analysis/src/test/python/known_answers.py",
@@ -626,55 +728,64 @@ def steady_state_vectors():
     op25_range = 256_000_000_000 * 75 // 100
     vectors.append(vector(
         "sim-client-7pct-op25",
-        "consistency-2000s-op25 on the simulated client drive (sim:client-7pct@2, 75% of 256 GB): a fresh-out-of-box "
-        "plateau of ~68k IOPS for rounds 0-4 that meets both bounds, then ~22k-36k. The plateau is not eligible "
-        "(random writes reach 1.0 x the range only by the start of round 20): reached at round 24, steady at end over rounds "
-        "28-32 (round 33 holds 20 s and does not count). The old rule (first window, no eligibility) reported "
-        "rounds 0-4 at 67,569 IOPS.",
+        "consistency-2000s-op25 on the simulated client drive (sim:client-7pct@2, 75% of 256 GB), after a purge: "
+        "a fresh-out-of-box plateau of ~68k IOPS for rounds 0-4 that meets both SNIA bounds, then the IOPS cliff at "
+        "round 5 (22.5k < 0.8 x 68k): first eligible round 6 (evidence iops-cliff). The climb after the cliff "
+        "overshoots (36k at round 17) and settles; the 10-round horizon first holds at round 28 (rounds 19-28): "
+        "reached at round 28, steady at end over rounds 28-32 (round 33 holds 20 s and does not count). The "
+        "2026-11-25 rule (W = 1.0) waited for round 20, the original one reported the plateau at 67,569 IOPS.",
         op25, eligibility(1.0, op25_range)))
     vectors.append(vector(
         "sim-client-7pct-op25-w0",
-        "the same rounds with W = 0: every round is eligible, so the plateau (rounds 0-4) is where steady state is "
-        "reached; the steady-state IOPS still come from the end window (rounds 28-32).",
+        "the same rounds with W = 0: the IOPS cliff decides the fresh state's end before the written bytes are "
+        "looked at, so W changes nothing: the same answers as sim-client-7pct-op25.",
         op25, eligibility(0.0, op25_range)))
     plain_iops, plain_bytes = read_capture("client-7pct-randwrite.csv")
     vectors.append(vector(
         "sim-client-7pct",
         "consistency-2000s on the simulated client drive (sim:client-7pct@1, all of 256 GB): 2000 s of random "
-        "writes reach only 0.30 x the range, so no round is eligible: not reached, not steady at end.",
+        "writes reach only 0.30 x the range (the 2026-11-25 rule found no eligible round), but the cliff at round 1 "
+        "(12.6k < 0.8 x 68k) ends the fresh state: first eligible round 2, reached at round 28, steady at end over "
+        "rounds 28-32 at 8,110 IOPS (the 4x-capacity truth is ~8,000).",
         round_totals(plain_iops, 60, plain_bytes), eligibility(1.0, 256_000_000_000)))
 
     tested = 4_000_000_000
     quarter = tested // 4
     vectors.append(vector(
         "eligible-exactly-at-w",
-        "12 flat rounds writing a quarter of the range each: round 4 starts with exactly 1.0 x the range written "
-        "(inclusive bound): first eligible round 4, reached at round 8.",
-        flat_totals(12, 50_000, quarter), eligibility(1.0, tested)))
-    short = [quarter - 1] + [quarter] * 11
+        "16 flat rounds (no cliff: the written-bytes rule decides) writing a quarter of the range each: round 4 "
+        "starts with exactly 1.0 x the range written (inclusive bound): first eligible round 4; the 10-round horizon "
+        "needs rounds 4-13: reached at round 13.",
+        flat_totals(16, 50_000, quarter), eligibility(1.0, tested)))
+    short = [quarter - 1] + [quarter] * 15
     vectors.append(vector(
         "eligible-one-byte-short",
         "the same, with round 0 writing one byte less: round 4 starts 1 byte short of the range, so round 5 is the "
-        "first eligible round and steady state is reached at round 9.",
-        flat_totals(12, 50_000, short), eligibility(1.0, tested)))
+        "first eligible round and steady state is reached at round 14 (horizon rounds 5-14).",
+        flat_totals(16, 50_000, short), eligibility(1.0, tested)))
     vectors.append(vector(
         "earlier-phase-writes-count",
         "random writes of an earlier phase since the fill (0.9 x the range) count: with 0.05 x the range per "
-        "round, round 2 is the first eligible round.",
-        flat_totals(10, 40_000, tested // 20), eligibility(1.0, tested, before=tested * 9 // 10)))
+        "round and no cliff, round 2 is the first eligible round (written-bytes); reached at round 11.",
+        flat_totals(14, 40_000, tested // 20), eligibility(1.0, tested, before=tested * 9 // 10)))
     vectors.append(vector(
         "fractional-w",
-        "W = 0.75: with a quarter of the range per round, round 3 is the first eligible round.",
-        flat_totals(10, 40_000, quarter), eligibility(0.75, tested)))
+        "W = 0.75 (compared as the decimal 0.75, exactly): with a quarter of the range per round and no cliff, round "
+        "3 is the first eligible round; reached at round 12.",
+        flat_totals(14, 40_000, quarter), eligibility(0.75, tested)))
     plateau = [{"sumIops": 60 * 100_000, "secondsPresent": 60, "randomWriteBytes": 0}] * 5 + [
         {"sumIops": 60 * 30_000, "secondsPresent": 60, "randomWriteBytes": 0}] * 6
     vectors.append(vector(
         "read-only-phase",
-        "a phase that does not write: every round is eligible (reading leaves the drive as it is).",
+        "a phase that does not write: every round is eligible (reading leaves the drive as it is; evidence "
+        "read-only), no horizon: the first five rounds are reached at round 4 although a drop follows (a drop "
+        "in a read phase is not a fresh state ending); steady at end over rounds 6-10.",
         plateau, eligibility(applies=False)))
     vectors.append(vector(
         "tested-range-unknown",
-        "a writing phase whose tested range is unknown (no drive capacity): no round is eligible.",
+        "a writing phase after a purge whose tested range is unknown (no drive capacity) and without a cliff: the "
+        "written-bytes rule cannot decide, no round is eligible (tested-range-unknown, and the horizon is missing: "
+        "level-still-moving over rounds 0-7).",
         flat_totals(8, 40_000, quarter), eligibility(1.0, None)))
 
     for kind in ("range", "slope"):
@@ -685,38 +796,243 @@ def steady_state_vectors():
             naive_range, naive_slope = naive_double_decision(sums)
             name, v = vector(
                 kind + "-bound-" + label,
-                "5 eligible rounds (W = 0) with the %s criterion %s its bound: round sums %s over 60 s each. A "
-                "naive double comparison says range %s, slope %s." % (
+                "5 rounds of an imported log (history unknown: SNIA's published rules, every round eligible, no "
+                "horizon) with the %s criterion %s its bound: round sums %s over 60 s each: %s. A naive double "
+                "comparison says range %s, slope %s." % (
                     kind, "exactly on" if label == "on" else "1/60 IOPS outside", sums,
+                    "reached at round 4" if label == "on" else "not reached",
                     "holds" if naive_range else "fails", "holds" if naive_slope else "fails"),
                 [{"sumIops": s_, "secondsPresent": 60, "randomWriteBytes": 1_000_000} for s_ in sums],
-                eligibility(0.0, tested))
+                eligibility(0.0, tested, history="unknown"))
             vectors.append((name, v))
 
     vectors.append(vector(
         "end-round-not-counted",
-        "12 flat, eligible rounds; round 10 has 53 of 60 seconds (< 90%): reached at round 4, but the end window "
-        "(rounds 7-11) spans round 10 and is not evaluated.",
+        "12 flat rounds, all eligible (W = 0, no cliff); round 10 has 53 of 60 seconds (< 90%): reached at round 9 "
+        "(the first round closing a 10-round horizon), but the end window (rounds 7-11) spans round 10: "
+        "rounds-not-counted, and level-still-moving naming round 10.",
         flat_totals(12, 50_000, quarter, present={10: 53}), eligibility(0.0, tested)))
     decay = [{"sumIops": int(60 * 120_000 * 0.9 ** min(r, 12)), "secondsPresent": 60, "randomWriteBytes": quarter}
              for r in range(30)]
     vectors.append(vector(
         "max-rounds-25",
-        "30 rounds that settle after round 12, with a limit of 25 rounds: only rounds 0-24 are used, the end window "
-        "is rounds 20-24.",
+        "30 rounds that fall 10%% per round and settle after round 12, with a limit of 25 rounds: only rounds 0-24 "
+        "are used. Round 3 is the cliff (0.729 < 0.8 x round 0), first eligible round 4; the horizon first holds "
+        "at round {reached} (rounds 11-20: the last step of the decay is 10%, inside both horizon bounds); the end "
+        "window is rounds 20-24.",
         decay, eligibility(1.0, tested), max_rounds=25))
-    collapse = [{"sumIops": 60 * (80_000 if r < 17 else 40_000), "secondsPresent": 60, "randomWriteBytes": quarter}
+    collapse = [{"sumIops": 60 * (80_000 if r < 17 else 70_000), "secondsPresent": 60, "randomWriteBytes": quarter}
                 for r in range(20)]
     vectors.append(vector(
         "reached-then-collapses",
-        "flat from round 4 (the first eligible round) to round 16, then half the IOPS: reached at round 8, but the "
-        "last five rounds (15-19) break the range bound, so there is no steady-state IOPS.",
+        "flat 80k from round 0, 70k from round 17 (12.5% less: not a cliff, so the written-bytes rule decides: "
+        "first eligible round 4): reached at round 13, but the last five rounds (15-19) break the slope bound and "
+        "the horizon, so there is no steady-state IOPS.",
         collapse, eligibility(1.0, tested)))
     vectors.append(vector(
         "too-few-rounds",
         "three rounds: no window of five, neither reached nor steady at end.",
         flat_totals(3, 50_000, quarter), eligibility(0.0, tested)))
+    vectors.extend(rule_v2_vectors(rng))
     return vectors
+
+
+def totals_of(means, write_bytes=1_000_000_000, length_s=60, present=None, media=None):
+    """Rounds of the given integer means (or exact round sums as ("sum", s)), each writing write_bytes at random;
+    media: per round (mediaBytes, hostBytes)."""
+    totals = []
+    for r, mean in enumerate(means):
+        seconds = (present or {}).get(r, length_s)
+        total = {"sumIops": mean[1] if isinstance(mean, tuple) else mean * seconds, "secondsPresent": seconds,
+                 "randomWriteBytes": write_bytes}
+        if media is not None:
+            total["mediaBytes"], total["hostBytes"] = media[r]
+        totals.append(total)
+    return totals
+
+
+def growth(start, rate, count):
+    """count integer means growing by rate per round from start (exact, rounded down)."""
+    return [int(Fraction(start) * Fraction(rate) ** i) for i in range(count)]
+
+
+def naive_horizon_decision(sums, n=60):
+    """The ten-round checks in IEEE doubles, textbook form."""
+    ys = [s / n for s in sums]
+    avg = sum(ys) / 10
+    b = sum((i - 4.5) * y for i, y in enumerate(ys)) / 82.5
+    return (max(ys) - min(ys) <= 0.2 * avg), (abs(b) * 9 <= 0.1 * avg)
+
+
+def find_on_horizon_bound(kind, rng):
+    """Ten round sums exactly on a horizon bound (the other bound and every five-round window inside theirs),
+    preferring sums where the naive double check gets it wrong."""
+    fallback = None
+    for _ in range(200000):
+        if kind == "range":
+            # c everywhere but a min m at index 4 (weight -1) and a max M at index 5 (weight +1):
+            # 50 (M - m) = 8c + m + M  =>  8c = 49M - 51m; the slope sum is M - m, far inside.
+            m = rng.randint(1000000, 3000000)
+            M = m + rng.randint(m * 19 // 100, m * 22 // 100)
+            if (49 * M - 51 * m) % 8:
+                continue
+            c = (49 * M - 51 * m) // 8
+            sums = [c] * 4 + [m, M] + [c] * 4
+            if not m < c < M or 50 * (M - m) != sum(sums):
+                continue
+        else:
+            # a straight line S_i = k (171 + 2i): 60 |sum((2i-9) S_i)| = 60 * 330 k = 11 * 1800 k = 11 sum(S).
+            k = rng.randint(5000, 20000)
+            sums = [k * (171 + 2 * i) for i in range(10)]
+        fallback = fallback or sums
+        if not naive_horizon_decision(sums)[0 if kind == "range" else 1]:
+            return sums, True
+    return fallback, False
+
+
+def rule_v2_vectors(rng):
+    """Vectors of the 2026-11-28 rule: evidence of the fresh state's end, history, the 10-round horizon."""
+    vectors = []
+    tested = 4_000_000_000
+    little = tested // 100  # 1% of the range a round: the written-bytes rule would wait 100 rounds
+
+    cliff = [100_000] * 5 + [30_000] * 12
+    vectors.append(vector(
+        "iops-cliff",
+        "after a purge: a fresh plateau of 100k IOPS for rounds 0-4 (the five-round bounds hold on it), the cliff "
+        "at round 5 (30k < 0.8 x 100k), then flat: first eligible round 6 = cliff + 1 (evidence iops-cliff, long "
+        "before 1.0 x the range is written); reached at round 15, where the horizon rounds 6-15 first exist and "
+        "hold.",
+        totals_of(cliff, little), eligibility(1.0, tested)))
+
+    for label, round3 in (("at-0.8", 60 * 80_000), ("just-below-0.8", 60 * 80_000 - 1)):
+        means = [100_000] * 3 + [("sum", round3)] + [80_000] * 14
+        vectors.append(vector(
+            "cliff-" + label,
+            "rounds 0-2 at 100k IOPS, round 3 %s (exactly 0.8 x 100k%s), then 80k: %s" % (
+                "at 80k" if round3 == 60 * 80_000 else "summing 4,799,999 over 60 s",
+                ": 5 x mean < 4 x best does not hold, not a cliff" if round3 == 60 * 80_000 else
+                " less 1/60 IOPS: a cliff, decided exactly in integers",
+                "no cliff anywhere (80k is never below 0.8 x 100k), so the written-bytes rule decides: an eighth of "
+                "the range a round, first eligible round 8, reached at round 17." if round3 == 60 * 80_000 else
+                "first eligible round 4 (evidence iops-cliff), reached at round 13."),
+            totals_of(means, tested // 8), eligibility(1.0, tested)))
+
+    climb = [100_000] * 5 + growth(30_000, "1.01", 21) + [int(Fraction(30_000) * Fraction("1.01") ** 20)] * 12
+    vectors.append(vector(
+        "slow-climb",
+        "after the cliff at round 5 (first eligible round 6), a climb of 1% per round (rounds 5-25) then flat: every "
+        "five-round window of the climb holds SNIA's bounds (excursion ~4%). The horizon does NOT see 1% per round: "
+        "ten rounds climbing 1% give |b| x 9 = 8.95% of avg <= 10% and a range of 8.95% <= 20%, so steady state is "
+        "reached at round 15, in the middle of the climb (pinned as the rule's limit: a slope of at least ~1.12% "
+        "per round is needed to fail it, see slow-climb-1.5pct).",
+        totals_of(climb, little), eligibility(1.0, tested)))
+    climb15 = [100_000] * 5 + growth(30_000, "1.015", 21) + [int(Fraction(30_000) * Fraction("1.015") ** 20)] * 12
+    vectors.append(vector(
+        "slow-climb-1.5pct",
+        "the same with a climb of 1.5% per round (rounds 5-25) then flat: the five-round windows of the climb hold "
+        "SNIA's bounds (excursion ~6%), but every horizon that climbs fails (|b| x 9 ~ 13% of avg): "
+        "level-still-moving until the horizon's rounds are flat enough: reached at round {reached}.",
+        totals_of(climb15, little), eligibility(1.0, tested)))
+
+    hump = [100_000] * 5 + [30_000] * 8 + [35_000, 39_500] + [39_900] * 5 + [38_500, 37_000, 36_000] + [35_000] * 15
+    vectors.append(vector(
+        "overshoot-hump",
+        "after the cliff at round 5 (first eligible round 6), 30k until round 12, a climb (35k, 39.5k) to a hump "
+        "14% above the final level (39.9k over rounds 15-19), back down to 35k by round 23, then flat: the "
+        "five-round windows on the hump top (rounds 14-18 .. 17-21) meet SNIA's bounds, but no window on the hump "
+        "holds: their horizons span the level before the climb (range > 20%), and the windows of the descent fail "
+        "the slope or the horizon's slope: reached at round {reached}, in the flat.",
+        totals_of(hump, little), eligibility(1.0, tested)))
+    gentle = ([100_000] * 5 + [30_000] * 6 + [32_000, 34_500, 37_000, 39_500] + [39_900] * 5 +
+              [38_500, 37_000, 36_000] + [35_000] * 15)
+    vectors.append(vector(
+        "overshoot-hump-gentle",
+        "the same hump reached by a gentler climb (32k, 34.5k, 37k, 39.5k over rounds 11-14): the horizon of rounds "
+        "12-21 straddles the hump symmetrically, so its least-squares slope is small (excursion ~4.9%) and its "
+        "range 14% <= 20%: reached at round {reached} (window 17-21, avg ~39k, ~11% above the final 35k). Pinned "
+        "as the rule's limit: a horizon centred on a hump of less than 20% passes.",
+        totals_of(gentle, little), eligibility(1.0, tested)))
+
+    for kind in ("range", "slope"):
+        on_bound, doubles_fail = find_on_horizon_bound(kind, rng)
+        for label, index in (("on", None), ("just-outside", 0 if kind == "slope" else 2)):
+            sums = list(on_bound)
+            if index is not None:
+                sums[index] -= 1  # 1/60 IOPS: the sum falls by 1/60, the bound's other side does not move
+            naive_range, naive_slope = naive_horizon_decision(sums)
+            name, v = vector(
+                "horizon-" + kind + "-bound-" + label,
+                "ten rounds after a purge, all eligible (W = 0, no cliff), every five-round window inside SNIA's "
+                "bounds, with the horizon's %s criterion %s (%s): round sums %s over 60 s each: %s. A naive double "
+                "comparison says range %s, slope %s%s." % (
+                    kind,
+                    "exactly on its bound" if label == "on" else "1/60 IOPS outside its bound",
+                    "50 (max - min) = sum(y)" if kind == "range" else "60 |sum((2i - 9) y_i)| = 11 sum(y)",
+                    sums,
+                    "reached at round 9" if label == "on" else "not reached, level-still-moving at the end",
+                    "holds" if naive_range else "fails", "holds" if naive_slope else "fails",
+                    "" if doubles_fail else " (no nearby sums were found where doubles get it wrong)"),
+                totals_of([("sum", s_) for s_ in sums], 1_000_000), eligibility(0.0, tested))
+            vectors.append((name, v))
+
+    vectors.append(vector(
+        "no-reset-import",
+        "an imported vendor log that does not start from a purge or fill (history unknown): SNIA's published rules, "
+        "labelled (evidence no-reset): every round eligible, no horizon; the fresh plateau (rounds 0-4) passes and "
+        "is reached at round 4 although a cliff follows at round 5; steady at end over rounds 10-14.",
+        totals_of([100_000] * 5 + [30_000] * 10, little), eligibility(1.0, None, history="unknown")))
+
+    decline = [100_000 - 1_000 * min(r, 15) for r in range(26)]
+    vectors.append(vector(
+        "written-bytes-fallback",
+        "after a purge, no cliff at all (100k declining 1k a round to 85k, never below 0.8 x the best), range "
+        "known, W = 1.5: eligible once 1.5 x the range is written, an eighth of the range a round: first eligible "
+        "round 12 (evidence written-bytes), reached at round {reached} (horizon rounds 12-21: 88k to 85k, inside "
+        "both bounds).",
+        totals_of(decline, tested // 8), eligibility(1.5, tested)))
+
+    host = 4096 * 60 * 50_000
+    gc_means = [100_000] * 4 + [90_000, 70_000] + [50_000] * 14
+    gc_waf = ["1.0"] * 4 + ["1.2", "1.6"] + ["2.0"] * 14
+    vectors.append(vector(
+        "media-writes-gc",
+        "rounds carrying the drive's media and host bytes written: WAF 1.0 for rounds 0-3 (fresh: no garbage "
+        "collection), 1.2 at round 4 (>= 1.10: GC writes show, G = 4) while the IOPS are still at 0.9 x the plateau "
+        "(the IOPS cliff would only come at round 5): first eligible round 5 = G + 1 (evidence media-writes); IOPS "
+        "and WAF flat from round 6: reached at round 15 (horizon rounds 6-15).",
+        totals_of(gc_means, host, media=[(int(host * Fraction(w)), host) for w in gc_waf]),
+        eligibility(1.0, tested)))
+    trend_waf = ["1.0"] * 3 + ["1.5"] + [str(Fraction(2) * Fraction("1.05") ** i) for i in range(16)]
+    vectors.append(vector(
+        "media-waf-not-steady",
+        "GC shows at round 3 (WAF 1.5): first eligible round 4; the IOPS are flat at 50k from round 3 (SNIA's "
+        "bounds and the horizon hold on them), but the round WAF keeps climbing 5% a round (2.0 at round 4 to "
+        "4.16 at round 19): no window holds, waf-not-steady at the end.",
+        totals_of([100_000] * 3 + [50_000] * 17, host,
+                  media=[(int(host * Fraction(w)), host) for w in trend_waf]),
+        eligibility(1.0, tested)))
+    vectors.append(vector(
+        "media-no-gc",
+        "media and host bytes for every round, the round WAF never reaching 1.10 (1.0 to 1.09; a drive with enough "
+        "spare that GC never shows, even though the IOPS drop at round 5): the media evidence decides that no "
+        "round is eligible (the IOPS cliff is not consulted): not reached, not steady at end.",
+        totals_of([100_000] * 5 + [60_000] * 10, host,
+                  media=[(host + host * (r % 10) // 100, host) for r in range(15)]),
+        eligibility(1.0, tested)))
+
+    vectors.append(vector(
+        "horizon-round-not-counted",
+        "12 flat rounds after a purge, all eligible (W = 0, no cliff); round 3 holds 50 of 60 seconds (< 90%): the "
+        "end window (rounds 7-11) counts and meets SNIA's bounds, but its horizon (rounds 2-11) spans round 3: "
+        "level-still-moving naming round 3; no horizon of ten counted rounds exists, so not reached.",
+        totals_of([50_000] * 12, quarter_of(tested), present={3: 50}), eligibility(0.0, tested)))
+    return vectors
+
+
+def quarter_of(tested):
+    return tested // 4
+
 
 
 def readable_json(value, indent=""):
