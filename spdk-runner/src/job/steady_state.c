@@ -1,7 +1,8 @@
 /*
- * The runner's home of the SNIA steady-state rule (adaptive rounds stop on it), decided in exact
- * integers so that a window on a bound, or random writes exactly at W x the range, get the same
- * verdict as the service's analysis on every machine.
+ * The runner's home of the SNIA steady-state rule (v2, "judged by evidence"; adaptive rounds stop
+ * on it), decided in exact integers so that a window on a bound, a round exactly at 0.8 x the
+ * best, or random writes exactly at W x the range get the same verdict as the service's analysis
+ * on every machine.
  */
 #include <errno.h>
 #include <math.h>
@@ -13,6 +14,7 @@ typedef unsigned __int128 dq_u128;
 typedef __int128 dq_i128;
 
 #define MICROS_PER_UNIT 1000000u
+#define I128_MAX ((dq_u128)(~(dq_u128)0 >> 1))
 
 static uint32_t divisor_of(const struct dq_ss_round *round)
 {
@@ -24,13 +26,18 @@ double dq_steady_state_round_mean(const struct dq_ss_round *round)
 	return round->seconds_present > 0 ? (double)round->sum / divisor_of(round) : 0;
 }
 
-static bool eligible_at(const struct dq_ss_eligibility *e, uint64_t written)
+const char *dq_ss_evidence_to_str(enum dq_ss_evidence evidence)
+{
+	static const char *const names[] = { "read-only", "no-reset", "iops-cliff",
+					     "written-bytes" };
+
+	return (unsigned)evidence < sizeof(names) / sizeof(names[0]) ? names[evidence] : "?";
+}
+
+static bool written_bytes_reached(const struct dq_ss_eligibility *e, uint64_t written)
 {
 	dq_u128 required;
 
-	if (!e->applies) {
-		return true;
-	}
 	if (!e->has_tested_range) {
 		return false;
 	}
@@ -40,32 +47,64 @@ static bool eligible_at(const struct dq_ss_eligibility *e, uint64_t written)
 	return (dq_u128)written * MICROS_PER_UNIT >= required;
 }
 
-/*
- * The two criteria over rounds first..first+4 with y_i = S_i / n_i (n_i the divisor: seconds
- * present, or a fixed scale such as 1000), multiplied through by D = n_0 ... n_4:
- * 25 (max - min) <= sum(y) and 20 |sum((i - 2) y_i)| <= sum(y).
- */
-static void decide(const struct dq_ss_round *rounds, uint32_t first, bool *range_ok, bool *slope_ok)
+static dq_u128 gcd_u128(dq_u128 a, dq_u128 b)
 {
-	dq_u128 denominator = 1, scaled, total = 0, max = 0, min = 0;
-	dq_i128 weighted = 0;
+	dq_u128 t;
+
+	while (b != 0) {
+		t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/*
+ * SNIA's two bounds over the count rounds first..first+count-1 (5: the window, 10: the horizon)
+ * with y_i = S_i / n_i, multiplied through by D = lcm(n_i) so that they are decided exactly:
+ * max - min <= 0.20 avg is 5 count (max - min) <= sum(y), and |b| (count - 1) <= 0.10 avg with b
+ * the least-squares slope is 60 |sum((2i - count + 1) y_i)| <= (count + 1) sum(y) (for five
+ * rounds 20 |sum((i - 2) y_i)| <= sum(y), for ten 60 |sum((2i - 9) y_i)| <= 11 sum(y)).
+ * Returns 0, or -EOVERFLOW (see dq_steady_state_detect).
+ */
+static int exact_bounds(const struct dq_ss_round *rounds, uint32_t first, uint32_t count,
+			bool *range_ok, bool *slope_ok)
+{
+	dq_u128 denominator = 1, scaled, total = 0, max = 0, min = 0, spread, bound, n;
+	dq_i128 weighted = 0, term;
 	uint32_t i;
 
-	for (i = 0; i < DQ_SS_WINDOW_ROUNDS; i++) {
-		denominator *= divisor_of(&rounds[first + i]);
+	for (i = 0; i < count; i++) {
+		n = divisor_of(&rounds[first + i]);
+		if (__builtin_mul_overflow(denominator / gcd_u128(denominator, n), n,
+					   &denominator)) {
+			return -EOVERFLOW;
+		}
 	}
-	for (i = 0; i < DQ_SS_WINDOW_ROUNDS; i++) {
-		scaled = rounds[first + i].sum * (denominator / divisor_of(&rounds[first + i]));
-		total += scaled;
-		weighted += (dq_i128)scaled * ((int)i - 2);
+	for (i = 0; i < count; i++) {
+		if (__builtin_mul_overflow((dq_u128)rounds[first + i].sum,
+					   denominator / divisor_of(&rounds[first + i]), &scaled) ||
+		    __builtin_add_overflow(total, scaled, &total) || scaled > I128_MAX ||
+		    __builtin_mul_overflow((dq_i128)scaled, (dq_i128)(2 * (int)i - (int)count + 1),
+					   &term) ||
+		    __builtin_add_overflow(weighted, term, &weighted)) {
+			return -EOVERFLOW;
+		}
 		max = (i == 0 || scaled > max) ? scaled : max;
 		min = (i == 0 || scaled < min) ? scaled : min;
 	}
-	*range_ok = (max - min) * 25 <= total;
-	*slope_ok = (dq_u128)(weighted < 0 ? -weighted : weighted) * 20 <= total;
+	if (__builtin_mul_overflow(max - min, (dq_u128)5 * count, &spread) ||
+	    __builtin_mul_overflow((dq_u128)(weighted < 0 ? -weighted : weighted), (dq_u128)60,
+				   &bound) ||
+	    __builtin_mul_overflow(total, (dq_u128)count + 1, &n)) {
+		return -EOVERFLOW;
+	}
+	*range_ok = spread <= total;
+	*slope_ok = bound <= n;
+	return 0;
 }
 
-static void figures(const struct dq_ss_round *rounds, uint32_t last, struct dq_ss_window *w)
+static int figures(const struct dq_ss_round *rounds, uint32_t last, struct dq_ss_window *w)
 {
 	uint32_t first = last - (DQ_SS_WINDOW_ROUNDS - 1), i;
 	double y, total = 0, weighted = 0;
@@ -87,14 +126,119 @@ static void figures(const struct dq_ss_round *rounds, uint32_t last, struct dq_s
 	w->slope_per_round = weighted / 10;
 	w->range_percent = w->avg > 0 ? 100 * (w->max - w->min) / w->avg : 0;
 	w->slope_excursion_percent = w->avg > 0 ? 100 * fabs(w->slope_per_round) * 4 / w->avg : 0;
-	decide(rounds, first, &w->range_within_bound, &w->slope_within_bound);
+	return exact_bounds(rounds, first, DQ_SS_WINDOW_ROUNDS, &w->range_within_bound,
+			    &w->slope_within_bound);
 }
 
-static void judge_end(const struct dq_ss_round *rounds, const struct dq_ss_round_verdict *v,
-		      uint32_t limit, const struct dq_ss_eligibility *e, struct dq_ss_result *r)
+static int horizon_figures(const struct dq_ss_round *rounds, uint32_t last, struct dq_ss_horizon *h)
+{
+	uint32_t first = last - (DQ_SS_HORIZON_ROUNDS - 1), i;
+	double y, total = 0, weighted = 0, max = -INFINITY, min = INFINITY, avg;
+	int rc;
+
+	memset(h, 0, sizeof(*h));
+	h->first_round = first;
+	h->last_round = last;
+	for (i = 0; i < DQ_SS_HORIZON_ROUNDS; i++) {
+		y = dq_steady_state_round_mean(&rounds[first + i]);
+		total += y;
+		max = fmax(max, y);
+		min = fmin(min, y);
+		weighted += (2 * (int)i - 9) * y;
+	}
+	avg = total / DQ_SS_HORIZON_ROUNDS;
+	/* b = sum((i - 4.5) y_i) / 82.5 = sum((2i - 9) y_i) / 165; the excursion is |b| x 9. */
+	h->range_percent = avg > 0 ? 100 * (max - min) / avg : 0;
+	h->slope_excursion_percent = avg > 0 ? 100 * fabs(weighted / 165) * 9 / avg : 0;
+	rc = exact_bounds(rounds, first, DQ_SS_HORIZON_ROUNDS, &h->range_within_bound,
+			  &h->slope_within_bound);
+	h->holds = h->range_within_bound && h->slope_within_bound;
+	return rc;
+}
+
+/* read-only and no-reset follow SNIA's published rules: no horizon. */
+static bool horizon_required(enum dq_ss_evidence evidence)
+{
+	return evidence == DQ_SS_EVIDENCE_IOPS_CLIFF || evidence == DQ_SS_EVIDENCE_WRITTEN_BYTES;
+}
+
+/*
+ * Round r's mean below 0.8 x round p's, exactly: 5 S_r / n_r < 4 S_p / n_p. The products of a
+ * 64-bit sum, a 32-bit divisor and 5 fit in 128 bits.
+ */
+static bool below_four_fifths(const struct dq_ss_round *r, const struct dq_ss_round *p)
+{
+	return (dq_u128)r->sum * divisor_of(p) * 5 < (dq_u128)p->sum * divisor_of(r) * 4;
+}
+
+static bool mean_above(const struct dq_ss_round *r, const struct dq_ss_round *p)
+{
+	return (dq_u128)r->sum * divisor_of(p) > (dq_u128)p->sum * divisor_of(r);
+}
+
+/*
+ * Where the fresh state ends, in the spec's order of evidence: a phase that does not write, a
+ * history without a reset, the IOPS cliff (the first counted round below 0.8 x the best earlier
+ * counted one, within the limit), the written bytes (the first round starting with W x the range
+ * written). *has_first false: no round is eligible.
+ */
+static enum dq_ss_evidence fresh_state_end(const struct dq_ss_round *rounds,
+					   const struct dq_ss_round_verdict *v, size_t n,
+					   uint32_t limit, const struct dq_ss_eligibility *e,
+					   bool *has_first, uint32_t *first)
+{
+	int64_t best = -1;
+	uint32_t r;
+
+	*has_first = true;
+	*first = 0;
+	if (!e->applies) {
+		return DQ_SS_EVIDENCE_READ_ONLY;
+	}
+	if (e->history == DQ_SS_HISTORY_UNKNOWN) {
+		return DQ_SS_EVIDENCE_NO_RESET;
+	}
+	for (r = 0; r < limit && !e->lower_is_better; r++) {
+		if (!v[r].counted) {
+			continue;
+		}
+		if (best >= 0 && below_four_fifths(&rounds[r], &rounds[best])) {
+			*first = r + 1;
+			return DQ_SS_EVIDENCE_IOPS_CLIFF;
+		}
+		if (best < 0 || mean_above(&rounds[r], &rounds[best])) {
+			best = r;
+		}
+	}
+	for (r = 0; r < n; r++) {
+		if (written_bytes_reached(e, v[r].random_write_bytes_at_start)) {
+			*first = r;
+			return DQ_SS_EVIDENCE_WRITTEN_BYTES;
+		}
+	}
+	*has_first = false;
+	return DQ_SS_EVIDENCE_WRITTEN_BYTES;
+}
+
+/* The horizon of the window ending at last: complete (ten counted eligible rounds) and holding. */
+static int horizon_of(const struct dq_ss_round *rounds, const struct dq_ss_round_verdict *v,
+		      uint32_t last, bool *complete, struct dq_ss_horizon *h)
+{
+	uint32_t round;
+
+	*complete = last >= DQ_SS_HORIZON_ROUNDS - 1;
+	for (round = *complete ? last - (DQ_SS_HORIZON_ROUNDS - 1) : 0; round <= last; round++) {
+		*complete = *complete && v[round].counted && v[round].eligible;
+	}
+	return *complete ? horizon_figures(rounds, last, h) : 0;
+}
+
+static int judge_end(const struct dq_ss_round *rounds, const struct dq_ss_round_verdict *v,
+		     uint32_t limit, const struct dq_ss_eligibility *e, struct dq_ss_result *r)
 {
 	int32_t last = (int32_t)limit - 1, round;
-	bool all_counted = true, all_eligible = true;
+	bool all_counted = true, all_eligible = true, complete;
+	int rc;
 
 	while (last >= 0 && !v[last].counted) {
 		last--;
@@ -104,7 +248,7 @@ static void judge_end(const struct dq_ss_round *rounds, const struct dq_ss_round
 	if (r->end_first_round < 0) {
 		r->end_first_round = -1;
 		r->end_failures = DQ_SS_FAIL_TOO_FEW_ROUNDS;
-		return;
+		return 0;
 	}
 	for (round = r->end_first_round; round <= last; round++) {
 		all_counted = all_counted && v[round].counted;
@@ -114,12 +258,18 @@ static void judge_end(const struct dq_ss_round *rounds, const struct dq_ss_round
 		r->end_failures |= DQ_SS_FAIL_ROUNDS_NOT_COUNTED;
 	}
 	if (!all_eligible) {
-		r->end_failures |= e->has_tested_range ? DQ_SS_FAIL_ROUNDS_NOT_ELIGIBLE :
-							 DQ_SS_FAIL_TESTED_RANGE_UNKNOWN;
+		/* Unknown range only explains it when the written bytes were to decide. */
+		r->end_failures |=
+			(r->evidence == DQ_SS_EVIDENCE_WRITTEN_BYTES && !e->has_tested_range) ?
+				DQ_SS_FAIL_TESTED_RANGE_UNKNOWN :
+				DQ_SS_FAIL_ROUNDS_NOT_ELIGIBLE;
 	}
 	if (all_counted) {
 		r->has_end_window = true;
-		figures(rounds, (uint32_t)last, &r->end_window);
+		rc = figures(rounds, (uint32_t)last, &r->end_window);
+		if (rc != 0) {
+			return rc;
+		}
 		if (!r->end_window.range_within_bound) {
 			r->end_failures |= DQ_SS_FAIL_RANGE_ABOVE_BOUND;
 		}
@@ -127,7 +277,18 @@ static void judge_end(const struct dq_ss_round *rounds, const struct dq_ss_round
 			r->end_failures |= DQ_SS_FAIL_SLOPE_ABOVE_BOUND;
 		}
 	}
+	if (horizon_required(r->evidence)) {
+		rc = horizon_of(rounds, v, (uint32_t)last, &complete, &r->end_horizon);
+		if (rc != 0) {
+			return rc;
+		}
+		r->has_end_horizon = complete;
+		if (!complete || !r->end_horizon.holds) {
+			r->end_failures |= DQ_SS_FAIL_LEVEL_STILL_MOVING;
+		}
+	}
 	r->end_holds = r->end_failures == 0;
+	return 0;
 }
 
 static int check_input(const struct dq_ss_round *rounds, size_t n, uint32_t round_length_s,
@@ -137,7 +298,8 @@ static int check_input(const struct dq_ss_round *rounds, size_t n, uint32_t roun
 
 	if (round_length_s < 1 || (max_rounds != 0 && max_rounds < DQ_SS_WINDOW_ROUNDS) ||
 	    !isfinite(e->range_writes_required) || e->range_writes_required < 0 ||
-	    (e->has_tested_range && e->tested_range_bytes < 1)) {
+	    (e->has_tested_range && e->tested_range_bytes < 1) ||
+	    (e->history != DQ_SS_HISTORY_RESET && e->history != DQ_SS_HISTORY_UNKNOWN)) {
 		return -EINVAL;
 	}
 	for (i = 0; i < n; i++) {
@@ -150,13 +312,36 @@ static int check_input(const struct dq_ss_round *rounds, size_t n, uint32_t roun
 	return 0;
 }
 
+/* Does the window ending at x hold, besides SNIA's bounds: its horizon, where one is required? */
+static int window_holds(const struct dq_ss_round *rounds, const struct dq_ss_round_verdict *v,
+			uint32_t x, struct dq_ss_result *result, bool *holds)
+{
+	bool complete;
+	int rc;
+
+	rc = figures(rounds, x, &result->window);
+	if (rc != 0) {
+		return rc;
+	}
+	*holds = result->window.range_within_bound && result->window.slope_within_bound;
+	result->has_horizon = false;
+	if (!horizon_required(result->evidence)) {
+		return 0;
+	}
+	rc = horizon_of(rounds, v, x, &complete, &result->horizon);
+	result->has_horizon = complete;
+	*holds = *holds && complete && result->horizon.holds;
+	return rc;
+}
+
 int dq_steady_state_detect(const struct dq_ss_round *rounds, size_t n, uint32_t round_length_s,
 			   uint32_t max_rounds, const struct dq_ss_eligibility *eligibility,
 			   struct dq_ss_round_verdict *verdicts, struct dq_ss_result *result)
 {
 	struct dq_ss_round_verdict *v = verdicts;
 	uint64_t written = eligibility->random_write_bytes_before;
-	uint32_t limit, x, usable = 0;
+	uint32_t limit, x, first = 0, usable = 0;
+	bool has_first, holds;
 	int rc;
 
 	memset(result, 0, sizeof(*result));
@@ -164,32 +349,35 @@ int dq_steady_state_detect(const struct dq_ss_round *rounds, size_t n, uint32_t 
 	if (rc != 0) {
 		return rc;
 	}
+	limit = (max_rounds != 0 && max_rounds < n) ? max_rounds : (uint32_t)n;
 	for (x = 0; x < n; x++) {
 		/* >= 90% of L, in integers so that 54 of 60 counts exactly. */
 		v[x].counted = 10ull * rounds[x].seconds_present >= 9ull * round_length_s;
 		v[x].random_write_bytes_at_start = written;
-		v[x].eligible = eligible_at(eligibility, written);
 		written += rounds[x].random_write_bytes;
 	}
-	limit = (max_rounds != 0 && max_rounds < n) ? max_rounds : (uint32_t)n;
+	result->evidence = fresh_state_end(rounds, v, n, limit, eligibility, &has_first, &first);
+	for (x = 0; x < n; x++) {
+		v[x].eligible = has_first && x >= first;
+	}
+	result->has_first_eligible = has_first && first < limit;
+	result->first_eligible_round = result->has_first_eligible ? first : 0;
 	for (x = 0; x < limit; x++) {
-		if (!result->has_first_eligible && v[x].eligible) {
-			result->has_first_eligible = true;
-			result->first_eligible_round = x;
-		}
 		usable = (v[x].counted && v[x].eligible) ? usable + 1 : 0;
 		if (usable < DQ_SS_WINDOW_ROUNDS) {
 			continue;
 		}
 		result->windows_evaluated++;
 		result->has_window = true;
-		figures(rounds, x, &result->window);
-		if (result->window.range_within_bound && result->window.slope_within_bound) {
+		rc = window_holds(rounds, v, x, result, &holds);
+		if (rc != 0) {
+			return rc;
+		}
+		if (holds) {
 			result->reached = true;
 			result->reached_at_round = x;
 			break;
 		}
 	}
-	judge_end(rounds, v, limit, eligibility, result);
-	return 0;
+	return judge_end(rounds, v, limit, eligibility, result);
 }
