@@ -11,7 +11,7 @@
 # Independence: nothing here mirrors the Java implementation's shortcuts. Rounds filter samples with
 # r*L < t <= (r+1)*L; steady state uses the general least-squares slope over the actual round
 # indices and compares max-min <= (1/5)*avg and |b|*4 <= (1/10)*avg as Fractions (the ten-round horizon
-# likewise, with |b|*9); the fresh state's end follows the rule-v2 spec's evidence order (read-only,
+# likewise, with |b|*9 <= 10% of avg once the record has crossed the level, 5% on a first approach); the fresh state's end follows the rule-v2 spec's evidence order (read-only,
 # no-reset, media writes, IOPS cliff, written bytes: Fraction(repr(W)) * range); percentiles use
 # the nearest rank ceil(p/100*N) with p as a Fraction of its decimal text; latency buckets follow
 # HdrHistogram's published layout (2 significant digits: 256 sub-buckets, unit 1).
@@ -74,8 +74,11 @@ def fresh_state_end(rounds, totals, limit, eligibility):
         return 0, "read-only"
     if eligibility.get("history", "reset") == "unknown":
         return 0, "no-reset"
-    if limit > 0 and all(has_media(t) for t in totals[:limit]):
+    # Media figures for every COUNTED round below the limit (a round that does not count may lack them).
+    if limit > 0 and all(has_media(t) for t, r in zip(totals[:limit], rounds[:limit]) if r["counted"]):
         for r in range(limit):
+            if not has_media(totals[r]):
+                continue
             host, media = totals[r]["hostBytes"], totals[r]["mediaBytes"]
             if host > 0 and Fraction(media, host) >= Fraction(110, 100):
                 return r + 1, "media-writes"
@@ -168,22 +171,33 @@ def horizon_rounds_missing(rounds, x):
     return [r["index"] for r in rounds[max(0, x - 9):x + 1] if not (r["counted"] and r["eligible"])]
 
 
+def crossed_level(rounds, x, avg):
+    """Whether the counted, eligible rounds before the horizon x-9..x lie both above and below its average avg
+    (exactly; a round at avg is neither): the record has crossed this level already and is settling around it,
+    rather than approaching it for the first time."""
+    before = [r["mean"] for r in rounds[:x - 9] if r["counted"] and r["eligible"]]
+    return any(m > avg for m in before) and any(m < avg for m in before)
+
+
 def horizon_figures(rounds, x):
-    """Over the ten means y_0..y_9 of rounds x-9..x: max-min <= 20% of avg and |b_H| x 9 <= 10% of avg, b_H the
-    least-squares slope over the ten indices. None when the ten rounds are not all counted and eligible."""
+    """Over the ten means y_0..y_9 of rounds x-9..x: max-min <= 20% of avg and |b_H| x 9 <= 10% of avg once the
+    record has crossed the level (crossed_level), <= 5% of avg on a first approach; b_H the least-squares slope
+    over the ten indices. None when the ten rounds are not all counted and eligible."""
     if x < 9 or horizon_rounds_missing(rounds, x):
         return None
     horizon = rounds[x - 9:x + 1]
     ys = [r["mean"] for r in horizon]
     avg = sum(ys, Fraction(0)) / HORIZON
     b = least_squares_slope([r["index"] for r in horizon], ys)
+    crossed = crossed_level(rounds, x, avg)
     range_ok = max(ys) - min(ys) <= Fraction(20, 100) * avg
-    slope_ok = abs(b) * 9 <= Fraction(10, 100) * avg
+    slope_ok = abs(b) * 9 <= Fraction(10 if crossed else 5, 100) * avg
     return {
         "firstRoundIndex": x - 9,
         "lastRoundIndex": x,
         "rangePercent": float(100 * (max(ys) - min(ys)) / avg) if avg else 0.0,
         "slopeExcursionPercent": float(100 * abs(b) * 9 / avg) if avg else 0.0,
+        "crossed": crossed,
         "holds": range_ok and slope_ok,
     }
 
@@ -704,8 +718,13 @@ def vector(name, description, totals, elig, length_s=60, max_rounds=None):
     expected = detect(rounds, length_s, elig, evidence, max_rounds)
     expected["rounds"] = reported(rounds, ("index", "counted", "eligible", "randomWriteBytesAtStart", "meanIops",
                                            "waf"))
-    # A description may name the reached round as the rule computes it, so that it stays true.
+    # A description may name the reached round (and its horizon's first round and excursion) as the rule computes
+    # them, so that it stays true.
     description = description.replace("{reached}", str(expected["reachedAtRound"]))
+    if expected["reached"] and "{h" in description:
+        horizon = horizon_figures(rounds, expected["reachedAtRound"])
+        description = description.replace("{hfirst}", str(horizon["firstRoundIndex"]))
+        description = description.replace("{hexc}", "%.1f" % horizon["slopeExcursionPercent"])
     return name, {
         "description": description,
         "generatedBy": "service/analysis/src/test/python/known_answers.py",
@@ -731,7 +750,8 @@ def steady_state_vectors():
         "consistency-2000s-op25 on the simulated client drive (sim:client-7pct@2, 75% of 256 GB), after a purge: "
         "a fresh-out-of-box plateau of ~68k IOPS for rounds 0-4 that meets both SNIA bounds, then the IOPS cliff at "
         "round 5 (22.5k < 0.8 x 68k): first eligible round 6 (evidence iops-cliff). The climb after the cliff "
-        "overshoots (36k at round 17) and settles; the 10-round horizon first holds at round 28 (rounds 19-28): "
+        "overshoots (36k at round 17) and settles; the 10-round horizon first holds at round 28 (rounds 19-28, "
+        "excursion 5.8%: the record has been above and below its level before, so the 10% bound applies): "
         "reached at round 28, steady at end over rounds 28-32 (round 33 holds 20 s and does not count). The "
         "2026-11-25 rule (W = 1.0) waited for round 20, the original one reported the plateau at 67,569 IOPS.",
         op25, eligibility(1.0, op25_range)))
@@ -745,8 +765,9 @@ def steady_state_vectors():
         "sim-client-7pct",
         "consistency-2000s on the simulated client drive (sim:client-7pct@1, all of 256 GB): 2000 s of random "
         "writes reach only 0.30 x the range (the 2026-11-25 rule found no eligible round), but the cliff at round 1 "
-        "(12.6k < 0.8 x 68k) ends the fresh state: first eligible round 2, reached at round 28, steady at end over "
-        "rounds 28-32 at 8,110 IOPS (the 4x-capacity truth is ~8,000).",
+        "(12.6k < 0.8 x 68k) ends the fresh state: first eligible round 2, reached at round 28 (horizon rounds "
+        "19-28, excursion 6.3% after an overshoot to 9.8k: crossed, the 10% bound), steady at end over rounds "
+        "28-32 at 8,110 IOPS (the 4x-capacity truth is ~8,000).",
         round_totals(plain_iops, 60, plain_bytes), eligibility(1.0, 256_000_000_000)))
 
     tested = 4_000_000_000
@@ -816,10 +837,11 @@ def steady_state_vectors():
              for r in range(30)]
     vectors.append(vector(
         "max-rounds-25",
-        "30 rounds that fall 10%% per round and settle after round 12, with a limit of 25 rounds: only rounds 0-24 "
-        "are used. Round 3 is the cliff (0.729 < 0.8 x round 0), first eligible round 4; the horizon first holds "
-        "at round {reached} (rounds 11-20: the last step of the decay is 10%, inside both horizon bounds); the end "
-        "window is rounds 20-24.",
+        "30 rounds that fall 10% per round and settle after round 12, with a limit of 25 rounds: only rounds 0-24 "
+        "are used. Round 3 is the cliff (0.729 < 0.8 x round 0), first eligible round 4; the horizon of rounds "
+        "11-20 holds the last step of the decay (10%): range 11% <= 20%, but excursion 5.4% > 5% (a first "
+        "approach from above: not crossed), so the horizon first holds at round {reached} (rounds {hfirst}-"
+        "{reached}, flat); the end window is rounds 20-24.",
         decay, eligibility(1.0, tested), max_rounds=25))
     collapse = [{"sumIops": 60 * (80_000 if r < 17 else 70_000), "secondsPresent": 60, "randomWriteBytes": quarter}
                 for r in range(20)]
@@ -856,12 +878,12 @@ def growth(start, rate, count):
     return [int(Fraction(start) * Fraction(rate) ** i) for i in range(count)]
 
 
-def naive_horizon_decision(sums, n=60):
-    """The ten-round checks in IEEE doubles, textbook form."""
+def naive_horizon_decision(sums, n=60, excursion=0.05):
+    """The ten-round checks in IEEE doubles, textbook form (excursion 0.05: a first approach, nothing before)."""
     ys = [s / n for s in sums]
     avg = sum(ys) / 10
     b = sum((i - 4.5) * y for i, y in enumerate(ys)) / 82.5
-    return (max(ys) - min(ys) <= 0.2 * avg), (abs(b) * 9 <= 0.1 * avg)
+    return (max(ys) - min(ys) <= 0.2 * avg), (abs(b) * 9 <= excursion * avg)
 
 
 def find_on_horizon_bound(kind, rng):
@@ -881,9 +903,11 @@ def find_on_horizon_bound(kind, rng):
             if not m < c < M or 50 * (M - m) != sum(sums):
                 continue
         else:
-            # a straight line S_i = k (171 + 2i): 60 |sum((2i-9) S_i)| = 60 * 330 k = 11 * 1800 k = 11 sum(S).
+            # nothing precedes the ten rounds, so the level is approached for the first time (not crossed: the
+            # 5% bound). A straight line S_i = k (351 + 2i): 120 |sum((2i-9) S_i)| = 120 * 330 k = 11 * 3600 k
+            # = 11 sum(S).
             k = rng.randint(5000, 20000)
-            sums = [k * (171 + 2 * i) for i in range(10)]
+            sums = [k * (351 + 2 * i) for i in range(10)]
         fallback = fallback or sums
         if not naive_horizon_decision(sums)[0 if kind == "range" else 1]:
             return sums, True
@@ -922,17 +946,21 @@ def rule_v2_vectors(rng):
     vectors.append(vector(
         "slow-climb",
         "after the cliff at round 5 (first eligible round 6), a climb of 1% per round (rounds 5-25) then flat: every "
-        "five-round window of the climb holds SNIA's bounds (excursion ~4%). The horizon does NOT see 1% per round: "
-        "ten rounds climbing 1% give |b| x 9 = 8.95% of avg <= 10% and a range of 8.95% <= 20%, so steady state is "
-        "reached at round 15, in the middle of the climb (pinned as the rule's limit: a slope of at least ~1.12% "
-        "per round is needed to fail it, see slow-climb-1.5pct).",
+        "five-round window of the climb holds SNIA's bounds (excursion ~4%), but the horizon sees 1% per round: "
+        "ten rounds climbing 1% give |b| x 9 = 8.95% of avg, and the record approaches the level for the first "
+        "time (every earlier eligible round is below it: not crossed), so the 5% bound applies and every horizon "
+        "that climbs fails (level-still-moving; the 10% bound of a crossed level would have let it pass at round "
+        "15, mid-climb). Not reached mid-climb: reached at round {reached}, the first horizon (rounds {hfirst}-"
+        "{reached}) flat enough after the climb ends at round 25. A first approach fails from a steady climb of "
+        "about 0.56% per round (compounded).",
         totals_of(climb, little), eligibility(1.0, tested)))
     climb15 = [100_000] * 5 + growth(30_000, "1.015", 21) + [int(Fraction(30_000) * Fraction("1.015") ** 20)] * 12
     vectors.append(vector(
         "slow-climb-1.5pct",
         "the same with a climb of 1.5% per round (rounds 5-25) then flat: the five-round windows of the climb hold "
-        "SNIA's bounds (excursion ~6%), but every horizon that climbs fails (|b| x 9 ~ 13% of avg): "
-        "level-still-moving until the horizon's rounds are flat enough: reached at round {reached}.",
+        "SNIA's bounds (excursion ~6%), but every horizon that climbs fails (|b| x 9 ~ 13% of avg, above even the "
+        "10% bound): level-still-moving until the horizon's rounds are flat enough (within 5%: a first approach): "
+        "reached at round {reached}.",
         totals_of(climb15, little), eligibility(1.0, tested)))
 
     hump = [100_000] * 5 + [30_000] * 8 + [35_000, 39_500] + [39_900] * 5 + [38_500, 37_000, 36_000] + [35_000] * 15
@@ -942,16 +970,20 @@ def rule_v2_vectors(rng):
         "14% above the final level (39.9k over rounds 15-19), back down to 35k by round 23, then flat: the "
         "five-round windows on the hump top (rounds 14-18 .. 17-21) meet SNIA's bounds, but no window on the hump "
         "holds: their horizons span the level before the climb (range > 20%), and the windows of the descent fail "
-        "the slope or the horizon's slope: reached at round {reached}, in the flat.",
+        "the slope or the horizon's slope: reached at round {reached}, in the flat (horizon rounds {hfirst}-"
+        "{reached}: the record has been above the level, on the hump, and below it, before the climb, so it has "
+        "crossed it and its excursion of {hexc}% is held to the 10% bound).",
         totals_of(hump, little), eligibility(1.0, tested)))
     gentle = ([100_000] * 5 + [30_000] * 6 + [32_000, 34_500, 37_000, 39_500] + [39_900] * 5 +
               [38_500, 37_000, 36_000] + [35_000] * 15)
     vectors.append(vector(
         "overshoot-hump-gentle",
         "the same hump reached by a gentler climb (32k, 34.5k, 37k, 39.5k over rounds 11-14): the horizon of rounds "
-        "12-21 straddles the hump symmetrically, so its least-squares slope is small (excursion ~4.9%) and its "
-        "range 14% <= 20%: reached at round {reached} (window 17-21, avg ~39k, ~11% above the final 35k). Pinned "
-        "as the rule's limit: a horizon centred on a hump of less than 20% passes.",
+        "12-21 straddles the hump symmetrically, so its least-squares slope is small (excursion 4.95%) and its "
+        "range 14% <= 20%. Every eligible round before it (30k, rounds 6-11) is below its average, so the level is "
+        "approached for the first time (not crossed) and the 5% bound applies, which 4.95% still meets: reached "
+        "at round {reached} (window 17-21, avg ~39k, ~11% above the final 35k). Pinned as the rule's limit: a "
+        "horizon centred on a hump of less than 20% passes even the first-approach bound.",
         totals_of(gentle, little), eligibility(1.0, tested)))
 
     for kind in ("range", "slope"):
@@ -968,13 +1000,38 @@ def rule_v2_vectors(rng):
                 "comparison says range %s, slope %s%s." % (
                     kind,
                     "exactly on its bound" if label == "on" else "1/60 IOPS outside its bound",
-                    "50 (max - min) = sum(y)" if kind == "range" else "60 |sum((2i - 9) y_i)| = 11 sum(y)",
+                    "50 (max - min) = sum(y)" if kind == "range" else
+                    "no round precedes the horizon, so the level is approached for the first time, not crossed: "
+                    "the 5% bound, 120 |sum((2i - 9) y_i)| = 11 sum(y)",
                     sums,
                     "reached at round 9" if label == "on" else "not reached, level-still-moving at the end",
                     "holds" if naive_range else "fails", "holds" if naive_slope else "fails",
                     "" if doubles_fail else " (no nearby sums were found where doubles get it wrong)"),
                 totals_of([("sum", s_) for s_ in sums], 1_000_000), eligibility(0.0, tested))
             vectors.append((name, v))
+
+    # One ten-round horizon: a settling oscillation climbing into a level of ~38.2k (range 8.9%, excursion 6.2%:
+    # between the 5% and the 10% bound), after two different records.
+    settling = [36_000, 38_400, 36_800, 38_900, 37_500, 39_200, 38_000, 39_400, 38_600, 39_300]
+    vectors.append(vector(
+        "horizon-crossed-settling",
+        "after the cliff at round 5 (first eligible round 6), a climb (34k-42k) to an overshoot (46k, 47k at rounds "
+        "9-10), a fall below the level (42k, 36k, 31k at rounds 11-13) and a settling oscillation (rounds 14-23, "
+        "36k-39.4k) whose ten-round excursion is 6.2% (range 8.9%): the eligible rounds before that horizon lie "
+        "above its average (the overshoot) and below it (the climb, the undershoot), so the record has crossed the "
+        "level and the 10% bound applies: reached at round {reached}, steady at end (every earlier horizon spans "
+        "the undershoot or the overshoot: range > 20%).",
+        totals_of([100_000] * 5 + [30_000, 34_000, 38_000, 42_000, 46_000, 47_000, 42_000, 36_000, 31_000] + settling,
+                  little), eligibility(1.0, tested)))
+    vectors.append(vector(
+        "horizon-first-approach",
+        "the same ten rounds 14-23 (excursion 6.2%, range 8.9%) after the cliff at round 5 and a first approach from "
+        "below (30.5k to 34k, rounds 6-13): every earlier eligible round is below the horizon's average (the fresh "
+        "plateau of rounds 0-4 is above it but not eligible), so the level has not been crossed and the 5% bound "
+        "applies: the five-round windows inside rounds 14-23 hold SNIA's bounds, but no horizon does: not reached, level-still-moving "
+        "at the end.",
+        totals_of([100_000] * 5 + [30_000, 30_500, 31_000, 31_500, 32_000, 32_500, 33_000, 33_500, 34_000] + settling,
+                  little), eligibility(1.0, tested)))
 
     vectors.append(vector(
         "no-reset-import",
