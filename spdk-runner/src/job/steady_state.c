@@ -59,27 +59,50 @@ static dq_u128 gcd_u128(dq_u128 a, dq_u128 b)
 	return a;
 }
 
+/* D = lcm(n_i) of the count rounds first..first+count-1: every y_i x D is an integer. */
+static int common_denominator(const struct dq_ss_round *rounds, uint32_t first, uint32_t count,
+			      dq_u128 *denominator)
+{
+	dq_u128 n;
+	uint32_t i;
+
+	*denominator = 1;
+	for (i = 0; i < count; i++) {
+		n = divisor_of(&rounds[first + i]);
+		if (__builtin_mul_overflow(*denominator / gcd_u128(*denominator, n), n,
+					   denominator)) {
+			return -EOVERFLOW;
+		}
+	}
+	return 0;
+}
+
+/* The excursion |b| (count - 1) allowed: 10% of avg (SNIA's window; a crossed level), or 5%. */
+enum excursion_bound {
+	EXCURSION_10_PERCENT = 60,
+	EXCURSION_5_PERCENT = 120,
+};
+
 /*
  * SNIA's two bounds over the count rounds first..first+count-1 (5: the window, 10: the horizon)
  * with y_i = S_i / n_i, multiplied through by D = lcm(n_i) so that they are decided exactly:
  * max - min <= 0.20 avg is 5 count (max - min) <= sum(y), and |b| (count - 1) <= 0.10 avg with b
  * the least-squares slope is 60 |sum((2i - count + 1) y_i)| <= (count + 1) sum(y) (for five
- * rounds 20 |sum((i - 2) y_i)| <= sum(y), for ten 60 |sum((2i - 9) y_i)| <= 11 sum(y)).
+ * rounds 20 |sum((i - 2) y_i)| <= sum(y), for ten 60 |sum((2i - 9) y_i)| <= 11 sum(y)); the
+ * horizon of a level approached for the first time is held to 0.05 avg: 120 in place of 60.
  * Returns 0, or -EOVERFLOW (see dq_steady_state_detect).
  */
 static int exact_bounds(const struct dq_ss_round *rounds, uint32_t first, uint32_t count,
-			bool *range_ok, bool *slope_ok)
+			enum excursion_bound excursion, bool *range_ok, bool *slope_ok)
 {
-	dq_u128 denominator = 1, scaled, total = 0, max = 0, min = 0, spread, bound, n;
+	dq_u128 denominator, scaled, total = 0, max = 0, min = 0, spread, bound, n;
 	dq_i128 weighted = 0, term;
 	uint32_t i;
+	int rc;
 
-	for (i = 0; i < count; i++) {
-		n = divisor_of(&rounds[first + i]);
-		if (__builtin_mul_overflow(denominator / gcd_u128(denominator, n), n,
-					   &denominator)) {
-			return -EOVERFLOW;
-		}
+	rc = common_denominator(rounds, first, count, &denominator);
+	if (rc != 0) {
+		return rc;
 	}
 	for (i = 0; i < count; i++) {
 		if (__builtin_mul_overflow((dq_u128)rounds[first + i].sum,
@@ -94,8 +117,8 @@ static int exact_bounds(const struct dq_ss_round *rounds, uint32_t first, uint32
 		min = (i == 0 || scaled < min) ? scaled : min;
 	}
 	if (__builtin_mul_overflow(max - min, (dq_u128)5 * count, &spread) ||
-	    __builtin_mul_overflow((dq_u128)(weighted < 0 ? -weighted : weighted), (dq_u128)60,
-				   &bound) ||
+	    __builtin_mul_overflow((dq_u128)(weighted < 0 ? -weighted : weighted),
+				   (dq_u128)excursion, &bound) ||
 	    __builtin_mul_overflow(total, (dq_u128)count + 1, &n)) {
 		return -EOVERFLOW;
 	}
@@ -126,11 +149,82 @@ static int figures(const struct dq_ss_round *rounds, uint32_t last, struct dq_ss
 	w->slope_per_round = weighted / 10;
 	w->range_percent = w->avg > 0 ? 100 * (w->max - w->min) / w->avg : 0;
 	w->slope_excursion_percent = w->avg > 0 ? 100 * fabs(w->slope_per_round) * 4 / w->avg : 0;
-	return exact_bounds(rounds, first, DQ_SS_WINDOW_ROUNDS, &w->range_within_bound,
-			    &w->slope_within_bound);
+	return exact_bounds(rounds, first, DQ_SS_WINDOW_ROUNDS, EXCURSION_10_PERCENT,
+			    &w->range_within_bound, &w->slope_within_bound);
 }
 
-static int horizon_figures(const struct dq_ss_round *rounds, uint32_t last, struct dq_ss_horizon *h)
+/*
+ * Compares a / b with c / d exactly (b, d > 0), without a product that could overflow: by their
+ * continued fractions. Returns -1, 0 or 1.
+ */
+static int compare_fractions(dq_u128 a, dq_u128 b, dq_u128 c, dq_u128 d)
+{
+	dq_u128 q, remainder_ab, remainder_cd;
+	int sign = 1;
+
+	for (;;) {
+		q = a / b;
+		if (q != c / d) {
+			return q < c / d ? -sign : sign;
+		}
+		remainder_ab = a % b;
+		remainder_cd = c % d;
+		if (remainder_ab == remainder_cd && remainder_ab == 0) {
+			return 0;
+		}
+		if (remainder_ab == 0 || remainder_cd == 0) {
+			return remainder_ab == 0 ? -sign : sign;
+		}
+		/* remainder_ab / b < remainder_cd / d exactly when b / remainder_ab > d / remainder_cd. */
+		a = b;
+		b = remainder_ab;
+		c = d;
+		d = remainder_cd;
+		sign = -sign;
+	}
+}
+
+/*
+ * Has the record crossed the level of the horizon first..first+9: does a counted, eligible round
+ * before it lie above its average and another below (exactly; a round on it is neither)? A mean
+ * S_r / n_r is compared with sum(y) / 10 = (sum of y_i x D) / (10 D).
+ */
+static int crossed_level(const struct dq_ss_round *rounds, const struct dq_ss_round_verdict *v,
+			 uint32_t first, bool *crossed)
+{
+	dq_u128 denominator, scaled, total = 0;
+	bool above = false, below = false;
+	uint32_t i;
+	int rc, side;
+
+	rc = common_denominator(rounds, first, DQ_SS_HORIZON_ROUNDS, &denominator);
+	if (rc != 0) {
+		return rc;
+	}
+	for (i = 0; i < DQ_SS_HORIZON_ROUNDS; i++) {
+		if (__builtin_mul_overflow((dq_u128)rounds[first + i].sum,
+					   denominator / divisor_of(&rounds[first + i]), &scaled) ||
+		    __builtin_add_overflow(total, scaled, &total)) {
+			return -EOVERFLOW;
+		}
+	}
+	if (__builtin_mul_overflow(denominator, (dq_u128)DQ_SS_HORIZON_ROUNDS, &denominator)) {
+		return -EOVERFLOW;
+	}
+	for (i = 0; i < first && !(above && below); i++) {
+		if (!v[i].counted || !v[i].eligible) {
+			continue;
+		}
+		side = compare_fractions(rounds[i].sum, divisor_of(&rounds[i]), total, denominator);
+		above = above || side > 0;
+		below = below || side < 0;
+	}
+	*crossed = above && below;
+	return 0;
+}
+
+static int horizon_figures(const struct dq_ss_round *rounds, const struct dq_ss_round_verdict *v,
+			   uint32_t last, struct dq_ss_horizon *h)
 {
 	uint32_t first = last - (DQ_SS_HORIZON_ROUNDS - 1), i;
 	double y, total = 0, weighted = 0, max = -INFINITY, min = INFINITY, avg;
@@ -150,8 +244,13 @@ static int horizon_figures(const struct dq_ss_round *rounds, uint32_t last, stru
 	/* b = sum((i - 4.5) y_i) / 82.5 = sum((2i - 9) y_i) / 165; the excursion is |b| x 9. */
 	h->range_percent = avg > 0 ? 100 * (max - min) / avg : 0;
 	h->slope_excursion_percent = avg > 0 ? 100 * fabs(weighted / 165) * 9 / avg : 0;
-	rc = exact_bounds(rounds, first, DQ_SS_HORIZON_ROUNDS, &h->range_within_bound,
-			  &h->slope_within_bound);
+	rc = crossed_level(rounds, v, first, &h->crossed);
+	if (rc != 0) {
+		return rc;
+	}
+	rc = exact_bounds(rounds, first, DQ_SS_HORIZON_ROUNDS,
+			  h->crossed ? EXCURSION_10_PERCENT : EXCURSION_5_PERCENT,
+			  &h->range_within_bound, &h->slope_within_bound);
 	h->holds = h->range_within_bound && h->slope_within_bound;
 	return rc;
 }
@@ -230,7 +329,7 @@ static int horizon_of(const struct dq_ss_round *rounds, const struct dq_ss_round
 	for (round = *complete ? last - (DQ_SS_HORIZON_ROUNDS - 1) : 0; round <= last; round++) {
 		*complete = *complete && v[round].counted && v[round].eligible;
 	}
-	return *complete ? horizon_figures(rounds, last, h) : 0;
+	return *complete ? horizon_figures(rounds, v, last, h) : 0;
 }
 
 static int judge_end(const struct dq_ss_round *rounds, const struct dq_ss_round_verdict *v,

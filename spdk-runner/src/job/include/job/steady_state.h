@@ -86,14 +86,20 @@ struct dq_ss_window {
 };
 
 /*
- * The ten rounds first..last: max - min <= 20% of avg and |b| x 9 <= 10% of avg, b the
- * least-squares slope over the ten indices; the bounds are decided exactly in integers.
+ * The ten rounds first..last: max - min <= 20% of avg and |b| x 9 <= 10% of avg once the record
+ * has crossed the level (crossed), <= 5% of avg on a first approach; b the least-squares slope
+ * over the ten indices. The bounds and crossed are decided exactly in integers.
  */
 struct dq_ss_horizon {
 	uint32_t first_round;
 	uint32_t last_round;
 	double range_percent;
-	double slope_excursion_percent;
+	double slope_excursion_percent; /* 100 |b| x 9 / avg */
+	/*
+	 * The counted, eligible rounds before first lie above and below the ten rounds' average
+	 * (a round exactly on it is neither): the record settles around a level it has crossed.
+	 */
+	bool crossed;
 	bool range_within_bound;
 	bool slope_within_bound;
 	bool holds; /* both */
@@ -107,7 +113,10 @@ enum dq_ss_failure {
 	DQ_SS_FAIL_TESTED_RANGE_UNKNOWN = 1 << 3,
 	DQ_SS_FAIL_RANGE_ABOVE_BOUND = 1 << 4,
 	DQ_SS_FAIL_SLOPE_ABOVE_BOUND = 1 << 5,
-	/* the horizon x-9..x is incomplete (a round not counted or not eligible, x < 9) or fails */
+	/*
+	 * the horizon x-9..x is incomplete (a round not counted or not eligible, x < 9) or fails
+	 * (range, or the excursion: 10% of avg when crossed, 5% on a first approach)
+	 */
 	DQ_SS_FAIL_LEVEL_STILL_MOVING = 1 << 6,
 };
 
@@ -139,10 +148,12 @@ struct dq_ss_result {
  * than its length, a sum without seconds, W negative or not finite), or -EOVERFLOW when a window's
  * exact bounds do not fit in 128 bits. They are decided over the least common multiple D of the
  * rounds' divisors: every value y_i = S_i / n_i is scaled to S_i x (D / n_i), and the largest
- * product is 60 x 50 x that (the horizon's slope bound over ten rounds). That fits whenever
- * max(S_i) x D < 2^127 / 3000, i.e. always when the divisors are equal (D = n: any 64-bit sums),
- * and for rounds of up to 60 s with seconds missing (D <= lcm(54..60) < 2^32, with any 64-bit
- * sums); only rounds of minutes with many different seconds present can exceed it.
+ * product is 120 x 50 x that (the horizon's slope bound over ten rounds on a first approach).
+ * That fits whenever max(S_i) x D < 2^127 / 6000, i.e. always when the divisors are equal
+ * (D = n: any 64-bit sums), and for rounds of up to 60 s with seconds missing
+ * (D <= lcm(54..60) < 2^32, with any 64-bit sums); only rounds of minutes with many different
+ * seconds present can exceed it. Whether the level was crossed compares each earlier round's
+ * mean with the horizon's average exactly, without a product that could overflow.
  */
 int dq_steady_state_detect(const struct dq_ss_round *rounds, size_t n, uint32_t round_length_s,
 			   uint32_t max_rounds, const struct dq_ss_eligibility *eligibility,
