@@ -861,13 +861,13 @@ def steady_state_vectors():
 
 def totals_of(means, write_bytes=1_000_000_000, length_s=60, present=None, media=None):
     """Rounds of the given integer means (or exact round sums as ("sum", s)), each writing write_bytes at random;
-    media: per round (mediaBytes, hostBytes)."""
+    media: per round (mediaBytes, hostBytes), or None for a round without them."""
     totals = []
     for r, mean in enumerate(means):
         seconds = (present or {}).get(r, length_s)
         total = {"sumIops": mean[1] if isinstance(mean, tuple) else mean * seconds, "secondsPresent": seconds,
                  "randomWriteBytes": write_bytes}
-        if media is not None:
+        if media is not None and media[r] is not None:
             total["mediaBytes"], total["hostBytes"] = media[r]
         totals.append(total)
     return totals
@@ -1060,6 +1060,15 @@ def rule_v2_vectors(rng):
         "and WAF flat from round 6: reached at round 15 (horizon rounds 6-15).",
         totals_of(gc_means, host, media=[(int(host * Fraction(w)), host) for w in gc_waf]),
         eligibility(1.0, tested)))
+    gap_media = [(int(host * Fraction(w)), host) for w in gc_waf]
+    gap_media[2] = None
+    vectors.append(vector(
+        "media-round-not-counted",
+        "the rounds of media-writes-gc, but round 2 holds 30 of 60 seconds (it does not count) and carries no media "
+        "or host bytes (waf null): the media evidence needs them only for the counted rounds, so it still decides: "
+        "G = 4 (WAF 1.2), first eligible round 5 (evidence media-writes), reached at round {reached}. Were media "
+        "figures needed for every round, the IOPS cliff at round 5 would decide (first eligible round 6).",
+        totals_of(gc_means, host, present={2: 30}, media=gap_media), eligibility(1.0, tested)))
     trend_waf = ["1.0"] * 3 + ["1.5"] + [str(Fraction(2) * Fraction("1.05") ** i) for i in range(16)]
     vectors.append(vector(
         "media-waf-not-steady",
