@@ -10,8 +10,10 @@
 #
 # Independence: nothing here mirrors the Java implementation's shortcuts. Rounds filter samples with
 # r*L < t <= (r+1)*L; steady state uses the general least-squares slope over the actual round
-# indices and compares max-min <= (1/5)*avg and |b|*4 <= (1/10)*avg as Fractions (the ten-round horizon
-# likewise, with |b|*9 <= 10% of avg once the record has crossed the level, 5% on a first approach); the fresh state's end follows the rule-v2 spec's evidence order (read-only,
+# indices and compares max-min <= (1/5)*avg and |b|*4 <= (1/10)*avg as Fractions (the horizon likewise: ten
+# rounds with |b|*9 <= 10% of avg once the record has crossed the level by more than 5% either way; on a first
+# approach the later half of the record since the fresh state's end within 5%, and slowing; what the spec decides in
+# doubles is computed exactly here, and no vector may sit within 1e-9 of such a bound); the fresh state's end follows the rule-v2 spec's evidence order (read-only,
 # no-reset, media writes, IOPS cliff, written bytes: Fraction(repr(W)) * range); percentiles use
 # the nearest rank ceil(p/100*N) with p as a Fraction of its decimal text; latency buckets follow
 # HdrHistogram's published layout (2 significant digits: 256 sub-buckets, unit 1).
@@ -74,8 +76,11 @@ def fresh_state_end(rounds, totals, limit, eligibility):
         return 0, "read-only"
     if eligibility.get("history", "reset") == "unknown":
         return 0, "no-reset"
-    # Media figures for every COUNTED round below the limit (a round that does not count may lack them).
-    if limit > 0 and all(has_media(t) for t, r in zip(totals[:limit], rounds[:limit]) if r["counted"]):
+    # Media figures for every COUNTED round below the limit (a round that does not count may lack them), and at least
+    # one counted round carrying them: a phase with no counted round, or no media figures at all, is never judged by
+    # them.
+    counted = [t for t, r in zip(totals[:limit], rounds[:limit]) if r["counted"]]
+    if counted and all(has_media(t) for t in counted):
         for r in range(limit):
             if not has_media(totals[r]):
                 continue
@@ -166,40 +171,120 @@ def waf_steady(rounds, x):
     return max(wafs) - min(wafs) <= 0.2 * avg and abs(b) * 4 <= 0.1 * avg
 
 
-def horizon_rounds_missing(rounds, x):
-    """The horizon's rounds x-9..x (from 0) that are not counted or not eligible."""
-    return [r["index"] for r in rounds[max(0, x - 9):x + 1] if not (r["counted"] and r["eligible"])]
+def unusable_rounds(rounds, first, x):
+    """The rounds first..x (from 0) that are not counted or not eligible."""
+    return [r["index"] for r in rounds[max(0, first):x + 1] if not (r["counted"] and r["eligible"])]
 
 
-def crossed_level(rounds, x, avg):
-    """Whether the counted, eligible rounds before the horizon x-9..x lie both above and below its average avg
-    (exactly; a round at avg is neither): the record has crossed this level already and is settling around it,
+# The comparisons the spec decides in doubles (and the crossing margin, which Java compares in doubles), each as
+# (what, left, right) for left <= right or left < right: a vector must not sit on (or within 1e-9 relative of) one,
+# where doubles and these exact Fractions could disagree. vector() checks.
+DOUBLE_DECIDED = []
+
+
+def decided_in_doubles(what, left, right):
+    DOUBLE_DECIDED.append((what, Fraction(left), Fraction(right)))
+
+
+CROSSING_ABOVE = Fraction(21, 20)  # 1.05 x the horizon's average
+CROSSING_BELOW = Fraction(19, 20)  # 0.95 x
+
+
+def first_eligible(rounds):
+    return next((r["index"] for r in rounds if r["eligible"]), None)
+
+
+def crossed_level(rounds, first_eligible_round, first, avg):
+    """Whether the counted, eligible rounds F..first-1 before the horizon have been more than 5% above its average
+    avg and more than 5% below it (exactly): the record has crossed this level already and is settling around it,
     rather than approaching it for the first time."""
-    before = [r["mean"] for r in rounds[:x - 9] if r["counted"] and r["eligible"]]
-    return any(m > avg for m in before) and any(m < avg for m in before)
+    before = [r["mean"] for r in rounds[first_eligible_round:first] if r["counted"] and r["eligible"]]
+    for m in before:
+        decided_in_doubles("crossed above", m, CROSSING_ABOVE * avg)
+        decided_in_doubles("crossed below", m, CROSSING_BELOW * avg)
+    return any(m > CROSSING_ABOVE * avg for m in before) and any(m < CROSSING_BELOW * avg for m in before)
+
+
+def line_change(rounds, first, last):
+    """|b1| x (last counted - first counted) of the least-squares line over the counted rounds first..last against
+    the round index; 0 with fewer than 2 counted rounds."""
+    counted = [r for r in rounds[max(0, first):last + 1] if r["counted"]]
+    if len(counted) < 2:
+        return Fraction(0)
+    b = least_squares_slope([r["index"] for r in counted], [r["mean"] for r in counted])
+    return abs(b) * (counted[-1]["index"] - counted[0]["index"])
+
+
+def horizon_of(rounds, x):
+    """The horizon of the window ending at x (rule v2, revision 2) as (figures, unusable rounds): figures None when
+    not evaluated, with the rounds that do not count or are not eligible. First the ten rounds x-9..x must count
+    and be eligible. When the counted, eligible rounds since the fresh state's end F and before them have been more
+    than 5% above and below their average (crossed), the ten rounds hold with max-min <= 20% of avg and
+    |b| x 9 <= 10% of avg (exact). Else (a first approach) the horizon is the later half of the record since F,
+    n = max(10, floor((x - F + 2) / 2)) rounds s..x: the bounds (exactly for n = 10, with 5% for the excursion; for
+    n > 10 as the spec's doubles: range% <= 20, excursion% <= 5) and the approach slowing: |b| (n - 1) <=
+    max(half the change of the least-squares line over the counted rounds F..s-1, 2.5% of avg)."""
+    first = x - (HORIZON - 1)
+    missing = unusable_rounds(rounds, first, x)
+    if first < 0 or missing:
+        return None, missing
+    fresh = first_eligible(rounds)
+    ten = [r["mean"] for r in rounds[first:x + 1]]
+    avg10 = sum(ten, Fraction(0)) / HORIZON
+    if crossed_level(rounds, fresh, first, avg10):
+        figures = line_figures(rounds, first, x)
+        total = sum(ten, Fraction(0))
+        weighted = sum((2 * i - 9) * y for i, y in enumerate(ten))
+        holds = 50 * (max(ten) - min(ten)) <= total and 60 * abs(weighted) <= 11 * total
+        figures.update({"earlierChangePercent": 0.0, "crossed": True, "holds": holds})
+        del figures["late"], figures["avg"]
+        return figures, []
+    n = max(HORIZON, (x - fresh + 2) // 2)
+    start = x - n + 1
+    missing = unusable_rounds(rounds, start, x)
+    if missing:
+        return None, missing
+    figures = line_figures(rounds, start, x)
+    ys = [r["mean"] for r in rounds[start:x + 1]]
+    total = sum(ys, Fraction(0))
+    avg = figures["avg"]
+    if n == HORIZON:
+        weighted = sum((2 * i - 9) * y for i, y in enumerate(ys))
+        bounds = 50 * (max(ys) - min(ys)) <= total and 120 * abs(weighted) <= 11 * total
+    else:
+        decided_in_doubles("range% <= 20", 5 * (max(ys) - min(ys)), avg)
+        decided_in_doubles("excursion% <= 5", 20 * figures["late"], avg)
+        bounds = 5 * (max(ys) - min(ys)) <= avg and 20 * figures["late"] <= avg
+    earlier = line_change(rounds, fresh, start - 1)
+    allowed = max(earlier / 2, avg / 40)
+    decided_in_doubles("slowing", figures["late"], allowed)
+    slowing = figures["late"] <= allowed
+    figures.update({"earlierChangePercent": float(100 * earlier / avg) if avg else 0.0, "crossed": False,
+                    "holds": bounds and slowing})
+    del figures["late"], figures["avg"]
+    return figures, []
+
+
+def line_figures(rounds, first, x):
+    """rangePercent and slopeExcursionPercent (100 |b| (n - 1) / avg) over the n rounds first..x; late = |b| (n - 1),
+    avg exact."""
+    ys = [r["mean"] for r in rounds[first:x + 1]]
+    n = len(ys)
+    avg = sum(ys, Fraction(0)) / n
+    b = least_squares_slope(list(range(first, x + 1)), ys)
+    late = abs(b) * (n - 1)
+    return {
+        "firstRoundIndex": first,
+        "lastRoundIndex": x,
+        "rangePercent": float(100 * (max(ys) - min(ys)) / avg) if avg else 0.0,
+        "slopeExcursionPercent": float(100 * late / avg) if avg else 0.0,
+        "late": late,
+        "avg": avg,
+    }
 
 
 def horizon_figures(rounds, x):
-    """Over the ten means y_0..y_9 of rounds x-9..x: max-min <= 20% of avg and |b_H| x 9 <= 10% of avg once the
-    record has crossed the level (crossed_level), <= 5% of avg on a first approach; b_H the least-squares slope
-    over the ten indices. None when the ten rounds are not all counted and eligible."""
-    if x < 9 or horizon_rounds_missing(rounds, x):
-        return None
-    horizon = rounds[x - 9:x + 1]
-    ys = [r["mean"] for r in horizon]
-    avg = sum(ys, Fraction(0)) / HORIZON
-    b = least_squares_slope([r["index"] for r in horizon], ys)
-    crossed = crossed_level(rounds, x, avg)
-    range_ok = max(ys) - min(ys) <= Fraction(20, 100) * avg
-    slope_ok = abs(b) * 9 <= Fraction(10 if crossed else 5, 100) * avg
-    return {
-        "firstRoundIndex": x - 9,
-        "lastRoundIndex": x,
-        "rangePercent": float(100 * (max(ys) - min(ys)) / avg) if avg else 0.0,
-        "slopeExcursionPercent": float(100 * abs(b) * 9 / avg) if avg else 0.0,
-        "crossed": crossed,
-        "holds": range_ok and slope_ok,
-    }
+    return horizon_of(rounds, x)[0]
 
 
 def horizon_required(evidence):
@@ -236,9 +321,9 @@ def end_window(rounds, limit, length_s, eligibility, evidence):
             failures.append({"kind": "waf-not-steady", "rounds": []})
     horizon = None
     if horizon_required(evidence):
-        horizon = horizon_figures(rounds, last)
+        horizon, missing = horizon_of(rounds, last)
         if horizon is None or not horizon["holds"]:
-            failures.append({"kind": "level-still-moving", "rounds": horizon_rounds_missing(rounds, last)})
+            failures.append({"kind": "level-still-moving", "rounds": missing})
     return {"firstRound": last - 4, "lastRound": last, "holds": not failures, "window": figures,
             "horizon": horizon, "failures": failures}
 
@@ -713,9 +798,15 @@ def eligibility(w=1.0, tested_range=None, before=0, applies=True, history="reset
             "randomWriteBytesBefore": before}
 
 
-def vector(name, description, totals, elig, length_s=60, max_rounds=None):
+def vector(name, description, totals, elig, length_s=60, max_rounds=None, edge_check=True):
     rounds, evidence = rounds_from_totals(totals, length_s, elig, max_rounds)
+    del DOUBLE_DECIDED[:]
     expected = detect(rounds, length_s, elig, evidence, max_rounds)
+    # Java decides these in doubles: no vector may sit within 1e-9 (relative) of one.
+    for what, left, right in DOUBLE_DECIDED if edge_check else ():
+        if (left or right) and abs(left - right) <= Fraction(1, 10 ** 9) * max(abs(left), abs(right)):
+            raise SystemExit("%s: %s decided within 1e-9 of its bound (%s vs %s)" % (name, what, float(left),
+                                                                                      float(right)))
     expected["rounds"] = reported(rounds, ("index", "counted", "eligible", "randomWriteBytesAtStart", "meanIops",
                                            "waf"))
     # A description may name the reached round (and its horizon's first round and excursion) as the rule computes
@@ -725,6 +816,7 @@ def vector(name, description, totals, elig, length_s=60, max_rounds=None):
         horizon = horizon_figures(rounds, expected["reachedAtRound"])
         description = description.replace("{hfirst}", str(horizon["firstRoundIndex"]))
         description = description.replace("{hexc}", "%.1f" % horizon["slopeExcursionPercent"])
+        description = description.replace("{hearlier}", "%.1f" % horizon["earlierChangePercent"])
     return name, {
         "description": description,
         "generatedBy": "service/analysis/src/test/python/known_answers.py",
@@ -751,7 +843,8 @@ def steady_state_vectors():
         "a fresh-out-of-box plateau of ~68k IOPS for rounds 0-4 that meets both SNIA bounds, then the IOPS cliff at "
         "round 5 (22.5k < 0.8 x 68k): first eligible round 6 (evidence iops-cliff). The climb after the cliff "
         "overshoots (36k at round 17) and settles; the 10-round horizon first holds at round 28 (rounds 19-28, "
-        "excursion 5.8%: the record has been above and below its level before, so the 10% bound applies): "
+        "excursion 5.8%: the record has been more than 5% above and more than 5% below its level before, so the "
+        "10% bound applies): "
         "reached at round 28, steady at end over rounds 28-32 (round 33 holds 20 s and does not count). The "
         "2026-11-25 rule (W = 1.0) waited for round 20, the original one reported the plateau at 67,569 IOPS.",
         op25, eligibility(1.0, op25_range)))
@@ -948,19 +1041,22 @@ def rule_v2_vectors(rng):
         "after the cliff at round 5 (first eligible round 6), a climb of 1% per round (rounds 5-25) then flat: every "
         "five-round window of the climb holds SNIA's bounds (excursion ~4%), but the horizon sees 1% per round: "
         "ten rounds climbing 1% give |b| x 9 = 8.95% of avg, and the record approaches the level for the first "
-        "time (every earlier eligible round is below it: not crossed), so the 5% bound applies and every horizon "
-        "that climbs fails (level-still-moving; the 10% bound of a crossed level would have let it pass at round "
-        "15, mid-climb). Not reached mid-climb: reached at round {reached}, the first horizon (rounds {hfirst}-"
-        "{reached}) flat enough after the climb ends at round 25. A first approach fails from a steady climb of "
-        "about 0.56% per round (compounded).",
+        "time (every earlier eligible round is below it: not crossed), so the horizon is the later half of the "
+        "record since round 6, held within 5% and to slowing (moving at most half as much as the rounds before it, "
+        "or under 2.5% of avg): every horizon that climbs fails (level-still-moving; the 10% bound of a crossed "
+        "level would have let it pass at round 15, mid-climb). Not reached mid-climb: reached at round {reached}, "
+        "the first later half (rounds {hfirst}-{reached}) within 5% and slowing after the climb ends at round 25. "
+        "A steady climb is never slowing (its later half moves as much as the rounds before it), so it passes only "
+        "while its later half moves less than 2.5% of the level.",
         totals_of(climb, little), eligibility(1.0, tested)))
     climb15 = [100_000] * 5 + growth(30_000, "1.015", 21) + [int(Fraction(30_000) * Fraction("1.015") ** 20)] * 12
     vectors.append(vector(
         "slow-climb-1.5pct",
         "the same with a climb of 1.5% per round (rounds 5-25) then flat: the five-round windows of the climb hold "
-        "SNIA's bounds (excursion ~6%), but every horizon that climbs fails (|b| x 9 ~ 13% of avg, above even the "
-        "10% bound): level-still-moving until the horizon's rounds are flat enough (within 5%: a first approach): "
-        "reached at round {reached}.",
+        "SNIA's bounds (excursion ~6%), but every horizon that climbs fails (|b| x 9 ~ 13% of avg over ten rounds, "
+        "above even the 10% bound): level-still-moving until the later half of the record since round 6 (a first "
+        "approach) holds within 5% and moves at most half as much as the rounds before it: reached at round "
+        "{reached} (rounds {hfirst}-{reached}).",
         totals_of(climb15, little), eligibility(1.0, tested)))
 
     hump = [100_000] * 5 + [30_000] * 8 + [35_000, 39_500] + [39_900] * 5 + [38_500, 37_000, 36_000] + [35_000] * 15
@@ -971,8 +1067,8 @@ def rule_v2_vectors(rng):
         "five-round windows on the hump top (rounds 14-18 .. 17-21) meet SNIA's bounds, but no window on the hump "
         "holds: their horizons span the level before the climb (range > 20%), and the windows of the descent fail "
         "the slope or the horizon's slope: reached at round {reached}, in the flat (horizon rounds {hfirst}-"
-        "{reached}: the record has been above the level, on the hump, and below it, before the climb, so it has "
-        "crossed it and its excursion of {hexc}% is held to the 10% bound).",
+        "{reached}: the record has been more than 5% above the level, on the hump, and more than 5% below it, before "
+        "the climb, so it has crossed it and its excursion of {hexc}% is held to the 10% bound).",
         totals_of(hump, little), eligibility(1.0, tested)))
     gentle = ([100_000] * 5 + [30_000] * 6 + [32_000, 34_500, 37_000, 39_500] + [39_900] * 5 +
               [38_500, 37_000, 36_000] + [35_000] * 15)
@@ -981,9 +1077,13 @@ def rule_v2_vectors(rng):
         "the same hump reached by a gentler climb (32k, 34.5k, 37k, 39.5k over rounds 11-14): the horizon of rounds "
         "12-21 straddles the hump symmetrically, so its least-squares slope is small (excursion 4.95%) and its "
         "range 14% <= 20%. Every eligible round before it (30k, rounds 6-11) is below its average, so the level is "
-        "approached for the first time (not crossed) and the 5% bound applies, which 4.95% still meets: reached "
-        "at round {reached} (window 17-21, avg ~39k, ~11% above the final 35k). Pinned as the rule's limit: a "
-        "horizon centred on a hump of less than 20% passes even the first-approach bound.",
+        "approached for the first time (not crossed): the 5% bound, which 4.95% meets, but the horizon also has to "
+        "be slowing, and it moves more than half as much as rounds 6-11 before it (3.7% of avg) and more than 2.5%: "
+        "not held at round 21. At round 22 the horizon 13-22 would hold (excursion 4.7%, less than half of the "
+        "climb 6-12 before it), but the window 18-22 of the descent fails SNIA's slope bound; the descent's "
+        "horizons fail: reached at round {reached}, in the flat (rounds {hfirst}-{reached}, crossed: the hump "
+        "above, the level before the climb below). Pinned as the rule's limit: a first-approach horizon centred "
+        "on a hump of less than 20% after a climb twice its change would pass; SNIA's window stopped it here.",
         totals_of(gentle, little), eligibility(1.0, tested)))
 
     for kind in ("range", "slope"):
@@ -993,21 +1093,31 @@ def rule_v2_vectors(rng):
             if index is not None:
                 sums[index] -= 1  # 1/60 IOPS: the sum falls by 1/60, the bound's other side does not move
             naive_range, naive_slope = naive_horizon_decision(sums)
+            # The slope's on-bound horizon follows a first climb (rounds 0-9, 30% to 60% of its level), so that it is
+            # the later half of the record (n = 10: decided exactly) and slowing: it moves 5% of avg, less than half
+            # of the climb's change; the climb stays below the level, so it is not crossed.
+            climb = [sums[0] * (90 + 10 * i) // 300 for i in range(10)] if kind == "slope" else []
             name, v = vector(
                 "horizon-" + kind + "-bound-" + label,
-                "ten rounds after a purge, all eligible (W = 0, no cliff), every five-round window inside SNIA's "
-                "bounds, with the horizon's %s criterion %s (%s): round sums %s over 60 s each: %s. A naive double "
-                "comparison says range %s, slope %s%s." % (
+                "%s, all eligible (W = 0, no cliff), every five-round window inside SNIA's bounds, with the "
+                "horizon's %s criterion %s (%s): round sums %s over 60 s each: %s. A naive double comparison says "
+                "range %s, slope %s%s." % (
+                    "ten rounds after a purge" if kind == "range" else
+                    "after a purge, a first climb (rounds 0-9, from 30% to 60% of the level) and ten rounds 10-19",
                     kind,
                     "exactly on its bound" if label == "on" else "1/60 IOPS outside its bound",
-                    "50 (max - min) = sum(y)" if kind == "range" else
-                    "no round precedes the horizon, so the level is approached for the first time, not crossed: "
-                    "the 5% bound, 120 |sum((2i - 9) y_i)| = 11 sum(y)",
+                    "50 (max - min) = sum(y); no round precedes the horizon, and it moves under 2.5% of avg: slowing"
+                    if kind == "range" else
+                    "every round before them is below their average, so the level is approached for the first time, "
+                    "not crossed: the horizon is the later half of the record, rounds 10-19 (n = 10), with the 5% "
+                    "bound, 120 |sum((2i - 9) y_i)| = 11 sum(y); it moves 5% of avg, less than half the climb's "
+                    "change: slowing",
                     sums,
-                    "reached at round 9" if label == "on" else "not reached, level-still-moving at the end",
+                    ("reached at round %d" % (9 + len(climb))) if label == "on" else
+                    "not reached, level-still-moving at the end",
                     "holds" if naive_range else "fails", "holds" if naive_slope else "fails",
                     "" if doubles_fail else " (no nearby sums were found where doubles get it wrong)"),
-                totals_of([("sum", s_) for s_ in sums], 1_000_000), eligibility(0.0, tested))
+                totals_of([("sum", s_) for s_ in climb + sums], 1_000_000), eligibility(0.0, tested))
             vectors.append((name, v))
 
     # One ten-round horizon: a settling oscillation climbing into a level of ~38.2k (range 8.9%, excursion 6.2%:
@@ -1018,7 +1128,8 @@ def rule_v2_vectors(rng):
         "after the cliff at round 5 (first eligible round 6), a climb (34k-42k) to an overshoot (46k, 47k at rounds "
         "9-10), a fall below the level (42k, 36k, 31k at rounds 11-13) and a settling oscillation (rounds 14-23, "
         "36k-39.4k) whose ten-round excursion is 6.2% (range 8.9%): the eligible rounds before that horizon lie "
-        "above its average (the overshoot) and below it (the climb, the undershoot), so the record has crossed the "
+        "more than 5% above its average (the overshoot) and more than 5% below it (the climb, the undershoot), so "
+        "the record has crossed the "
         "level and the 10% bound applies: reached at round {reached}, steady at end (every earlier horizon spans "
         "the undershoot or the overshoot: range > 20%).",
         totals_of([100_000] * 5 + [30_000, 34_000, 38_000, 42_000, 46_000, 47_000, 42_000, 36_000, 31_000] + settling,
@@ -1028,10 +1139,50 @@ def rule_v2_vectors(rng):
         "the same ten rounds 14-23 (excursion 6.2%, range 8.9%) after the cliff at round 5 and a first approach from "
         "below (30.5k to 34k, rounds 6-13): every earlier eligible round is below the horizon's average (the fresh "
         "plateau of rounds 0-4 is above it but not eligible), so the level has not been crossed and the 5% bound "
-        "applies: the five-round windows inside rounds 14-23 hold SNIA's bounds, but no horizon does: not reached, level-still-moving "
-        "at the end.",
+        "applies (the later half of the record since round 6 is these ten rounds: 5% fails, and they move more than "
+        "half as much as rounds 6-13 before them: not slowing either): the five-round windows inside rounds 14-23 "
+        "hold SNIA's bounds, but no horizon does: not reached, level-still-moving at the end.",
         totals_of([100_000] * 5 + [30_000, 30_500, 31_000, 31_500, 32_000, 32_500, 33_000, 33_500, 34_000] + settling,
                   little), eligibility(1.0, tested)))
+
+    vectors.append(vector(
+        "crossed-with-margin",
+        "the same ten rounds 14-23 (average 38,210, excursion 6.2%, range 8.9%) after the cliff at round 5 and a "
+        "first approach from below (30.5k to 34k, rounds 6-13) in which round 11 reaches 39,356, only 3% above the "
+        "horizon's average: the record has been below the level by more than 5% but above it by less than 5%, so it "
+        "has not crossed it (crossing needs a round above 1.05 x and one below 0.95 x the average): a first "
+        "approach, the 5% bound (and slowing); no horizon holds: not reached, level-still-moving at the end. "
+        "Counted as crossed (any round above and any below), the 10% bound would have let round 23 pass.",
+        totals_of([100_000] * 5 + [30_000, 30_500, 31_000, 31_500, 32_000, 39_356, 33_000, 33_500, 34_000] + settling,
+                  little), eligibility(1.0, tested)))
+
+    # A convex climb after a cliff: the growth per round accelerates from 0.280% to 0.295% (compounded).
+    accelerating, level = [], 30_000.0
+    for t in range(36):
+        accelerating.append(int(round(level)))
+        level *= 1 + 0.0028 + 0.00015 * t / 35
+    vectors.append(vector(
+        "first-approach-still-climbing",
+        "after a fresh plateau (rounds 0-3, 100k) the cliff at round 4 (first eligible round 5), then a convex climb "
+        "over rounds 4-39 (from 30k, growing 0.280% per round at first and 0.295% at the end, accelerating): every "
+        "five-round window holds SNIA's bounds and every ten-round horizon's excursion is under 5% (at most 2.6%), "
+        "so a ten-round first-approach check would pass; but the record never crosses its level, so the horizon is "
+        "the later half of the record since round 5, and it must be slowing: moving at most half as much as the "
+        "rounds before it (or under 2.5% of avg). Each later half moves more than the rounds before it (at round 39: "
+        "rounds 22-39, excursion 4.94%, within 5%, against an earlier change of 4.31%): not slowing, never reached, "
+        "level-still-moving at the end.",
+        totals_of([100_000] * 4 + accelerating, little), eligibility(1.0, tested)))
+
+    exponential = [int(round(50_000 * (1 - 0.4 * math.exp(-t / 6)))) for t in range(40)]
+    vectors.append(vector(
+        "first-approach-slowing",
+        "after a fresh plateau (rounds 0-4, 100k) the cliff at round 5 (first eligible round 6), then an exponential "
+        "approach to 50k (30k at round 5, 50k x (1 - 0.4 e^(-t/6)) over rounds 5-44): it never crosses the level, "
+        "so the horizon is the later half of the record since round 6. Once that half holds SNIA's bounds within 5% "
+        "and is slowing (it moves at most half as much as the rounds before it) the level is steady: reached at "
+        "round {reached} (rounds {hfirst}-{reached}, excursion {hexc}%, the rounds before it having moved "
+        "{hearlier}% of its average); steady at end.",
+        totals_of([100_000] * 5 + exponential, little), eligibility(1.0, tested)))
 
     vectors.append(vector(
         "no-reset-import",
@@ -1045,8 +1196,9 @@ def rule_v2_vectors(rng):
         "written-bytes-fallback",
         "after a purge, no cliff at all (100k declining 1k a round to 85k, never below 0.8 x the best), range "
         "known, W = 1.5: eligible once 1.5 x the range is written, an eighth of the range a round: first eligible "
-        "round 12 (evidence written-bytes), reached at round {reached} (horizon rounds 12-21: 88k to 85k, inside "
-        "both bounds).",
+        "round 12 (evidence written-bytes). The horizon of rounds 12-21 (88k to 85k) is inside both bounds, but no "
+        "counted round precedes it since round 12, so to be slowing it must move under 2.5% of avg: 2.9%, not held; "
+        "reached at round {reached} (horizon rounds {hfirst}-{reached}: 87k to 85k, 1.6%).",
         totals_of(decline, tested // 8), eligibility(1.5, tested)))
 
     host = 4096 * 60 * 50_000
