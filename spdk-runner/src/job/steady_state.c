@@ -185,17 +185,18 @@ static int compare_fractions(dq_u128 a, dq_u128 b, dq_u128 c, dq_u128 d)
 }
 
 /*
- * Has the record crossed the level of the horizon first..first+9: does a counted, eligible round
- * before it lie above its average and another below (exactly; a round on it is neither)? A mean
- * S_r / n_r is compared with sum(y) / 10 = (sum of y_i x D) / (10 D).
+ * Has the record crossed the level of the horizon first..first+9: has a counted, eligible round
+ * since the fresh state's end (fresh..first-1) been more than 5% above its average and another
+ * more than 5% below (exactly)? A mean S_r / n_r is compared with 21/20 and 19/20 of
+ * sum(y) / 10 = (sum of y_i x D) / (10 D), i.e. with 21 T / (200 D) and 19 T / (200 D).
  */
 static int crossed_level(const struct dq_ss_round *rounds, const struct dq_ss_round_verdict *v,
-			 uint32_t first, bool *crossed)
+			 uint32_t fresh, uint32_t first, bool *crossed)
 {
-	dq_u128 denominator, scaled, total = 0;
+	dq_u128 denominator, scaled, total = 0, above_level, below_level;
 	bool above = false, below = false;
 	uint32_t i;
-	int rc, side;
+	int rc;
 
 	rc = common_denominator(rounds, first, DQ_SS_HORIZON_ROUNDS, &denominator);
 	if (rc != 0) {
@@ -208,51 +209,166 @@ static int crossed_level(const struct dq_ss_round *rounds, const struct dq_ss_ro
 			return -EOVERFLOW;
 		}
 	}
-	if (__builtin_mul_overflow(denominator, (dq_u128)DQ_SS_HORIZON_ROUNDS, &denominator)) {
+	if (__builtin_mul_overflow(denominator, (dq_u128)(20 * DQ_SS_HORIZON_ROUNDS),
+				   &denominator) ||
+	    __builtin_mul_overflow(total, (dq_u128)21, &above_level) ||
+	    __builtin_mul_overflow(total, (dq_u128)19, &below_level)) {
 		return -EOVERFLOW;
 	}
-	for (i = 0; i < first && !(above && below); i++) {
+	for (i = fresh; i < first && !(above && below); i++) {
 		if (!v[i].counted || !v[i].eligible) {
 			continue;
 		}
-		side = compare_fractions(rounds[i].sum, divisor_of(&rounds[i]), total, denominator);
-		above = above || side > 0;
-		below = below || side < 0;
+		above = above || compare_fractions(rounds[i].sum, divisor_of(&rounds[i]),
+						   above_level, denominator) > 0;
+		below = below || compare_fractions(rounds[i].sum, divisor_of(&rounds[i]),
+						   below_level, denominator) < 0;
 	}
 	*crossed = above && below;
 	return 0;
 }
 
-static int horizon_figures(const struct dq_ss_round *rounds, const struct dq_ss_round_verdict *v,
-			   uint32_t last, struct dq_ss_horizon *h)
+/*
+ * The figures of the n rounds first..last (in doubles, as the service computes them): range and
+ * excursion in percent of their average, b = 6 sum((2i - (n - 1)) y_i) / (n (n^2 - 1)) the
+ * least-squares slope; *avg and *change = |b| (n - 1) for the slowing check.
+ */
+static void line_figures(const struct dq_ss_round *rounds, uint32_t first, uint32_t last,
+			 struct dq_ss_horizon *h, double *avg, double *change)
 {
-	uint32_t first = last - (DQ_SS_HORIZON_ROUNDS - 1), i;
-	double y, total = 0, weighted = 0, max = -INFINITY, min = INFINITY, avg;
-	int rc;
+	uint32_t n = last - first + 1, i;
+	double y, total = 0, weighted = 0, max = -INFINITY, min = INFINITY, slope;
 
-	memset(h, 0, sizeof(*h));
 	h->first_round = first;
 	h->last_round = last;
-	for (i = 0; i < DQ_SS_HORIZON_ROUNDS; i++) {
+	for (i = 0; i < n; i++) {
 		y = dq_steady_state_round_mean(&rounds[first + i]);
 		total += y;
 		max = fmax(max, y);
 		min = fmin(min, y);
-		weighted += (2 * (int)i - 9) * y;
+		weighted += (2 * (double)i - (n - 1)) * y;
 	}
-	avg = total / DQ_SS_HORIZON_ROUNDS;
-	/* b = sum((i - 4.5) y_i) / 82.5 = sum((2i - 9) y_i) / 165; the excursion is |b| x 9. */
-	h->range_percent = avg > 0 ? 100 * (max - min) / avg : 0;
-	h->slope_excursion_percent = avg > 0 ? 100 * fabs(weighted / 165) * 9 / avg : 0;
-	rc = crossed_level(rounds, v, first, &h->crossed);
+	*avg = total / n;
+	slope = 6 * weighted / (n * ((double)n * n - 1));
+	*change = fabs(slope) * (n - 1);
+	h->range_percent = *avg > 0 ? 100 * (max - min) / *avg : 0;
+	h->slope_excursion_percent = *avg > 0 ? 100 * *change / *avg : 0;
+}
+
+/*
+ * |b1| x (last counted - first counted) of the least-squares line (against the round index)
+ * over the counted rounds first..last; 0 with fewer than two.
+ */
+static double earlier_change(const struct dq_ss_round *rounds, const struct dq_ss_round_verdict *v,
+			     int64_t first, int64_t last)
+{
+	double mean_x = 0, mean_y = 0, sxy = 0, sxx = 0, y;
+	int64_t round, lowest = -1, highest = -1;
+	uint32_t count = 0;
+
+	for (round = first; round <= last; round++) {
+		if (v[round].counted) {
+			mean_x += (double)round;
+			mean_y += dq_steady_state_round_mean(&rounds[round]);
+			lowest = lowest < 0 ? round : lowest;
+			highest = round;
+			count++;
+		}
+	}
+	if (count < 2) {
+		return 0;
+	}
+	mean_x /= count;
+	mean_y /= count;
+	for (round = first; round <= last; round++) {
+		if (v[round].counted) {
+			y = dq_steady_state_round_mean(&rounds[round]);
+			sxy += ((double)round - mean_x) * (y - mean_y);
+			sxx += ((double)round - mean_x) * ((double)round - mean_x);
+		}
+	}
+	return fabs(sxy / sxx) * (double)(highest - lowest);
+}
+
+/* Every round of first..last counts and is eligible (first < 0: the phase is too short). */
+static bool all_usable(const struct dq_ss_round_verdict *v, int64_t first, int64_t last)
+{
+	int64_t round;
+
+	if (first < 0) {
+		return false;
+	}
+	for (round = first; round <= last; round++) {
+		if (!v[round].counted || !v[round].eligible) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * The horizon of the window ending at last (rule v2, revision 2), fresh the first eligible
+ * round. The ten rounds last-9..last must count and be eligible. Crossed: they hold with range
+ * <= 20% and excursion <= 10% of their average (exact). A first approach: the later half of the
+ * record since fresh, n = max(10, (last - fresh + 2) / 2) rounds s..last, all counted and
+ * eligible; its bounds (range 20%, excursion 5%: exact for n = 10, in doubles above) and slowing:
+ * |b| (n - 1) <= max(half the earlier change over the counted rounds fresh..s-1, 2.5% of avg),
+ * in doubles. *complete false: not evaluated; h->first_round..last_round then holds the rounds
+ * that were needed (first_round 0 when the phase is too short).
+ */
+static int horizon_of(const struct dq_ss_round *rounds, const struct dq_ss_round_verdict *v,
+		      uint32_t fresh, uint32_t last, bool *complete, struct dq_ss_horizon *h)
+{
+	int64_t first = (int64_t)last - (DQ_SS_HORIZON_ROUNDS - 1), start;
+	uint32_t n;
+	double avg, late, earlier;
+	int rc;
+
+	memset(h, 0, sizeof(*h));
+	h->first_round = first < 0 ? 0 : (uint32_t)first;
+	h->last_round = last;
+	*complete = all_usable(v, first, last);
+	if (!*complete) {
+		return 0;
+	}
+	rc = crossed_level(rounds, v, fresh, (uint32_t)first, &h->crossed);
 	if (rc != 0) {
 		return rc;
 	}
-	rc = exact_bounds(rounds, first, DQ_SS_HORIZON_ROUNDS,
-			  h->crossed ? EXCURSION_10_PERCENT : EXCURSION_5_PERCENT,
-			  &h->range_within_bound, &h->slope_within_bound);
-	h->holds = h->range_within_bound && h->slope_within_bound;
-	return rc;
+	if (h->crossed) {
+		line_figures(rounds, (uint32_t)first, last, h, &avg, &late);
+		h->slowing = true;
+		rc = exact_bounds(rounds, (uint32_t)first, DQ_SS_HORIZON_ROUNDS,
+				  EXCURSION_10_PERCENT, &h->range_within_bound,
+				  &h->slope_within_bound);
+		h->holds = h->range_within_bound && h->slope_within_bound;
+		return rc;
+	}
+	n = (last - fresh + 2) / 2;
+	n = n > DQ_SS_HORIZON_ROUNDS ? n : DQ_SS_HORIZON_ROUNDS;
+	start = (int64_t)last - n + 1;
+	h->first_round = (uint32_t)start;
+	*complete = all_usable(v, start, last);
+	if (!*complete) {
+		return 0;
+	}
+	line_figures(rounds, (uint32_t)start, last, h, &avg, &late);
+	if (n == DQ_SS_HORIZON_ROUNDS) {
+		rc = exact_bounds(rounds, (uint32_t)start, DQ_SS_HORIZON_ROUNDS,
+				  EXCURSION_5_PERCENT, &h->range_within_bound,
+				  &h->slope_within_bound);
+		if (rc != 0) {
+			return rc;
+		}
+	} else {
+		h->range_within_bound = h->range_percent <= 20;
+		h->slope_within_bound = h->slope_excursion_percent <= 5;
+	}
+	earlier = earlier_change(rounds, v, fresh, start - 1);
+	h->earlier_change_percent = avg > 0 ? 100 * earlier / avg : 0;
+	h->slowing = late <= fmax(0.5 * earlier, 0.025 * avg);
+	h->holds = h->range_within_bound && h->slope_within_bound && h->slowing;
+	return 0;
 }
 
 /* read-only and no-reset follow SNIA's published rules: no horizon. */
@@ -319,19 +435,6 @@ static enum dq_ss_evidence fresh_state_end(const struct dq_ss_round *rounds,
 	return DQ_SS_EVIDENCE_WRITTEN_BYTES;
 }
 
-/* The horizon of the window ending at last: complete (ten counted eligible rounds) and holding. */
-static int horizon_of(const struct dq_ss_round *rounds, const struct dq_ss_round_verdict *v,
-		      uint32_t last, bool *complete, struct dq_ss_horizon *h)
-{
-	uint32_t round;
-
-	*complete = last >= DQ_SS_HORIZON_ROUNDS - 1;
-	for (round = *complete ? last - (DQ_SS_HORIZON_ROUNDS - 1) : 0; round <= last; round++) {
-		*complete = *complete && v[round].counted && v[round].eligible;
-	}
-	return *complete ? horizon_figures(rounds, v, last, h) : 0;
-}
-
 static int judge_end(const struct dq_ss_round *rounds, const struct dq_ss_round_verdict *v,
 		     uint32_t limit, const struct dq_ss_eligibility *e, struct dq_ss_result *r)
 {
@@ -377,7 +480,8 @@ static int judge_end(const struct dq_ss_round *rounds, const struct dq_ss_round_
 		}
 	}
 	if (horizon_required(r->evidence)) {
-		rc = horizon_of(rounds, v, (uint32_t)last, &complete, &r->end_horizon);
+		rc = horizon_of(rounds, v, r->first_eligible_round, (uint32_t)last, &complete,
+				&r->end_horizon);
 		if (rc != 0) {
 			return rc;
 		}
@@ -427,7 +531,7 @@ static int window_holds(const struct dq_ss_round *rounds, const struct dq_ss_rou
 	if (!horizon_required(result->evidence)) {
 		return 0;
 	}
-	rc = horizon_of(rounds, v, x, &complete, &result->horizon);
+	rc = horizon_of(rounds, v, result->first_eligible_round, x, &complete, &result->horizon);
 	result->has_horizon = complete;
 	*holds = *holds && complete && result->horizon.holds;
 	return rc;

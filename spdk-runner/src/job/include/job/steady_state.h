@@ -86,23 +86,28 @@ struct dq_ss_window {
 };
 
 /*
- * The ten rounds first..last: max - min <= 20% of avg and |b| x 9 <= 10% of avg once the record
- * has crossed the level (crossed), <= 5% of avg on a first approach; b the least-squares slope
- * over the ten indices. The bounds and crossed are decided exactly in integers.
+ * The horizon of a window ending at x (rule v2, revision 2; not for read-only, no-reset). The
+ * ten rounds x-9..x must count and be eligible. When the counted, eligible rounds since the fresh
+ * state's end F and before them have been more than 5% above their average and more than 5%
+ * below (crossed, exact), the horizon is those ten rounds: max - min <= 20% of avg and
+ * |b| x 9 <= 10% of avg, exact. Else (a first approach) it is the later half of the record since
+ * F, n = max(10, floor((x - F + 2) / 2)) rounds s..x: max - min <= 20% and |b| (n - 1) <= 5% of
+ * avg (exact for n = 10, in doubles for n > 10), and slowing: |b| (n - 1) <= max(half the change
+ * |b1| (last - first) of the least-squares line over the counted rounds F..s-1, 2.5% of avg), in
+ * doubles. b is the least-squares slope over the horizon's rounds.
  */
 struct dq_ss_horizon {
-	uint32_t first_round;
+	uint32_t first_round; /* x-9 when crossed, s on a first approach */
 	uint32_t last_round;
 	double range_percent;
-	double slope_excursion_percent; /* 100 |b| x 9 / avg */
-	/*
-	 * The counted, eligible rounds before first lie above and below the ten rounds' average
-	 * (a round exactly on it is neither): the record settles around a level it has crossed.
-	 */
+	double slope_excursion_percent; /* 100 |b| (n - 1) / avg */
+	/* 100 x the earlier change / the horizon's avg (first approach; 0 when crossed) */
+	double earlier_change_percent;
 	bool crossed;
 	bool range_within_bound;
 	bool slope_within_bound;
-	bool holds; /* both */
+	bool slowing; /* true when crossed */
+	bool holds; /* the bounds, and slowing */
 };
 
 /* Why the last five rounds are not steady, in the order the reports list them. */
@@ -114,8 +119,8 @@ enum dq_ss_failure {
 	DQ_SS_FAIL_RANGE_ABOVE_BOUND = 1 << 4,
 	DQ_SS_FAIL_SLOPE_ABOVE_BOUND = 1 << 5,
 	/*
-	 * the horizon x-9..x is incomplete (a round not counted or not eligible, x < 9) or fails
-	 * (range, or the excursion: 10% of avg when crossed, 5% on a first approach)
+	 * the horizon is incomplete (a round of x-9..x, or of the later half s..x on a first
+	 * approach, not counted or not eligible; x < 9) or fails (range, excursion, slowing)
 	 */
 	DQ_SS_FAIL_LEVEL_STILL_MOVING = 1 << 6,
 };
@@ -129,14 +134,22 @@ struct dq_ss_result {
 	uint32_t windows_evaluated;
 	bool has_window; /* the last window evaluated: the one that holds when reached */
 	struct dq_ss_window window;
-	bool has_horizon; /* the horizon of that window, when it was required and complete */
+	/*
+	 * the horizon of that window, when it was required and complete (when not complete,
+	 * horizon.first_round..last_round are the rounds it needed)
+	 */
+	bool has_horizon;
 	struct dq_ss_horizon horizon;
 	int32_t end_first_round; /* -1 when fewer than five rounds up to the last counted one */
 	int32_t end_last_round; /* the last counted round, -1 when none counts */
 	bool end_holds;
 	bool has_end_window; /* every round of the end window counted */
 	struct dq_ss_window end_window;
-	bool has_end_horizon; /* required (not read-only, no-reset) and ten counted eligible rounds */
+	/*
+	 * required (not read-only, no-reset) and all its rounds counted and eligible; when
+	 * required but not, end_horizon.first_round..last_round are the rounds it needed
+	 */
+	bool has_end_horizon;
 	struct dq_ss_horizon end_horizon;
 	unsigned end_failures; /* enum dq_ss_failure bits */
 };
@@ -153,7 +166,9 @@ struct dq_ss_result {
  * (D = n: any 64-bit sums), and for rounds of up to 60 s with seconds missing
  * (D <= lcm(54..60) < 2^32, with any 64-bit sums); only rounds of minutes with many different
  * seconds present can exceed it. Whether the level was crossed compares each earlier round's
- * mean with the horizon's average exactly, without a product that could overflow.
+ * mean with 21/20 and 19/20 of the horizon's average exactly (by continued fractions). A first
+ * approach's later half of more than ten rounds and its slowing are decided in doubles, as the
+ * spec says.
  */
 int dq_steady_state_detect(const struct dq_ss_round *rounds, size_t n, uint32_t round_length_s,
 			   uint32_t max_rounds, const struct dq_ss_eligibility *eligibility,
