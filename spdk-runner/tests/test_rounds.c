@@ -165,6 +165,14 @@ static struct dq_ss_eligibility eligibility_of(double w, uint64_t capacity_bytes
 					   .tested_range_bytes = capacity_bytes };
 }
 
+/* The evidence phase-completed reports is the rule's, by name. */
+static bool check_evidence(const struct dq_rounds_result *r, const struct dq_ss_result *ss)
+{
+	const char *reported = dq_fresh_state_evidence_to_str(r->fresh_state_evidence);
+
+	return reported != NULL && strcmp(reported, dq_ss_evidence_to_str(ss->evidence)) == 0;
+}
+
 /* Labels and time line, and the stop recomputed from the samples by the steady-state rule. */
 static void check_against_samples(struct test_ctx *t, const struct capture *c, size_t step_count,
 				  uint32_t step_s, double w, uint64_t capacity_bytes)
@@ -219,6 +227,8 @@ static void check_against_samples(struct test_ctx *t, const struct capture *c, s
 		      (!ss.has_first_eligible ||
 		       ss.first_eligible_round == r->first_eligible_round),
 	      "first eligible round");
+	CHECK(t, check_evidence(r, &ss), "evidence %s",
+	      dq_fresh_state_evidence_to_str(r->fresh_state_evidence));
 }
 
 /*
@@ -231,7 +241,7 @@ static void check_latency_rounds(struct test_ctx *t, const struct capture *c, si
 {
 	static struct dq_ss_round rounds[25];
 	static struct dq_ss_round_verdict verdicts[25];
-	const struct dq_ss_eligibility eligibility = eligibility_of(w, capacity_bytes);
+	struct dq_ss_eligibility eligibility = eligibility_of(w, capacity_bytes);
 	const struct dq_rounds_result *r = &c->rounds;
 	uint32_t n = r->rounds_run, x;
 	uint64_t ios[25] = { 0 };
@@ -264,10 +274,14 @@ static void check_latency_rounds(struct test_ctx *t, const struct capture *c, si
 	CHECK(t,
 	      c->write_ios > 0 && weighted >= phase_sum - 1 && weighted < phase_sum + c->write_ios,
 	      "rounds x IOs %.0Lf ns, the phase's write latency sum %.0Lf ns", weighted, phase_sum);
+	/* A mean latency has no cliff in the rule: its written bytes decide. */
+	eligibility.lower_is_better = true;
 	CHECK(t, dq_steady_state_detect(rounds, n, step_s, 25, &eligibility, verdicts, &ss) == 0,
 	      "detect");
 	CHECK(t, ss.reached == (r->stopped_because == DQ_ROUNDS_STOP_STEADY),
 	      "the rule on the reported values and the runner agree on reaching steady state");
+	CHECK(t, check_evidence(r, &ss), "evidence %s",
+	      dq_fresh_state_evidence_to_str(r->fresh_state_evidence));
 	CHECK(t,
 	      !ss.reached ||
 		      (r->has_reached_at_round && ss.reached_at_round == r->reached_at_round &&
@@ -418,8 +432,10 @@ int main(void)
 	      "stops at steady state before 25 rounds (%u rounds)", c.rounds.rounds_run);
 	CHECK(&t, c.rounds.has_first_eligible_round && c.rounds.first_eligible_round > 0,
 	      "its fresh rounds are not eligible");
-	printf("enterprise: %u rounds, first eligible round %u, reached at round %u\n",
-	       c.rounds.rounds_run, c.rounds.first_eligible_round, c.rounds.reached_at_round);
+	printf("enterprise: %u rounds, first eligible round %u (%s), reached at round %u\n",
+	       c.rounds.rounds_run, c.rounds.first_eligible_round,
+	       dq_fresh_state_evidence_to_str(c.rounds.fresh_state_evidence),
+	       c.rounds.reached_at_round);
 	check_against_samples(&t, &c, 3, 5, 1.0, 8000000000ull);
 	check_window_latency(&t, &c, 3, false);
 

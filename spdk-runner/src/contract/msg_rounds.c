@@ -15,7 +15,10 @@ static const char *const metric_names_array[] = { NULL, "iops", "bytesPerS", "me
 static const char *const stop_names_array[] = { NULL, "steady", "maxRounds" };
 
 static const struct dq_enum_names metric_names = DQ_ENUM_NAMES(metric_names_array);
+static const char *const evidence_names_array[] = { NULL,	    "read-only",  "no-reset",
+						    "media-writes", "iops-cliff", "written-bytes" };
 static const struct dq_enum_names stop_names = DQ_ENUM_NAMES(stop_names_array);
+static const struct dq_enum_names evidence_names = DQ_ENUM_NAMES(evidence_names_array);
 
 const char *dq_tracking_metric_to_str(enum dq_tracking_metric metric)
 {
@@ -27,19 +30,21 @@ const char *dq_rounds_stop_to_str(enum dq_rounds_stop stop)
 	return dq_enum_to_str(&stop_names, stop);
 }
 
+const char *dq_fresh_state_evidence_to_str(enum dq_fresh_state_evidence evidence)
+{
+	return dq_enum_to_str(&evidence_names, evidence);
+}
+
 static const char *const spec_keys[] = { "steps",     "stepRuntimeS",	     "tracking",
 					 "maxRounds", "rangeWritesRequired", NULL };
 static const char *const step_keys[] = { "rw",	       "readPercent", "blockSizeBytes",
 					 "queueDepth", "runtimeS",    "idleS",
 					 NULL };
 static const char *const tracking_keys[] = { "step", "metric", NULL };
-static const char *const result_keys[] = { "roundsRun",
-					   "stoppedBecause",
-					   "reachedAtRound",
-					   "firstEligibleRound",
-					   "trackingMilli",
-					   "windowLatency",
-					   NULL };
+static const char *const result_keys[] = { "roundsRun",		 "stoppedBecause",
+					   "reachedAtRound",	 "firstEligibleRound",
+					   "freshStateEvidence", "trackingMilli",
+					   "windowLatency",	 NULL };
 static const char *const window_keys[] = { "firstRound", "lastRound", "steps", NULL };
 static const char *const step_window_keys[] = { "step", "read", "write", "total", NULL };
 static const char *const figures_keys[] = { "ios",	"meanNs", "p99Ns", "p999Ns",
@@ -215,6 +220,8 @@ int dq_rounds_result_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
 		    &r->reached_at_round, &r->has_reached_at_round);
 	dq_json_u32(ctx, path, obj, "firstEligibleRound", false, 0, DQ_ROUNDS_MAX - 1,
 		    &r->first_eligible_round, &r->has_first_eligible_round);
+	r->fresh_state_evidence =
+		dq_json_enum(ctx, path, obj, "freshStateEvidence", false, &evidence_names);
 	dq_json_array(ctx, path, obj, "trackingMilli", true, 0, DQ_ROUNDS_MAX, &array, &n);
 	for (i = 0; i < n && ctx->rc == 0; i++) {
 		dq_json_int_value(ctx, DQ_JPATH_INDEX(list, i), json_object_array_get_idx(array, i),
@@ -283,6 +290,9 @@ void dq_rounds_result_encode(struct dq_jbuild *b, struct json_object *obj,
 	}
 	if (r->has_first_eligible_round) {
 		dq_jb_u64(b, obj, "firstEligibleRound", r->first_eligible_round);
+	}
+	if (r->fresh_state_evidence != DQ_FRESH_STATE_EVIDENCE_NONE) {
+		dq_jb_enum(b, obj, "freshStateEvidence", &evidence_names, r->fresh_state_evidence);
 	}
 	array = dq_jb_array(b, obj, "trackingMilli");
 	for (i = 0; i < r->tracking_count && i < DQ_ROUNDS_MAX && b->rc == 0; i++) {

@@ -350,7 +350,9 @@ static int admit(struct job *job, const struct dq_allowlist *allowlist)
 /*
  * The eligibility input of later rounds, as the service's analysis counts it: a purge, fill or
  * deallocation resets it; a workload writing at random adds its writes (a phase with rounds the
- * writes of its random steps only).
+ * writes of its random steps only). The history is always "reset" for the runner: a job either
+ * purges, fills or deallocates before its rounds, or is taken as starting fresh (the rule's
+ * "unknown" history is for imported logs, which the runner never produces).
  */
 static void count_random_writes(struct job *job, const struct dq_phase_spec *spec,
 				const struct dq_phase_stats *stats)
@@ -378,6 +380,7 @@ static int run_phase(struct job *job, const struct dq_phase_spec *spec,
 	struct dq_job_event event = { .type = DQ_JOB_EVENT_PHASE_STARTED };
 	struct dq_io_phase_params params;
 	bool snapshots = spec->has_smart_snapshot && spec->smart_snapshot;
+	struct dq_rounds_history history;
 	int rc;
 
 	dq_phase_stats_init(stats);
@@ -398,9 +401,14 @@ static int run_phase(struct job *job, const struct dq_phase_spec *spec,
 	switch (spec->kind) {
 	case DQ_PHASE_KIND_WORKLOAD:
 		if (spec->has_rounds) {
+			history = (struct dq_rounds_history){
+				.history = DQ_SS_HISTORY_RESET,
+				.random_write_bytes_since_reset =
+					job->random_write_bytes_since_reset,
+			};
 			rc = dq_rounds_phase_run(&job->env, spec, &job->engine.target.device,
-						 job->random_write_bytes_since_reset, stats,
-						 &job->rounds, &job->rounds_random_write_bytes);
+						 &history, stats, &job->rounds,
+						 &job->rounds_random_write_bytes);
 			break;
 		}
 		/* fall through */

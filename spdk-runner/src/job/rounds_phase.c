@@ -161,17 +161,37 @@ static int64_t tracking_milli(const struct rounds_run *run, struct dq_ss_round *
 	return (int64_t)round->sum;
 }
 
+/* The rule's evidence as phase-completed names it (the runner never has media evidence). */
+static enum dq_fresh_state_evidence evidence_of(enum dq_ss_evidence evidence)
+{
+	switch (evidence) {
+	case DQ_SS_EVIDENCE_READ_ONLY:
+		return DQ_FRESH_STATE_EVIDENCE_READ_ONLY;
+	case DQ_SS_EVIDENCE_NO_RESET:
+		return DQ_FRESH_STATE_EVIDENCE_NO_RESET;
+	case DQ_SS_EVIDENCE_IOPS_CLIFF:
+		return DQ_FRESH_STATE_EVIDENCE_IOPS_CLIFF;
+	case DQ_SS_EVIDENCE_WRITTEN_BYTES:
+		return DQ_FRESH_STATE_EVIDENCE_WRITTEN_BYTES;
+	}
+	return DQ_FRESH_STATE_EVIDENCE_NONE;
+}
+
 /* After round r: has the tracking variable settled, or is this the last round? */
 static bool round_decides(const struct dq_phase_spec *spec, const struct dq_device *device,
-			  uint64_t random_write_bytes_before, const struct rounds_run *run,
+			  const struct dq_rounds_history *history, const struct rounds_run *run,
 			  struct dq_ss_round_verdict *verdicts, struct dq_rounds_result *result)
 {
 	const struct dq_ss_eligibility eligibility = {
 		.applies = dq_phase_is_destructive(spec),
+		.history = history->history,
+		/* A mean latency rises when the fresh state ends: the spec's cliff is a fall. */
+		.lower_is_better = spec->rounds.tracking_metric ==
+				   DQ_TRACKING_METRIC_MEAN_LATENCY_NS,
 		.range_writes_required = spec->rounds.range_writes_required,
 		.has_tested_range = true,
 		.tested_range_bytes = tested_range_bytes(spec, device),
-		.random_write_bytes_before = random_write_bytes_before,
+		.random_write_bytes_before = history->random_write_bytes_since_reset,
 	};
 	struct dq_ss_result ss;
 	uint32_t n = run->round + 1;
@@ -193,6 +213,7 @@ static bool round_decides(const struct dq_phase_spec *spec, const struct dq_devi
 	}
 	result->has_first_eligible_round = ss.has_first_eligible;
 	result->first_eligible_round = ss.first_eligible_round;
+	result->fresh_state_evidence = evidence_of(ss.evidence);
 	if (ss.reached) {
 		result->stopped_because = DQ_ROUNDS_STOP_STEADY;
 		result->has_reached_at_round = true;
@@ -263,7 +284,7 @@ int dq_rounds_phase_check_fit(const struct dq_phase_spec *spec, const struct dq_
 }
 
 int dq_rounds_phase_run(const struct dq_phase_env *env, const struct dq_phase_spec *spec,
-			const struct dq_device *device, uint64_t random_write_bytes_before,
+			const struct dq_device *device, const struct dq_rounds_history *history,
 			struct dq_phase_stats *stats, struct dq_rounds_result *result,
 			uint64_t *random_write_bytes)
 {
@@ -322,8 +343,7 @@ int dq_rounds_phase_run(const struct dq_phase_env *env, const struct dq_phase_sp
 			}
 			run.t_offset += step_seconds(r, &r->steps[run.step]);
 		}
-		stop = round_decides(spec, device, random_write_bytes_before, &run, verdicts,
-				     result);
+		stop = round_decides(spec, device, history, &run, verdicts, result);
 	}
 	if (window_latency(run.window, result) != 0) {
 		fail_internal(stats, "the measurement window's latency: out of memory");

@@ -10,6 +10,7 @@
 
 #include "contract/msg_common.h"
 #include "io/phase.h"
+#include "job/steady_state.h"
 
 /*
  * Whether a step of the phase cannot run on the opened device; 0 when every step fits, else
@@ -19,14 +20,22 @@ int dq_rounds_phase_check_fit(const struct dq_phase_spec *spec, const struct dq_
 			      uint32_t max_queue_depth, char *why, size_t why_len);
 
 /*
+ * The drive's history before the phase, the steady-state rule's eligibility input: whether a
+ * purge, fill or deallocation precedes it, and the job's random writes since then.
+ */
+struct dq_rounds_history {
+	enum dq_ss_history history;
+	uint64_t random_write_bytes_since_reset;
+};
+
+/*
  * Run the phase: samples carry round and step, t counts on across steps; stats gets the totals
- * of every step (as one IO phase) and result how the phase stopped. random_write_bytes_before:
- * the job's random writes since its last purge, fill or deallocation (the eligibility input);
- * *random_write_bytes gets the writes of the phase's random steps.
+ * of every step (as one IO phase) and result how the phase stopped (with the evidence that decided
+ * its first eligible round); *random_write_bytes gets the writes of the phase's random steps.
  * Returns 0 (also when stats says failed or cancelled) or the sink's -errno.
  */
 int dq_rounds_phase_run(const struct dq_phase_env *env, const struct dq_phase_spec *spec,
-			const struct dq_device *device, uint64_t random_write_bytes_before,
+			const struct dq_device *device, const struct dq_rounds_history *history,
 			struct dq_phase_stats *stats, struct dq_rounds_result *result,
 			uint64_t *random_write_bytes);
 

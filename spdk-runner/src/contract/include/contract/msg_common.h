@@ -151,6 +151,16 @@ enum dq_rounds_stop {
 	DQ_ROUNDS_STOP_MAX_ROUNDS,
 };
 
+/* What decided the first eligible round (#/$defs/roundsResult freshStateEvidence). */
+enum dq_fresh_state_evidence {
+	DQ_FRESH_STATE_EVIDENCE_NONE = 0, /* absent: no tracking, or an older runner */
+	DQ_FRESH_STATE_EVIDENCE_READ_ONLY,
+	DQ_FRESH_STATE_EVIDENCE_NO_RESET,
+	DQ_FRESH_STATE_EVIDENCE_MEDIA_WRITES,
+	DQ_FRESH_STATE_EVIDENCE_IOPS_CLIFF,
+	DQ_FRESH_STATE_EVIDENCE_WRITTEN_BYTES,
+};
+
 /*
  * The completion latency of a step's IOs in one direction (or both: total) over the measurement
  * window (#/$defs/windowLatencyFigures): mean and max exact, percentiles from the merged histogram.
@@ -190,6 +200,7 @@ struct dq_rounds_result {
 	uint32_t reached_at_round;
 	bool has_first_eligible_round;
 	uint32_t first_eligible_round;
+	enum dq_fresh_state_evidence fresh_state_evidence;
 	size_t tracking_count;
 	int64_t tracking_milli[DQ_ROUNDS_MAX]; /* -1: no second of the tracking step present */
 	bool has_window_latency; /* absent from runners that keep no per-step histograms */
@@ -198,6 +209,7 @@ struct dq_rounds_result {
 
 const char *dq_tracking_metric_to_str(enum dq_tracking_metric metric);
 const char *dq_rounds_stop_to_str(enum dq_rounds_stop stop);
+const char *dq_fresh_state_evidence_to_str(enum dq_fresh_state_evidence evidence);
 
 /* One step of a qualification (#/$defs/phaseSpec); has_* says whether an optional field is set. */
 struct dq_phase_spec {
