@@ -15,9 +15,9 @@ class MetricTest {
 				"steadyStateIops", "consistencyRatio", "consistencyRatioFixedWindow", "writeLatencyP99Us",
 				"writeLatencyP999Us", "writeLatencyP9999Us", "writeLatencyP99999Us", "writeLatencyP999999Us",
 				"readLatencyP99Us", "readLatencyP999Us", "readLatencyP9999Us", "readLatencyP99999Us",
-				"readLatencyP999999Us", "waf", "dwpd", "tbwBytes", "trimRecovery", "idleRecovery", "throughputMBps",
-				"purgeVerified", "verifyMismatches", "maxTemperatureC", "criticalWarning", "newMediaErrors",
-				"thermalThrottleSeconds");
+				"readLatencyP999999Us", "waf", "steadyStateWaf", "dwpd", "tbwBytes", "trimRecovery", "idleRecovery",
+				"throughputMBps", "purgeVerified", "verifyMismatches", "maxTemperatureC", "criticalWarning",
+				"newMediaErrors", "thermalThrottleSeconds");
 	}
 
 	@Test

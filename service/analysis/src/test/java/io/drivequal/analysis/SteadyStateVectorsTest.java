@@ -138,6 +138,9 @@ class SteadyStateVectorsTest {
 			assertThat(got.firstRoundIndex()).isEqualTo(horizon.path("firstRoundIndex").asInt());
 			assertThat(got.lastRoundIndex()).isEqualTo(horizon.path("lastRoundIndex").asInt());
 			assertThat(got.holds()).as("end horizon holds").isEqualTo(horizon.path("holds").asBoolean());
+			assertThat(got.crossed()).as("end horizon crossed").isEqualTo(horizon.path("crossed").asBoolean());
+			assertClose(got.earlierChangePercent(), horizon.path("earlierChangePercent").asDouble(),
+					"horizon earlier change");
 			assertClose(got.rangePercent(), horizon.path("rangePercent").asDouble(), "horizon range");
 			assertClose(got.slopeExcursionPercent(), horizon.path("slopeExcursionPercent").asDouble(),
 					"horizon excursion");

@@ -160,7 +160,7 @@ class JobAnalyzerTest {
 		Map<String, Object> phase = ((List<Map<String, Object>>) stored.get("phases")).get(0);
 		Map<String, Object> window = (Map<String, Object>) ((Map<String, Object>) phase.get("rounds"))
 			.get("windowLatency");
-		assertThat(window).containsEntry("firstRound", 4).containsEntry("lastRound", 8);
+		assertThat(window).containsEntry("firstRound", 7).containsEntry("lastRound", 11);
 		List<Map<String, Object>> steps = (List<Map<String, Object>>) window.get("steps");
 		assertThat(steps).hasSize(9);
 		assertThat((Map<String, Object>) steps.get(7).get("total")).containsEntry("ios", 3745000)

@@ -49,8 +49,8 @@ class PhaseResultDocumentTest {
 		assertThat(document).extractingByKey("rounds", MAP)
 			.containsEntry("stoppedBecause", "steady")
 			.extractingByKey("windowLatency", MAP)
-			.containsEntry("firstRound", 4)
-			.containsEntry("lastRound", 8)
+			.containsEntry("firstRound", 7)
+			.containsEntry("lastRound", 11)
 			.extractingByKey("steps", LIST)
 			.hasSize(9);
 		assertThat(document.get("rounds"))
