@@ -40,14 +40,16 @@ class JobAnalyzerTest {
 		JobAnalyzer.PhaseAnalysis phase = analysis.phases().get(0);
 		assertThat(phase.iops().steadyState().reached()).isTrue();
 		// Flat IOPS (no cliff) and no media counter: the written-bytes fallback decides.
-		// 40.96 MB/s over a 16 GiB range: round 7 is the first eligible one, so the first
-		// window whose ten-round horizon (rounds 7..16) holds is rounds 12..16, ending at
-		// 1020 s; W comes from the profile.
-		assertThat(phase.iops().steadyState().eligibility().rangeWritesRequired()).isEqualTo(1.0);
+		// 40.96 MB/s over a 16 GiB range with W = 1.5: round 11 is the first eligible one
+		// (11 x 60 x 40.96 MB = 27.0 GB >= 1.5 x 17.2 GB), so the first window whose
+		// ten-round horizon (rounds 11..20) holds is rounds 16..20, ending at 1260 s; W
+		// comes
+		// from the profile.
+		assertThat(phase.iops().steadyState().eligibility().rangeWritesRequired()).isEqualTo(1.5);
 		assertThat(phase.iops().steadyState().eligibility().testedRangeBytes()).hasValue(16L << 30);
 		assertThat(phase.iops().steadyState().freshState().evidence())
 			.isEqualTo(io.drivequal.analysis.FreshState.Evidence.WRITTEN_BYTES);
-		assertThat(phase.iops().steadyState().window().orElseThrow().windowEndS()).isEqualTo(1020);
+		assertThat(phase.iops().steadyState().window().orElseThrow().windowEndS()).isEqualTo(1260);
 		assertThat(phase.iops().steadyState().end().holds()).isTrue();
 		assertThat(phase.iops().steadyStateConsistency().orElseThrow().ratio()).hasValue(1.0);
 		// Fixed window t >= 1400 of a 2000 s phase: 601 seconds.

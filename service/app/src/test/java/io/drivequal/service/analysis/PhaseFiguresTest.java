@@ -43,15 +43,17 @@ class PhaseFiguresTest {
 			.containsEntry("firmware", "1.0")
 			.containsEntry("profile", "consistency-2000s");
 		// 40.96 MB/s of random writes over a 16 GiB range, flat and without a media
-		// counter: round 7 is the first to start past one range (7 x 60 x 40.96 MB = 17.2
-		// GB), so steady state is reached at round 16 (horizon 7..16); the end window is
-		// rounds 28..32.
+		// counter: round 11 is the first to start past W = 1.5 ranges (11 x 60 x 40.96 MB
+		// =
+		// 27.0 GB), so steady state is reached at round 20 (horizon 11..20); the end
+		// window
+		// is rounds 28..32.
 		assertThat(figures).extractingByKey("steadyState", MAP)
 			.containsEntry("reached", true)
-			.containsEntry("reachedAtRound", 16)
+			.containsEntry("reachedAtRound", 20)
 			.containsEntry("freshStateEvidence", "written-bytes")
-			.containsEntry("firstEligibleRound", 7)
-			.containsEntry("rangeWritesRequired", 1.0)
+			.containsEntry("firstEligibleRound", 11)
+			.containsEntry("rangeWritesRequired", 1.5)
 			.containsEntry("steadyAtEnd", true)
 			.containsEntry("round", 32)
 			.containsEntry("windowStartS", 1680L)

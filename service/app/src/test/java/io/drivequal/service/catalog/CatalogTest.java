@@ -136,7 +136,7 @@ class CatalogTest {
 	@Test
 	void everyProfileSetsW() {
 		for (Profile profile : this.catalog.all()) {
-			assertThat(profile.analysis().rangeWritesRequired()).as(profile.name()).isEqualTo(1.0);
+			assertThat(profile.analysis().rangeWritesRequired()).as(profile.name()).isEqualTo(1.5);
 		}
 		assertThatIllegalArgumentException().isThrownBy(() -> new Profile.AnalysisHints(60, null, null, -0.5))
 			.withMessageContaining("rangeWritesRequired must be a finite number >= 0");
