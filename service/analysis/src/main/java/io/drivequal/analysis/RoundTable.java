@@ -240,4 +240,27 @@ final class RoundTable {
 		return List.copyOf(rounds);
 	}
 
+	/**
+	 * The least-squares line of the given rounds' means against their index.
+	 * @param indices rounds, at least two
+	 * @return {slope per round, mean of the means}
+	 */
+	double[] line(List<Integer> indices) {
+		double meanX = 0;
+		double meanY = 0;
+		for (int round : indices) {
+			meanX += round;
+			meanY += meanIops(round);
+		}
+		meanX /= indices.size();
+		meanY /= indices.size();
+		double sxy = 0;
+		double sxx = 0;
+		for (int round : indices) {
+			sxy += (round - meanX) * (meanIops(round) - meanY);
+			sxx += (round - meanX) * (round - meanX);
+		}
+		return new double[] { sxy / sxx, meanY };
+	}
+
 }

@@ -114,21 +114,7 @@ public record SteadyStateHorizon(int firstRoundIndex, int lastRoundIndex, List<I
 		if (counted.size() < 2) {
 			return 0;
 		}
-		double meanX = 0;
-		double meanY = 0;
-		for (int round : counted) {
-			meanX += round;
-			meanY += rounds.meanIops(round);
-		}
-		meanX /= counted.size();
-		meanY /= counted.size();
-		double sxy = 0;
-		double sxx = 0;
-		for (int round : counted) {
-			sxy += (round - meanX) * (rounds.meanIops(round) - meanY);
-			sxx += (round - meanX) * (round - meanX);
-		}
-		return Math.abs(sxy / sxx) * (counted.get(counted.size() - 1) - counted.get(0));
+		return Math.abs(rounds.line(counted)[0]) * (counted.get(counted.size() - 1) - counted.get(0));
 	}
 
 	private static SteadyStateHorizon figures(RoundTable rounds, int first, int x, boolean crossed, boolean holds,

@@ -103,21 +103,8 @@ public record SteadyStateTrend(OptionalDouble driftPercentPerRound, Optional<Pro
 		if (last.size() < SniaBounds.WINDOW_ROUNDS) {
 			return OptionalDouble.empty();
 		}
-		double meanX = 0;
-		double meanY = 0;
-		for (int round : last) {
-			meanX += round;
-			meanY += rounds.meanIops(round);
-		}
-		meanX /= last.size();
-		meanY /= last.size();
-		double sxy = 0;
-		double sxx = 0;
-		for (int round : last) {
-			sxy += (round - meanX) * (rounds.meanIops(round) - meanY);
-			sxx += (round - meanX) * (round - meanX);
-		}
-		return (meanY > 0) ? OptionalDouble.of(100 * (sxy / sxx) / meanY) : OptionalDouble.empty();
+		double[] line = rounds.line(last);
+		return (line[1] > 0) ? OptionalDouble.of(100 * line[0] / line[1]) : OptionalDouble.empty();
 	}
 
 	/**
