@@ -49,6 +49,8 @@ public record FreshState(Evidence evidence, OptionalInt firstEligibleRound, Stri
 			this.wireName = wireName;
 		}
 
+		/** The name the report, the phase results and the shared vectors use. */
+		@com.fasterxml.jackson.annotation.JsonValue
 		public String wireName() {
 			return this.wireName;
 		}
