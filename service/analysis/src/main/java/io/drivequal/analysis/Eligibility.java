@@ -58,6 +58,7 @@ public record Eligibility(boolean applies, History history, double rangeWritesRe
 			this.wireName = wireName;
 		}
 
+		@com.fasterxml.jackson.annotation.JsonValue
 		public String wireName() {
 			return this.wireName;
 		}
@@ -138,7 +139,18 @@ public record Eligibility(boolean applies, History history, double rangeWritesRe
 	 * @return the eligibility
 	 */
 	public static Eligibility historyUnknown(String basis) {
-		return new Eligibility(true, History.UNKNOWN, DEFAULT_RANGE_WRITES_REQUIRED, OptionalLong.empty(), 0, basis);
+		return historyUnknown(OptionalLong.empty(), basis);
+	}
+
+	/**
+	 * The same, with the tested range known (reported with each round; it decides nothing
+	 * here).
+	 * @param testedRangeBytes user capacity × range percent, if known
+	 * @param basis why, for the report
+	 * @return the eligibility
+	 */
+	public static Eligibility historyUnknown(OptionalLong testedRangeBytes, String basis) {
+		return new Eligibility(true, History.UNKNOWN, DEFAULT_RANGE_WRITES_REQUIRED, testedRangeBytes, 0, basis);
 	}
 
 	/**

@@ -190,7 +190,7 @@ const Report = (() => {
 			['Answer', el('strong', { id: 'ss-answer' }, ss.answer || '')],
 			['Steady at end (the steady-state figures)', el('strong', { id: 'ss-end' }, end.holds ? 'yes' : 'no')],
 			end.window ? ['End window', el('span', { id: 'ss-end-window' }, windowText(end.window))] : ['End window', 'fewer than five counted rounds at the end of the phase'],
-			horizon ? ['Ten-round horizon', el('span', { id: 'ss-horizon' }, horizonText(horizon))] : null,
+			horizon ? ['Horizon (the level must also hold here)', el('span', { id: 'ss-horizon' }, horizonText(horizon))] : null,
 			steady ? ['Steady-state IOPS', el('span', { id: 'ss-avg' }, num(steady.avgIops, 1))] : ['Steady-state IOPS', el('span', { id: 'ss-avg' }, 'none (INCONCLUSIVE for criteria on it)')],
 			!end.holds && end.failures ? ['Why not', el('ul', { id: 'ss-end-failures' }, end.failures.map((f) => el('li', {}, f.message)))] : null,
 			trend.driftPercentPerRound != null ? ['Drift at the end', el('span', { id: 'ss-drift' }, `${trend.driftPercentPerRound >= 0 ? '+' : ''}${num(trend.driftPercentPerRound, 2)} % per round (last ten eligible rounds)`)] : null,

@@ -67,17 +67,19 @@ class FioImportIT {
 		assertThat(phases.get(0).get("iops").get("sampleCount").asInt())
 			.isEqualTo(phases.get(0).get("samples").asInt());
 		assertThat(job.get("verdict").asString()).isIn("PASS", "FAIL", "INCONCLUSIVE");
-		// The holdout keeps its analysis; what the steady-state rule assumed is said on
-		// the
-		// job, and each phase's tested range is what fio addressed (size=256m of 3.84
-		// TB).
+		// The log does not say how the drive was preconditioned, so SNIA's published
+		// rules
+		// apply, as the job's message and the phase's evidence say; each phase's tested
+		// range is what fio addressed (size=256m of 3.84 TB).
 		assertThat(job.get("message").asString())
-			.contains("assumed purged and filled just before the first " + "imported job");
+			.contains("fresh-state check not applicable: the log does not start from a purge or fill");
 		assertThat(job.get("plan").get(0).get("rangePercent").asDouble())
 			.isCloseTo(100.0 * 268_435_456 / 3_840_755_982_336L, org.assertj.core.api.Assertions.within(1e-12));
 		JsonNode steadyState = phases.get(0).get("iops").get("steadyState");
 		assertThat(steadyState.get("eligibility").get("testedRangeBytes").asLong()).isEqualTo(268_435_456L);
-		assertThat(steadyState.get("eligibility").get("basis").asString()).startsWith("no purge or fill precedes it");
+		assertThat(steadyState.get("eligibility").get("basis").asString())
+			.startsWith("fresh-state check not applicable");
+		assertThat(steadyState.get("freshState").get("evidence").asString()).isEqualTo("no-reset");
 		// 19 s of a 20 s job: no complete round, so no steady state either way.
 		assertThat(steadyState.get("end").get("failures").get(0).get("kind").asString()).isEqualTo("TOO_FEW_ROUNDS");
 		JsonNode second = api.get("viewer", "/api/v1/qualifications/" + jobId + "/samples?phase=1")
@@ -90,6 +92,39 @@ class FioImportIT {
 		assertThat(StoredSamples.anyOf(this.elasticsearch, jobId)).containsEntry("driveModel", "Vendor NVMe 3.84TB")
 			.containsEntry("firmware", "1.0")
 			.containsEntry("simulated", false);
+	}
+
+	@Test
+	void aStatedPreconditioningBringsTheRulesOfAJob() {
+		Path dir = FIXTURES.resolve("two-jobs");
+		ApiClient api = new ApiClient("http://127.0.0.1:" + this.port);
+		String stated = REQUEST.replace("\"criteria\"", "\"preconditioning\":\"purge-and-fill\",\"criteria\"");
+		ApiClient.Response imported = api.postMultipart("alice", "/api/v1/imports", stated,
+				List.of(Map.entry("fio", dir.resolve("vendor.json")),
+						Map.entry("logs", dir.resolve("vendor_iops.1.log")),
+						Map.entry("logs", dir.resolve("vendor_iops.2.log")),
+						Map.entry("logs", dir.resolve("vendor_bw.1.log"))));
+		assertThat(imported.status()).as(String.valueOf(imported.body())).isEqualTo(201);
+		String jobId = imported.body().get("id").asString();
+		await().atMost(Duration.ofSeconds(60))
+			.until(() -> api.get("viewer", "/api/v1/qualifications/" + jobId).body().has("verdict"));
+		JsonNode job = api.get("viewer", "/api/v1/qualifications/" + jobId).body();
+		assertThat(job.get("message").asString())
+			.contains("the import states the drive was purged and filled just before the first imported job");
+		JsonNode steadyState = job.get("analysis").get("phases").get(0).get("iops").get("steadyState");
+		assertThat(steadyState.get("eligibility").get("history").asString()).isEqualTo("reset");
+		assertThat(steadyState.get("freshState").get("evidence").asString()).isIn("iops-cliff", "written-bytes");
+		// An unknown method or an impossible capacity is a 400 naming the field, and
+		// nothing is stored.
+		String serial = "VENDOR-REFUSED-" + Long.toHexString(System.nanoTime());
+		ApiClient.Response refused = api.postMultipart("alice", "/api/v1/imports",
+				REQUEST.replace("VENDOR-0001", serial)
+					.replace("\"criteria\"", "\"preconditioning\":\"wiped\",\"criteria\""),
+				List.of(Map.entry("fio", dir.resolve("vendor.json")),
+						Map.entry("logs", dir.resolve("vendor_iops.1.log"))));
+		assertThat(refused.status()).isEqualTo(400);
+		assertThat(refused.body().get("errors").get(0).get("field").asString()).isEqualTo("preconditioning");
+		assertThat(api.get("viewer", "/api/v1/qualifications?serial=" + serial).body().get("items").size()).isZero();
 	}
 
 	@Test
