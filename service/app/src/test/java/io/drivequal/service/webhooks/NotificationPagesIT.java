@@ -90,15 +90,17 @@ class NotificationPagesIT {
 				page.fill("#audit-action", "webhook.create");
 				page.fill("#audit-actor", SUBSCRIBER);
 				page.fill("#audit-target", subscriptionId);
-				// The entry is searchable after Elasticsearch's next refresh:
-				// ask again until it is.
+				// The page opens on every entry, others' included; the filtered
+				// search finds this one after Elasticsearch's next refresh: ask
+				// again until it shows.
+				String entry = "#audit-table tbody tr[data-entry]:has-text('webhook.create'):has-text('"
+						+ subscriptionId + "')";
 				await().atMost(Duration.ofSeconds(60))
 					.pollInSameThread()
 					.pollInterval(Duration.ofSeconds(1))
-					.until(() -> opened(page, "#audit-table tbody tr[data-entry]",
-							"#audit-filters button[type=submit]"));
-				assertThat(page.textContent("#audit-table tbody")).contains("webhook.create")
-					.contains(subscriptionId)
+					.until(() -> opened(page, entry, "#audit-filters button[type=submit]"));
+				assertThat(page.textContent(entry)).contains("webhook.create")
+					.contains(SUBSCRIBER)
 					.contains("127.0.0.1");
 				page.screenshot(new Page.ScreenshotOptions().setPath(OUT.resolve("audit-page.png")).setFullPage(true));
 			}
