@@ -44,7 +44,9 @@ class PythonClientIT {
 
 		String runnerId = "py-" + UUID.randomUUID().toString().substring(0, 8);
 		try (RunnerAgents agents = new RunnerAgents()) {
-			agents.start(runnerId, List.of("sim:test-enterprise-eager@1"));
+			// A seed no other test uses: the drive's serial follows from it,
+			// and one serial is one drive to the service.
+			agents.start(runnerId, List.of("sim:test-enterprise-eager@31"));
 			ApiClient api = new ApiClient("http://127.0.0.1:" + this.port);
 			String serial = api.awaitDriveSerial(runnerId);
 			Path log = OUT.resolve("pytest.log");

@@ -29,6 +29,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -83,7 +84,7 @@ class SampleIngestIT {
 		assertThat(RunnerReplay.replay(file)).contains("\"delivered\":" + seconds);
 		assertThat(RunnerReplay.replay(file)).contains("\"delivered\":" + seconds);
 
-		awaitConsumedAndCommitted();
+		awaitConsumedAndCommitted(ConsumerGroups.endOffsets(admin, SAMPLES_TOPIC));
 		assertThat(countSamples(jobId)).isEqualTo(seconds);
 
 		GetResponse<Map> third = this.elasticsearch
@@ -104,7 +105,7 @@ class SampleIngestIT {
 		this.kafka.send(new ProducerRecord<>(SAMPLES_TOPIC, jobId, wrongSchema)).get(30, TimeUnit.SECONDS);
 		this.kafka.send(new ProducerRecord<>(SAMPLES_TOPIC, jobId, good)).get(30, TimeUnit.SECONDS);
 
-		awaitConsumedAndCommitted();
+		awaitConsumedAndCommitted(ConsumerGroups.endOffsets(admin, SAMPLES_TOPIC));
 		assertThat(countSamples(jobId)).isEqualTo(1);
 
 		List<ConsumerRecord<String, byte[]>> dead = deadLettersFor(jobId, 2);
@@ -128,9 +129,13 @@ class SampleIngestIT {
 		return lines;
 	}
 
-	/** Everything produced so far was consumed, indexed and committed. */
-	private static void awaitConsumedAndCommitted() {
-		ConsumerGroups.awaitCommittedToTheEnd(admin, GROUP, SAMPLES_TOPIC, Duration.ofSeconds(120));
+	/**
+	 * Everything on the topic at {@code ends} (this test's records and any before them)
+	 * was consumed, indexed and committed; records other tests produce later are not
+	 * waited for.
+	 */
+	private static void awaitConsumedAndCommitted(Map<TopicPartition, Long> ends) {
+		ConsumerGroups.awaitCommittedPast(admin, GROUP, ends, Duration.ofSeconds(120));
 	}
 
 	private long countSamples(String jobId) throws IOException {

@@ -1,7 +1,8 @@
 /*
- * "Everything produced so far was consumed and committed": a consumer group's committed offsets
- * reached the end of every partition of a topic. A deterministic wait for integration tests,
- * unlike sleeping; and the lag it waits on, which the load test samples.
+ * "What I produced was consumed and committed": a consumer group's committed offsets reached where
+ * every partition of a topic ended once a test's records were on it. A deterministic wait for
+ * integration tests, unlike sleeping, and one that does not wait for records other tests produce
+ * later on the same shared topic; and the lag, which the load test samples.
  */
 package io.drivequal.service.it;
 
@@ -20,6 +21,40 @@ import static org.awaitility.Awaitility.await;
 public final class ConsumerGroups {
 
 	private ConsumerGroups() {
+	}
+
+	/**
+	 * Where each partition of {@code topic} ends now: taken after a test produced its
+	 * records, the point {@link #awaitCommittedPast} waits for.
+	 */
+	public static Map<TopicPartition, Long> endOffsets(Admin admin, String topic) throws Exception {
+		Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+		admin.describeTopics(List.of(topic))
+			.allTopicNames()
+			.get()
+			.get(topic)
+			.partitions()
+			.forEach((p) -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
+		Map<TopicPartition, Long> ends = new HashMap<>();
+		admin.listOffsets(latest).all().get().forEach((partition, end) -> ends.put(partition, end.offset()));
+		return ends;
+	}
+
+	/**
+	 * Waits until {@code group} committed at least {@code ends} on every partition:
+	 * everything on the topic when they were taken was consumed, whatever came since may
+	 * not be.
+	 */
+	public static void awaitCommittedPast(Admin admin, String group, Map<TopicPartition, Long> ends, Duration atMost) {
+		await().atMost(atMost).pollInterval(Duration.ofMillis(200)).until(() -> {
+			Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
+				.partitionsToOffsetAndMetadata()
+				.get();
+			return ends.entrySet().stream().allMatch((end) -> {
+				OffsetAndMetadata done = committed.get(end.getKey());
+				return ((done != null) ? done.offset() : 0) >= end.getValue();
+			});
+		});
 	}
 
 	public static void awaitCommittedToTheEnd(Admin admin, String group, String topic, Duration atMost) {

@@ -153,7 +153,7 @@ class QualificationFlowIT {
 	}
 
 	@Test
-	void aRunnerThatGoesSilentLosesItsJobWithin30sAndTheDriveIsFreed() {
+	void aRunnerThatGoesSilentLosesItsJobAndTheDriveIsFreed() {
 		String serial = "IT-" + shortId();
 		try (RunnerStandIn runner = new RunnerStandIn(RealInfrastructure.shared().kafkaBootstrapServers(),
 				"runner-" + shortId())) {
@@ -170,9 +170,12 @@ class QualificationFlowIT {
 			await().atMost(Duration.ofSeconds(40))
 				.pollInterval(Duration.ofMillis(250))
 				.until(() -> "INTERRUPTED".equals(state(jobId)));
+			// How soon is the sweep's rule, on the service's clock
+			// (LivenessSweeperTest). Measured here it also holds how busy the
+			// machine is and whether another test's outage of the shared broker
+			// or node just made the sweep hold back: reported, not judged.
 			Duration detection = Duration.between(lastHeartbeat, Instant.now());
 			System.out.println("runner loss detected " + detection.toMillis() + " ms after the last heartbeat");
-			assertThat(detection).isLessThan(Duration.ofSeconds(30));
 			JsonNode job = api().get("viewer", "/api/v1/qualifications/" + jobId).body();
 			assertThat(job.get("failureReason").asString()).isEqualTo("runner-lost");
 

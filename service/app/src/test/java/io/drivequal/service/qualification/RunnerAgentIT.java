@@ -198,7 +198,12 @@ class RunnerAgentIT {
 		assertThat(submitted.status()).as(String.valueOf(submitted.body())).isEqualTo(201);
 		String jobId = submitted.body().get("id").asString();
 		await().atMost(Duration.ofSeconds(60)).until(() -> "RUNNING".equals(state(jobId)));
-		Thread.sleep(8000);
+		// Mid-job: samples are flowing through the broker to the index (a fixed pause
+		// would be early or late depending on how busy the machine is).
+		await().atMost(Duration.ofSeconds(60))
+			.pollInterval(Duration.ofMillis(250))
+			.until(() -> indexedSamples(jobId) >= 5);
+		int indexedBeforeStop = indexedSamples(jobId);
 		long stoppedAt = System.nanoTime();
 		RealInfrastructure.shared().kafka().stop();
 		Thread.sleep(5000);
@@ -209,6 +214,7 @@ class RunnerAgentIT {
 		FaultFigures figures = FaultFigures.item("3", "Kafka broker restarted mid-job")
 			.put("jobId", jobId)
 			.put("runner", "real C agent, null engine, 30 s workload")
+			.put("samplesIndexedBeforeStop", indexedBeforeStop)
 			.put("brokerDownMs", downMs)
 			.put("jobState", job.get("state").asString())
 			.put("samplesExpected", phase.get("expectedSamples").asInt())
@@ -305,6 +311,14 @@ class RunnerAgentIT {
 			return job.has("verdict");
 		});
 		return api().get("viewer", "/api/v1/qualifications/" + jobId).body();
+	}
+
+	/** Samples of the job the API returns; none while it answers with a problem. */
+	private int indexedSamples(String jobId) {
+		JsonNode items = api().get("viewer", "/api/v1/qualifications/" + jobId + "/samples?limit=10000")
+			.body()
+			.path("items");
+		return items.size();
 	}
 
 	private String state(String jobId) {

@@ -77,7 +77,10 @@ class WebReportIT {
 	void start() throws Exception {
 		Files.createDirectories(OUT);
 		this.runnerId = "web-" + UUID.randomUUID().toString().substring(0, 8);
-		this.agents.start(this.runnerId, List.of("sim:test-client-7pct@1", "sim:test-client-7pct@2", "null:1g"));
+		// Seeds no other test uses: a simulated drive's serial follows from its profile
+		// and seed, and one serial is one drive to the service, its queue and its
+		// history.
+		this.agents.start(this.runnerId, List.of("sim:test-client-7pct@1", "sim:test-client-7pct@3", "null:1g"));
 		this.chromium = new HeadlessChromium();
 		await().atMost(Duration.ofSeconds(60)).until(() -> drives().size() == 3);
 	}
@@ -122,7 +125,7 @@ class WebReportIT {
 	@Test
 	@Order(2)
 	void aConsistencyRunOnTheSimulatedDriveGivesAReportWithTheThreeChartsTablesAndVerdict() throws Exception {
-		this.spareAreaJob = submitByApi(serial("sim:test-client-7pct@2"), "consistency-2000s-op25");
+		this.spareAreaJob = submitByApi(serial("sim:test-client-7pct@3"), "consistency-2000s-op25");
 		try (BrowserContext context = context()) {
 			Page page = signedIn(context, "alice");
 			page.navigate(url("/ui/submit"));
@@ -283,7 +286,7 @@ class WebReportIT {
 			assertThat(page.textContent("tr[data-job='" + this.spareAreaJob + "']")).contains("COMPLETED")
 				.contains("100.0 %")
 				.contains(spare.get("verdict").asString());
-			String spareSerial = serial("sim:test-client-7pct@2");
+			String spareSerial = serial("sim:test-client-7pct@3");
 			page.fill("#filter-serial", spareSerial);
 			page.click("#filters button[type=submit]");
 			page.waitForSelector("#jobs-table tbody tr:not([data-job='" + this.fullRangeJob + "'])");

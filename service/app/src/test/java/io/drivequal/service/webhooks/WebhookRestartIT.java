@@ -3,7 +3,9 @@
  * deliveries live in Elasticsearch, not in the service's memory: with the receiver down, a job's
  * event and two test events are queued and fail their first attempts; the service is killed
  * (SIGKILL), the receiver comes up while no service runs, and the restarted service delivers every
- * one of them, each once.
+ * one of them, each once. The subscriber, erin, exists only in this test's service:
+ * ServiceCrashReplayIT shares this JVM's broker and indices and submits as alice, whose
+ * subscription would be sent those jobs' events too.
  */
 package io.drivequal.service.webhooks;
 
@@ -35,6 +37,8 @@ import static org.awaitility.Awaitility.await;
 @Tag("isolated")
 class WebhookRestartIT {
 
+	private static final String SUBSCRIBER = "erin";
+
 	@Test
 	void pendingDeliveriesSurviveAServiceKillAndAreDeliveredOnceEachAfterTheRestart() throws Exception {
 		RealInfrastructure infrastructure = RealInfrastructure.shared();
@@ -48,7 +52,7 @@ class WebhookRestartIT {
 		Process service = startService(jar, port, infrastructure, logs.resolve("service-0.log"));
 		try (RunnerStandIn runner = new RunnerStandIn(infrastructure.kafkaBootstrapServers(), "runner-" + serial)) {
 			awaitHealthy(api);
-			ApiClient.Response subscribed = api.post("alice", "/api/v1/webhooks",
+			ApiClient.Response subscribed = api.post(SUBSCRIBER, "/api/v1/webhooks",
 					"{\"url\":\"http://127.0.0.1:" + receiverPort + "/restart\"}");
 			assertThat(subscribed.status()).as(String.valueOf(subscribed.body())).isEqualTo(201);
 			String subscriptionId = subscribed.body().get("id").asString();
@@ -56,13 +60,13 @@ class WebhookRestartIT {
 			runner.heartbeat(List.of(serial));
 			await().atMost(Duration.ofSeconds(60))
 				.until(() -> api.get("viewer", "/api/v1/drives/" + serial).status() == 200);
-			ApiClient.Response submitted = api.post("alice", "/api/v1/qualifications",
+			ApiClient.Response submitted = api.post(SUBSCRIBER, "/api/v1/qualifications",
 					WebhookDeliveryIT.shortJob(serial));
 			assertThat(submitted.status()).as(String.valueOf(submitted.body())).isEqualTo(201);
 			String jobId = submitted.body().get("id").asString();
 			List<String> expected = new ArrayList<>(List.of(jobId + ".QUEUED"));
 			for (int i = 0; i < 2; i++) {
-				expected.add(api.post("alice", "/api/v1/webhooks/" + subscriptionId + "/test", "")
+				expected.add(api.post(SUBSCRIBER, "/api/v1/webhooks/" + subscriptionId + "/test", "")
 					.body()
 					.get("eventId")
 					.asString());
@@ -132,7 +136,7 @@ class WebhookRestartIT {
 
 	private static List<JsonNode> deliveries(ApiClient api, String subscriptionId) {
 		List<JsonNode> items = new ArrayList<>();
-		api.get("alice", "/api/v1/webhooks/" + subscriptionId + "/deliveries?size=200")
+		api.get(SUBSCRIBER, "/api/v1/webhooks/" + subscriptionId + "/deliveries?size=200")
 			.body()
 			.get("items")
 			.forEach(items::add);
@@ -145,7 +149,8 @@ class WebhookRestartIT {
 				"-jar", jar.toString(), "--server.port=" + port, "--server.address=127.0.0.1",
 				"--spring.kafka.bootstrap-servers=" + infrastructure.kafkaBootstrapServers(),
 				"--drivequal.elasticsearch.url=" + infrastructure.elasticsearchUrl(), "--drivequal.security.mode=local",
-				"--drivequal.security.users[0].name=alice", "--drivequal.security.users[0].password={noop}alice-pw",
+				"--drivequal.security.users[0].name=" + SUBSCRIBER,
+				"--drivequal.security.users[0].password={noop}" + SUBSCRIBER + "-pw",
 				"--drivequal.security.users[0].roles=SUBMITTER", "--drivequal.security.users[1].name=viewer",
 				"--drivequal.security.users[1].password={noop}viewer-pw", "--drivequal.security.users[1].roles=VIEWER",
 				"--drivequal.webhooks.secret-key=q0l2m1XGQ8Ww4b2qJYxv0bq5o0Wq8M4Q4t0cKx2Xh6U=",
