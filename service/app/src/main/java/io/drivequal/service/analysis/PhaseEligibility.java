@@ -45,8 +45,12 @@ final class PhaseEligibility {
 			return Eligibility.notApplicable("the phase only reads, which leaves the drive as it is");
 		}
 		if (historyUnknown) {
-			return Eligibility
-				.historyUnknown("fresh-state check not applicable: the log does not start from a purge or fill");
+			// The tested range decides nothing here; it is reported with each round.
+			return Eligibility.historyUnknown(
+					(capacityBytes != null && capacityBytes > 0)
+							? java.util.OptionalLong.of(testedRangeBytes(capacityBytes, phase))
+							: java.util.OptionalLong.empty(),
+					"fresh-state check not applicable: the log does not start from a purge or fill");
 		}
 		int reset = index - 1;
 		while (reset >= 0 && !RESETS.contains(inputs.get(reset).spec().kind())) {
