@@ -146,4 +146,34 @@ class SteadyStateDetectorTest {
 		}
 	}
 
+	@Test
+	void aPhaseTooShortToProjectSaysSoAndNothingElseChanges() {
+		// A plateau, a cliff in round 3, then three rounds: too few to project, and the
+		// rest of the result is what it would be without the projection.
+		long[] sums = { 6_000_000, 6_000_000, 6_000_000, 1_200_000, 1_300_000, 1_350_000, 1_400_000 };
+		int[] seconds = { 60, 60, 60, 60, 60, 60, 60 };
+		long[] written = new long[sums.length];
+		long[] media = new long[sums.length];
+		long[] host = new long[sums.length];
+		for (int r = 0; r < sums.length; r++) {
+			written[r] = sums[r] * 4096;
+			host[r] = written[r];
+			media[r] = (r < 3) ? written[r] : 3 * written[r];
+		}
+		RoundTable table = RoundTable.ofRounds(60, sums, seconds, written, media, host,
+				Eligibility.afterRandomWrites(1.5, 1L << 34, 0, "test"));
+		table.rawNandBytes = java.util.OptionalLong.of((long) ((1L << 34) * 1.28));
+		SteadyStateResult result = SteadyStateDetector.detect(table, OptionalInt.empty());
+		assertThat(result.freshState().evidence()).isEqualTo(FreshState.Evidence.MEDIA_WRITES);
+		assertThat(result.trend().projection()).isEmpty();
+		assertThat(result.trend().cannotProject())
+			.hasValue("cannot project: 3 counted round(s) since the fresh state ended; a projection needs 5");
+		assertThat(result.steadyStateIops()).isEmpty();
+		assertThat(result.summary()).contains("cannot project: 3 counted round(s)");
+		SteadyStateResult withoutRaw = SteadyStateDetector.detect(RoundTable.ofRounds(60, sums, seconds, written, media,
+				host, Eligibility.afterRandomWrites(1.5, 1L << 34, 0, "test")), OptionalInt.empty());
+		assertThat(withoutRaw.end()).isEqualTo(result.end());
+		assertThat(withoutRaw.rounds()).isEqualTo(result.rounds());
+	}
+
 }

@@ -28,7 +28,7 @@ class TruthMatrixTest {
 
 	private static final Path FIXTURES = Path.of("src/test/resources/truth");
 
-	record Judged(String name, double truth, double lastFive, Double figure) {
+	record Judged(String name, double truth, double lastFive, Double figure, SteadyStateResult result) {
 
 	}
 
@@ -59,6 +59,25 @@ class TruthMatrixTest {
 		// The subset holds the big drives' 2000 s tests, still climbing through the truth
 		// at their end, which no rule that waits for a level should answer.
 		assertThat((double) answered / due).as("due answers given").isGreaterThanOrEqualTo(0.75);
+	}
+
+	@Test
+	void everyProjectionHoldsTheTruthWithinItsUncertainty() throws IOException {
+		List<Judged> projected = new ArrayList<>();
+		try (Stream<Path> files = Files.list(FIXTURES)) {
+			for (Path file : files.filter((f) -> f.toString().endsWith(".csv")).sorted().toList()) {
+				judge(file).stream()
+					.filter((cell) -> cell.result().trend().projection().isPresent())
+					.forEach(projected::add);
+			}
+		}
+		assertThat(projected).as("cells that end not steady with the drive's media counter").hasSizeGreaterThan(3);
+		for (Judged cell : projected) {
+			SteadyStateTrend.Projection projection = cell.result().trend().projection().get();
+			assertThat(Math.abs(projection.levelIops() - cell.truth())).as(cell.name() + ": " + projection.describe())
+				.isLessThanOrEqualTo(projection.uncertaintyIops());
+			assertThat(cell.figure()).as("a projection is never the figure").isNull();
+		}
 	}
 
 	@Test
@@ -108,6 +127,9 @@ class TruthMatrixTest {
 				RoundTable table = RoundTable.ofRounds(60, sums, seconds, written, media ? mediaBytes : null,
 						media ? hostBytes : null, Eligibility
 							.afterRandomWrites(Eligibility.DEFAULT_RANGE_WRITES_REQUIRED, range, 0, "since the fill"));
+				if (media) {
+					table.rawNandBytes = java.util.OptionalLong.of(Long.parseLong(facts.get("raw_bytes")));
+				}
 				SteadyStateResult result = SteadyStateDetector.detect(table,
 						(test[1] > 0) ? OptionalInt.of(test[1]) : OptionalInt.empty());
 				Double figure;
@@ -124,7 +146,7 @@ class TruthMatrixTest {
 				String name = facts.get("drive") + " "
 						+ ((test[1] > 0) ? "adaptive" : (test[0] == 33) ? "2000s" : "7200s")
 						+ (media ? " media" : " iops");
-				judged.add(new Judged(name, truth, lastFive, figure));
+				judged.add(new Judged(name, truth, lastFive, figure, result));
 			}
 		}
 		return judged;
