@@ -21,7 +21,7 @@ import jakarta.validation.constraints.Pattern;
 public record AnalysisSettings(
 		@DecimalMin(value = "0.0",
 				message = "must be >= 0 (a multiple of the tested range)") Double rangeWritesRequired,
-		@Pattern(regexp = "reset|unknown", message = "must be \"reset\" or \"unknown\"") String history) {
+		@Pattern(regexp = "^(reset|unknown)$", message = "must be \"reset\" or \"unknown\"") String history) {
 
 	/** Whether the drive's history before the run is unknown. */
 	public boolean historyUnknown() {
