@@ -2,6 +2,7 @@
 package io.drivequal.analysis;
 
 import java.math.BigInteger;
+import java.util.Arrays;
 
 /**
  * Decides the SNIA PTS steady-state criteria for a 5-round window, and the same two
@@ -106,7 +107,21 @@ final class SniaBounds {
 	 * @return both criteria
 	 */
 	static Decision decide(long[] sumIops, int[] secondsPresent, int first) {
-		return decide(sumIops, longs(secondsPresent), first, Shape.WINDOW);
+		return decide(sumIops, secondsPresent, first, Shape.WINDOW);
+	}
+
+	/**
+	 * Decides rounds first..first+n-1 of the given shape over round sums and seconds.
+	 * @param sumIops integer sum of each round's IOPS
+	 * @param secondsPresent seconds present in each round (all &gt; 0)
+	 * @param first index of the first round
+	 * @param shape the window or the horizon
+	 * @return both criteria
+	 */
+	static Decision decide(long[] sumIops, int[] secondsPresent, int first, Shape shape) {
+		// Only the shape's rounds, so a check per window costs the window, not the phase.
+		return decide(Arrays.copyOfRange(sumIops, first, first + shape.rounds),
+				longs(secondsPresent, first, shape.rounds), 0, shape);
 	}
 
 	/**
@@ -151,7 +166,8 @@ final class SniaBounds {
 	}
 
 	static Decision decideExactly(long[] sumIops, int[] secondsPresent, int first) {
-		return decideExactly(sumIops, longs(secondsPresent), first, Shape.WINDOW);
+		return decideExactly(Arrays.copyOfRange(sumIops, first, first + WINDOW_ROUNDS),
+				longs(secondsPresent, first, WINDOW_ROUNDS), 0, Shape.WINDOW);
 	}
 
 	static Decision decideExactly(long[] sums, long[] divisors, int first, Shape shape) {
@@ -179,10 +195,10 @@ final class SniaBounds {
 		return new Decision(range, slope);
 	}
 
-	private static long[] longs(int[] values) {
-		long[] out = new long[values.length];
-		for (int i = 0; i < values.length; i++) {
-			out[i] = values[i];
+	private static long[] longs(int[] values, int first, int count) {
+		long[] out = new long[count];
+		for (int i = 0; i < count; i++) {
+			out[i] = values[first + i];
 		}
 		return out;
 	}

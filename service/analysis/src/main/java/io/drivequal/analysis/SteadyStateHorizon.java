@@ -50,7 +50,7 @@ public record SteadyStateHorizon(int firstRoundIndex, int lastRoundIndex, List<I
 			fresh--;
 		}
 		if (crossed(rounds, fresh, first, average)) {
-			SniaBounds.Decision decision = SniaBounds.decide(rounds.sumIops, longs(rounds.secondsPresent), first,
+			SniaBounds.Decision decision = SniaBounds.decide(rounds.sumIops, rounds.secondsPresent, first,
 					SniaBounds.Shape.HORIZON_CROSSED);
 			return figures(rounds, first, x, true, decision.holds(), 0);
 		}
@@ -69,8 +69,7 @@ public record SteadyStateHorizon(int firstRoundIndex, int lastRoundIndex, List<I
 		double lateChange = Math.abs(late.slopePercentPerRound()) * (length - 1) / 100 * lateAverage;
 		double earlierChange = change(rounds, fresh, start - 1);
 		boolean bounds = (length == SniaBounds.HORIZON_ROUNDS)
-				? SniaBounds.decide(rounds.sumIops, longs(rounds.secondsPresent), start, SniaBounds.Shape.HORIZON)
-					.holds()
+				? SniaBounds.decide(rounds.sumIops, rounds.secondsPresent, start, SniaBounds.Shape.HORIZON).holds()
 				: late.rangePercent() <= 20 && late.slopeExcursionPercent() <= 5;
 		boolean slowing = lateChange <= Math.max(0.5 * earlierChange, 0.025 * lateAverage);
 		return figures(rounds, start, x, false, bounds && slowing,
@@ -154,14 +153,6 @@ public record SteadyStateHorizon(int firstRoundIndex, int lastRoundIndex, List<I
 			}
 		}
 		return above && below;
-	}
-
-	private static long[] longs(int[] values) {
-		long[] out = new long[values.length];
-		for (int i = 0; i < values.length; i++) {
-			out[i] = values[i];
-		}
-		return out;
 	}
 
 }
