@@ -71,11 +71,32 @@ public final class TruthMatrix {
 			return (double) written / rangeBytes();
 		}
 
+		/**
+		 * Whether the drive has settled by the end of round {@code lastRound} (60 s
+		 * rounds from t = 1): that round's five-round window and every later one to the
+		 * end of the run lie within 10 % of the truth, so the level then is the level it
+		 * keeps.
+		 */
+		boolean settledBy(int lastRound, double truth) {
+			int rounds = this.t.length / 60;
+			double[] mean = new double[rounds];
+			for (int i = 0; i < rounds * 60; i++) {
+				mean[i / 60] += this.ios[i] / 60.0;
+			}
+			for (int x = Math.max(lastRound, 4); x < rounds; x++) {
+				double window = (mean[x - 4] + mean[x - 3] + mean[x - 2] + mean[x - 1] + mean[x]) / 5;
+				if (Math.abs(window / truth - 1) > WRONG) {
+					return false;
+				}
+			}
+			return true;
+		}
+
 	}
 
 	/** One judged test. */
 	record Cell(String drive, String test, boolean media, double truth, OptionalDouble lastFive, OptionalDouble figure,
-			String evidence, SteadyStateResult result) {
+			String evidence, SteadyStateResult result, boolean settled) {
 
 		OptionalDouble error() {
 			return this.figure.isPresent() ? OptionalDouble.of(this.figure.getAsDouble() / this.truth - 1)
@@ -153,8 +174,11 @@ public final class TruthMatrix {
 				if (maxRounds > 0 && result.reached()) {
 					lastFive = figure;
 				}
+				int lastRound = (maxRounds > 0 && result.reached()) ? result.window().get().lastRoundIndex()
+						: seconds / 60 - 1;
 				cells.add(new Cell(drive.name(), (String) test[0], media, truth.getAsDouble(), lastFive, figure,
-						result.freshState().evidence().wireName(), result));
+						result.freshState().evidence().wireName(), result,
+						drive.settledBy(lastRound, truth.getAsDouble())));
 			}
 		}
 		return cells;
@@ -231,6 +255,8 @@ public final class TruthMatrix {
 		long wrong = cells.stream().filter(Cell::wrong).count();
 		long due = cells.stream().filter(Cell::answerDue).count();
 		long answered = cells.stream().filter((c) -> c.answerDue() && c.figure().isPresent()).count();
+		long settled = cells.stream().filter(Cell::settled).count();
+		long settledAnswered = cells.stream().filter((c) -> c.settled() && c.figure().isPresent()).count();
 		long projections = cells.stream().filter((c) -> c.result().trend().projection().isPresent()).count();
 		long inside = cells.stream()
 			.filter((c) -> c.result()
@@ -242,6 +268,9 @@ public final class TruthMatrix {
 		out.printf(Locale.ROOT,
 				"%ncells %d, wrong figures %d, answered %d of %d whose last five rounds are within 10 %% of truth (%.0f %%), projections %d with the truth inside their uncertainty %d%n",
 				cells.size(), wrong, answered, due, (due > 0) ? 100.0 * answered / due : 0, projections, inside);
+		out.printf(Locale.ROOT,
+				"answered %d of %d where the drive has settled by the test's end (that window and every later one within 10 %% of truth)%n",
+				settledAnswered, settled);
 		return (int) wrong;
 	}
 
