@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * TBW = rated P/E cycles x raw NAND bytes / WAF; DWPD = TBW / (user capacity x 365 x
  * warranty years). When the P/E projection is not possible but a rated TBW is given, DWPD
- * comes from the rated TBW. Inputs not given stay unknown, with the reason.
+ * comes from the rated TBW, labelled as the vendor's: it is shown, never judged. Inputs
+ * not given stay unknown, with the reason.
  */
 public final class Endurance {
 
@@ -39,7 +40,7 @@ public final class Endurance {
 			tbw = Measure.unknown("TBW cannot be projected (" + projectionGap + ") and no rated TBW is given");
 			source = EnduranceProjection.TbwSource.UNKNOWN;
 		}
-		return new EnduranceProjection(tbw, dwpd(spec, tbw), source);
+		return new EnduranceProjection(tbw, dwpd(spec, tbw), source, projectionGap);
 	}
 
 	private static String projectionGap(EnduranceSpec spec, Measure waf) {

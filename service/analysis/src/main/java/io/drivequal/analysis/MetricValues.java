@@ -126,14 +126,15 @@ public final class MetricValues {
 	}
 
 	/**
-	 * tbwBytes and dwpd of a phase's projection.
+	 * tbwBytes and dwpd of a phase's projection: only figures about the measured drive,
+	 * so a vendor's rated TBW leaves them unknown with the reason.
 	 * @param phaseName the phase whose WAF the projection uses
 	 * @param projection the projection
 	 * @return this
 	 */
 	public MetricValues putEndurance(String phaseName, EnduranceProjection projection) {
-		put(Metric.TBW_BYTES, phaseName, projection.tbwBytes());
-		return put(Metric.DWPD, phaseName, projection.dwpd());
+		put(Metric.TBW_BYTES, phaseName, projection.measuredTbwBytes());
+		return put(Metric.DWPD, phaseName, projection.measuredDwpd());
 	}
 
 	/**

@@ -65,6 +65,14 @@ class MeasuresTest {
 		EnduranceProjection fromRated = Endurance.project(rated, Measure.unknown("no OCP log"));
 		assertThat(fromRated.source()).isEqualTo(EnduranceProjection.TbwSource.RATED_TBW);
 		assertThat(fromRated.dwpd().value().getAsDouble()).isCloseTo(1.0, within(1e-12));
+		// Shown as the vendor's, never judged: the criteria's values stay unknown.
+		assertThat(((Measure.Unknown) fromRated.measuredDwpd()).reason())
+			.isEqualTo("not measured: raw NAND bytes not given; WAF unknown: no OCP log; "
+					+ "the vendor's rated TBW is the datasheet's figure, not this drive's");
+		assertThat(fromRated.measuredTbwBytes()).isInstanceOf(Measure.Unknown.class);
+		MetricValues values = new MetricValues().putEndurance("steady", fromRated);
+		assertThat(values.of(Metric.DWPD).get("steady")).isInstanceOf(Measure.Unknown.class);
+		assertThat(values.of(Metric.TBW_BYTES).get("steady")).isInstanceOf(Measure.Unknown.class);
 
 		EnduranceProjection nothing = Endurance.project(EnduranceSpec.none(), Measure.unknown("no OCP log"));
 		assertThat(nothing.source()).isEqualTo(EnduranceProjection.TbwSource.UNKNOWN);

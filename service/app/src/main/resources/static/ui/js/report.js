@@ -301,12 +301,21 @@ const Report = (() => {
 			rows.length ? table('throughput-table', ['phase', 'kind', 'seconds', 'bytes', 'mean MB/s'], rows, (i) => i > 1) : null);
 	}
 
+	// Where a TBW comes from, in words: a vendor's rating is shown beside the measurement, never as one.
+	function tbwSource(endurance) {
+		switch (endurance.source) {
+			case 'PROJECTED_FROM_PE_CYCLES': return 'projected from the measured WAF';
+			case 'RATED_TBW': return 'vendor\'s rating, not measured (' + endurance.projectionGap + ')';
+			default: return 'unknown';
+		}
+	}
+
 	function waf(job) {
 		const rows = phasesOf(job).filter((p) => p.waf).map((p) => ({
 			attrs: { 'data-phase': p.phaseName },
 			cells: [p.phaseName, measure(p.waf.waf, (v) => num(v, 3)), bytes(p.waf.hostBytesWritten), bytes(p.waf.mediaBytesWritten),
 				p.endurance ? measure(p.endurance.tbwBytes, bytes) : '—', p.endurance ? measure(p.endurance.dwpd, (v) => num(v, 2)) : '—',
-				p.endurance && p.endurance.source ? p.endurance.source : '—'],
+				p.endurance && p.endurance.source ? tbwSource(p.endurance) : '—'],
 		}));
 		return el('section', { id: 'waf-section' }, el('h2', {}, 'Write amplification and endurance'),
 			rows.length ? table('waf-table', ['phase', 'WAF', 'host bytes', 'media bytes', 'TBW', 'DWPD', 'TBW source'], rows, (i) => i > 0 && i < 6)
