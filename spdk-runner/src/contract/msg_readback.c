@@ -91,9 +91,9 @@ void dq_verify_result_encode(struct dq_jbuild *b, struct json_object *obj,
 	}
 }
 
-static const char *const purge_keys[] = { "status",	    "reason",	"coverage",  "canaryBlocks",
-					  "blocksRead",	    "lbasRead", "bytesRead", "blocksFound",
-					  "firstFoundLbas", NULL };
+static const char *const purge_keys[] = { "method",	   "status",   "reason",    "coverage",
+					  "canaryBlocks",  "blocksRead", "lbasRead", "bytesRead",
+					  "blocksFound",   "firstFoundLbas", NULL };
 
 /* The schema's if-then rules: a reason exactly when unverifiable, finds exactly when failed. */
 static void purge_rules_check(struct dq_jctx *ctx, const struct dq_jpath *path,
@@ -123,6 +123,11 @@ int dq_purge_verification_decode(struct dq_jctx *ctx, const struct dq_jpath *pat
 
 	memset(p, 0, sizeof(*p));
 	dq_json_check_keys(ctx, path, obj, purge_keys, NULL);
+	p->method = dq_json_enum(ctx, path, obj, "method", false, &g_dq_purge_method_names);
+	if (p->method == DQ_PURGE_METHOD_AUTO) {
+		dq_json_fail(ctx, DQ_JPATH_KEY(path, "method"), "%s",
+			     "must name the erase that ran, not auto");
+	}
 	p->status = dq_json_enum(ctx, path, obj, "status", true, &status_names);
 	dq_json_str(ctx, path, obj, "reason", false, DQ_STR_ANY, 1, DQ_REASON_MAX_CHARS, p->reason,
 		    sizeof(p->reason), &p->has_reason);
@@ -152,6 +157,9 @@ void dq_purge_verification_encode(struct dq_jbuild *b, struct json_object *obj,
 	struct json_object *array;
 	size_t i;
 
+	if (p->method != DQ_PURGE_METHOD_NONE) {
+		dq_jb_enum(b, obj, "method", &g_dq_purge_method_names, p->method);
+	}
 	dq_jb_enum(b, obj, "status", &status_names, p->status);
 	if (p->has_reason) {
 		dq_jb_str(b, obj, "reason", p->reason, sizeof(p->reason));

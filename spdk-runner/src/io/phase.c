@@ -137,6 +137,7 @@ int dq_purge_phase_run(const struct dq_phase_env *env, const struct dq_phase_spe
 	}
 	stats->has_purge_verification = true;
 	stats->purge_verification = proof->result;
+	stats->purge_verification.method = method;
 out:
 	stats->duration_ns = dq_phase_env_now(env) - stats->start_ns;
 	free(proof);

@@ -26,7 +26,7 @@ case_purge_proof_loop() {
 		--allowlist "$allow" --serial "$serial"
 	[ "$STATUS" -eq 0 ] || fail "purge: exit $STATUS"
 	"$CHECK" stream "$out" --final completed --purge 0 verified
-	grep -q '"purgeVerification":{"status":"verified","coverage":"all","canaryBlocks":16384,"blocksRead":16384,"lbasRead":131072,"bytesRead":67108864,"blocksFound":0}' "$out" ||
+	grep -q '"purgeVerification":{"method":"deallocate","status":"verified","coverage":"all","canaryBlocks":16384,"blocksRead":16384,"lbasRead":131072,"bytesRead":67108864,"blocksFound":0}' "$out" ||
 		fail "the proof did not read back all 16384 blocks of the 64 MiB device"
 	# A purge that erases nothing (test builds): every canary reads back, and it is reported.
 	out="$CASE_DIR/silent.jsonl"
@@ -50,8 +50,8 @@ case_purge_proof_sim() {
 		--purge format-user-data --rw randread --size 4k
 	[ "$STATUS" -eq 0 ] || fail "sim purge: exit $STATUS"
 	"$CHECK" stream "$out" --final completed --purge 0 verified
-	grep -q '"status":"verified","coverage":"sample","canaryBlocks":65536,"blocksRead":65536,' \
-		"$out" || fail "a sampled proof reads back one block in each of 65536 strata"
+	grep -q '"method":"format-user-data","status":"verified","coverage":"sample","canaryBlocks":65536,"blocksRead":65536,' \
+		"$out" || fail "a sampled proof of the Format that ran reads back one block in each of 65536 strata"
 	out="$CASE_DIR/silent.jsonl"
 	DRIVEQUAL_TEST_FAULT=skip-erase run_json "$out" --engine sim \
 		--filename sim:test-client-7pct --sim_medium=1 --purge format-user-data \

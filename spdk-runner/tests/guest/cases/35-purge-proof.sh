@@ -20,7 +20,7 @@ job_file "$SCRATCH/purge.json" uring '[{"name": "purge", "kind": "purge", "purge
 run_job "$SCRATCH/purge.jsonl" "$DEV" "$SCRATCH/purge.json" --allowlist "$allow"
 proof=$(event "$SCRATCH/purge.jsonl" phase-completed 0 | jq -c .purgeVerification)
 echo "purge proof: $proof"
-[ "$proof" = "{\"status\":\"verified\",\"coverage\":\"all\",\"canaryBlocks\":$units,\"blocksRead\":$units,\"lbasRead\":$units,\"bytesRead\":$NVME_BYTES,\"blocksFound\":0}" ] ||
+[ "$proof" = "{\"method\":\"format-user-data\",\"status\":\"verified\",\"coverage\":\"all\",\"canaryBlocks\":$units,\"blocksRead\":$units,\"lbasRead\":$units,\"bytesRead\":$NVME_BYTES,\"blocksFound\":0}" ] ||
 	fail "Format NVM was not proven over all $units blocks: $proof"
 figure purgeStatus verified
 figure purgeBlocksRead "$units"

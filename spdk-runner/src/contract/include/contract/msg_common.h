@@ -319,6 +319,7 @@ enum dq_readback_coverage {
 
 /* A purge's proof (#/$defs/purgeVerification). */
 struct dq_purge_verification {
+	enum dq_purge_method method; /* the erase that ran; NONE when the sender did not say */
 	enum dq_purge_verify_status status;
 	bool has_reason;
 	char reason[DQ_UTF8_BUF(DQ_REASON_MAX_CHARS)];

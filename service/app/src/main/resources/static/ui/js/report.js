@@ -322,12 +322,20 @@ const Report = (() => {
 				: el('p', { class: 'muted' }, 'No phase took SMART snapshots.'));
 	}
 
-	/** What a purge's read-back and a verify phase found (docs/methodology.md). */
+	/** The erase a purge phase ran, and whether SNIA's PTS counts it as a purge. */
+	function purgeMethod(method) {
+		if (!method) {
+			return 'not reported by the runner';
+		}
+		return method === 'deallocate' ? 'deallocate (a TRIM: not a purge under SNIA PTS)' : method;
+	}
+
+		/** What a purge's read-back and a verify phase found (docs/methodology.md). */
 	function readBack(job) {
 		const purges = phasesOf(job).filter((p) => p.purgeVerification).map((p) => {
 			const v = p.purgeVerification;
-			return { attrs: { 'data-phase': p.phaseName, 'data-status': v.status },
-				cells: [p.phaseName, v.status, v.coverage, v.canaryBlocks, v.blocksRead, v.lbasRead, bytes(v.bytesRead), v.blocksFound,
+			return { attrs: { 'data-phase': p.phaseName, 'data-status': v.status, 'data-method': v.method || '' },
+				cells: [p.phaseName, purgeMethod(v.method), v.status, v.coverage, v.canaryBlocks, v.blocksRead, v.lbasRead, bytes(v.bytesRead), v.blocksFound,
 					v.reason || (v.firstFoundLbas || []).join(', ') || '—'] };
 		});
 		const verifies = phasesOf(job).filter((p) => p.verify).map((p) => {
@@ -340,7 +348,7 @@ const Report = (() => {
 			return null;
 		}
 		return el('section', { id: 'readback-section' }, el('h2', {}, 'Purge proof and data verify'),
-			purges.length ? table('purge-table', ['phase', 'status', 'coverage', 'canary blocks', 'blocks read', 'LBAs read', 'bytes read', 'blocks found', 'reason / first found LBAs'], purges, (i) => i > 2 && i < 8) : null,
+			purges.length ? table('purge-table', ['phase', 'method that ran', 'status', 'coverage', 'canary blocks', 'blocks read', 'LBAs read', 'bytes read', 'blocks found', 'reason / first found LBAs'], purges, (i) => i > 3 && i < 9) : null,
 			verifies.length ? table('verify-table', ['phase', 'blocks checked', 'not written by the job', 'bytes read', 'mismatches', 'first mismatches'], verifies, (i) => i > 0 && i < 5) : null);
 	}
 

@@ -9,6 +9,7 @@ package io.drivequal.service.platform;
 import java.io.StringReader;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 import javax.net.ssl.SSLException;
@@ -20,6 +21,7 @@ import co.elastic.clients.transport.TransportException;
 import io.drivequal.schemas.Contracts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -86,6 +88,7 @@ class IndexTemplateInstaller implements SmartLifecycle {
 			String body = SAMPLES_TEMPLATE.equals(name) ? withSampleIndexSettings(this.contracts.mapper(),
 					this.contracts.indexTemplate(name), this.settings.samples()) : this.contracts.indexTemplate(name);
 			this.client.indices().putIndexTemplate((template) -> template.name(name).withJson(new StringReader(body)));
+			addNewFieldsToExistingIndices(body);
 		}
 		// Indices with a fixed name exist before anyone reads them, so a first read never
 		// meets a
@@ -108,6 +111,30 @@ class IndexTemplateInstaller implements SmartLifecycle {
 				.timeout((timeout) -> timeout.time("30s")));
 		log.info("Installed {} index templates and {} indices into {}", Contracts.INDEX_TEMPLATE_NAMES.size(),
 				FIXED_INDICES.size(), this.settings.url());
+	}
+
+	/**
+	 * A template reaches only indices created after it; indices made by an older release
+	 * keep their strict mapping, which would refuse every document carrying a field this
+	 * release added. So the template's mappings are also put on the indices it matches:
+	 * Elasticsearch adds new fields and accepts unchanged ones, and refuses a changed
+	 * type, which then fails the start with its reason rather than every later write.
+	 */
+	private void addNewFieldsToExistingIndices(String templateBody) {
+		JsonNode template = this.contracts.mapper().readTree(templateBody);
+		List<String> patterns = new ArrayList<>();
+		template.get("index_patterns").forEach((pattern) -> patterns.add(pattern.asString()));
+		String mappings = template.get("template").get("mappings").toString();
+		try {
+			this.client.indices()
+				.putMapping((mapping) -> mapping.index(patterns)
+					.allowNoIndices(true)
+					.ignoreUnavailable(true)
+					.withJson(new StringReader(mappings)));
+		}
+		catch (java.io.IOException ex) {
+			throw new java.io.UncheckedIOException(ex);
+		}
 	}
 
 	/**
@@ -146,6 +173,10 @@ class IndexTemplateInstaller implements SmartLifecycle {
 		if (status == 403) {
 			return "denied the configured credentials the privileges drivequal needs (HTTP 403: " + reason
 					+ "); see docs/operations.md, Security settings";
+		}
+		if (status == 400) {
+			return "refused the contract's mappings (HTTP 400: " + reason
+					+ "); an index made by another release may map a field differently: see docs/operations.md, Upgrading";
 		}
 		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
 			if (cause instanceof SSLException) {

@@ -83,6 +83,66 @@ class SetupModeIT {
 		}
 	}
 
+	/**
+	 * An index made by an older release (here: a sample index whose strict mapping lacks
+	 * the newest field) gets the fields this release added, so its documents are not
+	 * refused after an upgrade.
+	 */
+	@Test
+	void setupAddsNewFieldsToIndicesAnOlderReleaseMade() throws Exception {
+		RealInfrastructure infrastructure = RealInfrastructure.shared();
+		String elasticsearch = infrastructure.elasticsearchUrl();
+		HttpClient http = HttpClient.newHttpClient();
+		Contracts contracts = Contracts.load();
+		String index = "drivequal-samples-1999.01";
+		tools.jackson.databind.node.ObjectNode older = (tools.jackson.databind.node.ObjectNode) contracts.mapper()
+			.readTree(contracts.indexTemplate(IndexTemplateInstaller.SAMPLES_TEMPLATE));
+		tools.jackson.databind.node.ObjectNode properties = (tools.jackson.databind.node.ObjectNode) older
+			.get("template")
+			.get("mappings")
+			.get("properties");
+		List<String> names = new ArrayList<>(properties.propertyNames());
+		String newest = names.get(names.size() - 1);
+		properties.remove(newest);
+		older.putArray("index_patterns").add(index);
+		older.put("priority", 500);
+		String olderTemplate = elasticsearch + "/_index_template/it-older-release";
+		assertThat(send(http, "PUT", olderTemplate, older.toString())).isEqualTo(200);
+		try {
+			assertThat(send(http, "PUT", elasticsearch + "/" + index, "{}")).isEqualTo(200);
+			assertThat(send(http, "DELETE", olderTemplate, null)).isEqualTo(200);
+			assertThat(mappedFields(http, contracts, elasticsearch, index)).doesNotContain(newest);
+
+			Process run = setupRun(infrastructure.kafkaBootstrapServers(), elasticsearch, "setup-upgrade.log");
+			assertThat(run.waitFor(240, TimeUnit.SECONDS)).as("the setup run ends").isTrue();
+			assertThat(run.exitValue()).isZero();
+			assertThat(mappedFields(http, contracts, elasticsearch, index)).contains(newest)
+				.containsExactlyInAnyOrderElementsOf(names);
+		}
+		finally {
+			send(http, "DELETE", olderTemplate, null);
+			send(http, "DELETE", elasticsearch + "/" + index, null);
+		}
+	}
+
+	private static int send(HttpClient http, String method, String url, String body) throws Exception {
+		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url))
+			.header("Content-Type", "application/json");
+		request.method(method,
+				(body != null) ? HttpRequest.BodyPublishers.ofString(body) : HttpRequest.BodyPublishers.noBody());
+		return http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+	}
+
+	private static List<String> mappedFields(HttpClient http, Contracts contracts, String elasticsearch, String index)
+			throws Exception {
+		String body = http
+			.send(HttpRequest.newBuilder(URI.create(elasticsearch + "/" + index + "/_mapping")).GET().build(),
+					HttpResponse.BodyHandlers.ofString())
+			.body();
+		return new ArrayList<>(
+				contracts.mapper().readTree(body).get(index).get("mappings").get("properties").propertyNames());
+	}
+
 	@Test
 	void setupModeFailsWhenKafkaDoesNotAnswer() throws Exception {
 		RealInfrastructure infrastructure = RealInfrastructure.shared();

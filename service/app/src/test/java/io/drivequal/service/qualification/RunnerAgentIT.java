@@ -267,6 +267,7 @@ class RunnerAgentIT {
 				caught.get("blocksRead").asLong(), goodJob.get("verdict").asString(), badJob.get("verdict").asString());
 		assertThat(goodJob.get("verdict").asString()).isEqualTo("PASS");
 		assertThat(purge.get("status").asString()).isEqualTo("verified");
+		assertThat(purge.get("method").asString()).as("the erase that ran").isEqualTo("format-user-data");
 		assertThat(purge.get("blocksRead").asLong()).isEqualTo(65536);
 		assertThat(verify.get("blocksChecked").asLong()).isPositive();
 		assertThat(verify.get("mismatches").asLong()).isZero();
