@@ -92,7 +92,7 @@ static void sim_gc_erase_victim(struct dq_sim_drive *d, uint64_t now_ns)
 static void sim_gc_copy(struct dq_sim_drive *d, uint32_t ppa, uint32_t off, uint64_t now_ns)
 {
 	uint32_t lunit = d->p2l[ppa];
-	uint32_t prog = off / d->geo.units_per_prog;
+	uint32_t prog = sim_div(d->geo.by_units_per_prog, off);
 
 	if (prog != d->gc_read_prog) {
 		d->gc_read_done_ns = sim_sched_read(d, prog, 1, now_ns, true);
@@ -147,7 +147,7 @@ static int sim_gc_walk(struct dq_sim_drive *d, uint64_t now_ns, uint32_t max_val
 void sim_gc_paced(struct dq_sim_drive *d, uint32_t host_units, uint64_t now_ns)
 {
 	uint32_t start = d->gc.paced_start;
-	uint32_t deficit;
+	uint64_t deficit, boost;
 
 	if (d->free_count >= start) {
 		d->gc_debt = 0;
@@ -155,7 +155,9 @@ void sim_gc_paced(struct dq_sim_drive *d, uint32_t host_units, uint64_t now_ns)
 	}
 	/* proportional boost: twice the host rate when the pool is empty */
 	deficit = start - d->free_count;
-	d->gc_debt += host_units + (int64_t)host_units * 2 * deficit / start;
+	boost = (uint64_t)host_units * 2 * deficit;
+	boost = boost <= UINT32_MAX ? sim_div(d->gc.by_paced_start, (uint32_t)boost) : boost / start;
+	d->gc_debt += host_units + (int64_t)boost;
 	while (d->gc_debt > 0) {
 		uint64_t invalid = (uint64_t)d->gc_debt, units = UINT64_MAX;
 
