@@ -16,6 +16,7 @@
 #include "sim_internal.h"
 
 #define SIM_GC_PREFETCH_UNITS 32u
+#define SIM_GC_PREFETCH_BATCH 8u
 /* Foreground GC's debt is kept in 1/1024 invalid units: its rate is fractional. */
 #define SIM_GC_FG_SCALE 1024
 
@@ -122,11 +123,18 @@ static int sim_gc_walk(struct dq_sim_drive *d, uint64_t now_ns, uint32_t max_val
 	off = d->gc_cursor;
 	while (off < upb && invalid > 0 && units > 0) {
 		uint32_t ppa = base + off;
-		uint32_t ahead = ppa + SIM_GC_PREFETCH_UNITS;
 
-		/* the mapping table is far bigger than the caches: fetch a few units ahead */
-		if (off + SIM_GC_PREFETCH_UNITS < upb)
-			__builtin_prefetch(&d->l2p[d->p2l[ahead]]);
+		/*
+		 * The mapping table is far bigger than the caches: fetch units ahead, a batch at a
+		 * time so their address translations overlap (sim_workload.c does the same).
+		 */
+		if (off % SIM_GC_PREFETCH_BATCH == 0) {
+			uint32_t from = off + SIM_GC_PREFETCH_UNITS;
+			uint32_t to = from + SIM_GC_PREFETCH_BATCH < upb ? from + SIM_GC_PREFETCH_BATCH : upb;
+
+			for (uint32_t u = from; u < to; u++)
+				__builtin_prefetch(&d->l2p[d->p2l[base + u]]);
+		}
 		off++;
 		units--;
 		if (d->l2p[d->p2l[ppa]] == ppa + 1) {
