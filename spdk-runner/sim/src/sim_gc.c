@@ -89,12 +89,9 @@ static void sim_gc_erase_victim(struct dq_sim_drive *d, uint64_t now_ns)
 	d->gc_victim = SIM_NONE;
 }
 
-/* Moves the victim's valid unit at off: read it (the page once, then transfers), program a copy. */
-static void sim_gc_copy(struct dq_sim_drive *d, uint32_t ppa, uint32_t off, uint64_t now_ns)
+/* Moves a valid unit of the victim: read it (its page once, then transfers), program a copy. */
+static void sim_gc_copy(struct dq_sim_drive *d, uint32_t lunit, uint32_t prog, uint64_t now_ns)
 {
-	uint32_t lunit = d->p2l[ppa];
-	uint32_t prog = sim_div(d->geo.by_units_per_prog, off);
-
 	if (prog != d->gc_read_prog) {
 		d->gc_read_done_ns = sim_sched_read(d, prog, 1, now_ns, true);
 		d->gc_read_prog = prog;
@@ -114,15 +111,18 @@ static void sim_gc_copy(struct dq_sim_drive *d, uint32_t ppa, uint32_t off, uint
 static int sim_gc_walk(struct dq_sim_drive *d, uint64_t now_ns, uint32_t max_valid,
 		       uint64_t *invalid_left, uint64_t *units_left)
 {
-	uint32_t upb = d->geo.units_per_block, base, off;
+	uint32_t upb = d->geo.units_per_block, upp = d->geo.units_per_prog;
+	uint32_t base, off, prog, in_prog;
 	uint64_t invalid = *invalid_left, units = *units_left;
 
 	if (d->gc_victim == SIM_NONE && !sim_gc_start_victim(d, max_valid))
 		return -1;
 	base = d->gc_victim * upb;
 	off = d->gc_cursor;
+	prog = sim_div(d->geo.by_units_per_prog, off);
+	in_prog = off - prog * upp;
 	while (off < upb && invalid > 0 && units > 0) {
-		uint32_t ppa = base + off;
+		uint32_t ppa = base + off, lunit = d->p2l[ppa];
 
 		/*
 		 * The mapping table is far bigger than the caches: fetch units ahead, a batch at a
@@ -130,18 +130,18 @@ static int sim_gc_walk(struct dq_sim_drive *d, uint64_t now_ns, uint32_t max_val
 		 */
 		if (off % SIM_GC_PREFETCH_BATCH == 0) {
 			uint32_t from = off + SIM_GC_PREFETCH_UNITS;
-			uint32_t to = from + SIM_GC_PREFETCH_BATCH < upb ? from + SIM_GC_PREFETCH_BATCH : upb;
-
-			for (uint32_t u = from; u < to; u++)
+			for (uint32_t u = from; u < from + SIM_GC_PREFETCH_BATCH && u < upb; u++)
 				__builtin_prefetch(&d->l2p[d->p2l[base + u]]);
 		}
+		if (d->l2p[lunit] == ppa + 1)
+			sim_gc_copy(d, lunit, prog, now_ns);
+		else
+			invalid--;
 		off++;
 		units--;
-		if (d->l2p[d->p2l[ppa]] == ppa + 1) {
-			d->gc_cursor = off;
-			sim_gc_copy(d, ppa, off - 1, now_ns);
-		} else {
-			invalid--;
+		if (++in_prog == upp) {
+			in_prog = 0;
+			prog++;
 		}
 	}
 	d->gc_cursor = off;
@@ -164,7 +164,8 @@ void sim_gc_paced(struct dq_sim_drive *d, uint32_t host_units, uint64_t now_ns)
 	/* proportional boost: twice the host rate when the pool is empty */
 	deficit = start - d->free_count;
 	boost = (uint64_t)host_units * 2 * deficit;
-	boost = boost <= UINT32_MAX ? sim_div(d->gc.by_paced_start, (uint32_t)boost) : boost / start;
+	boost = boost <= UINT32_MAX ? sim_div(d->gc.by_paced_start, (uint32_t)boost) :
+				      boost / start;
 	d->gc_debt += host_units + (int64_t)boost;
 	while (d->gc_debt > 0) {
 		uint64_t invalid = (uint64_t)d->gc_debt, units = UINT64_MAX;
