@@ -66,6 +66,9 @@ void sim_drive_derive(struct dq_sim_drive *d)
 	g->lbas_per_unit = SIM_UNIT_BYTES / p->lba_bytes;
 	g->lba_unit_shift = g->lbas_per_unit == 8 ? 3 : 0;
 	g->lba_count = p->user_bytes / p->lba_bytes;
+	g->by_dies = sim_divisor_of(g->dies);
+	g->by_units_per_prog = sim_divisor_of(g->units_per_prog);
+	g->by_units_per_block = sim_divisor_of(g->units_per_block);
 
 	tm->read_ns = (uint64_t)(p->read_us * 1000.0);
 	tm->program_ns = (uint64_t)(p->program_us * 1000.0);
@@ -99,6 +102,7 @@ void sim_drive_derive(struct dq_sim_drive *d)
 	if (d->gc.idle_target < d->gc.burst_target)
 		d->gc.idle_target = d->gc.burst_target;
 	d->gc.idle_delay_ns = (uint64_t)(p->idle_delay_ms * 1e6);
+	d->gc.by_paced_start = sim_divisor_of(d->gc.paced_start > 0 ? d->gc.paced_start : 1);
 
 	/* the cache holds whole program units; a power of two keeps the ring index a mask */
 	progs = (uint64_t)p->write_buffer_kib * 1024u /

@@ -97,7 +97,7 @@ void sim_ftl_reset(struct dq_sim_drive *d)
 
 void sim_ftl_invalidate(struct dq_sim_drive *d, uint32_t ppa)
 {
-	uint32_t block = ppa / d->geo.units_per_block;
+	uint32_t block = sim_div(d->geo.by_units_per_block, ppa);
 
 	if (d->state[block] == SIM_BLOCK_FULL) {
 		sim_ftl_bucket_remove(d, block);
@@ -147,7 +147,8 @@ static uint64_t sim_ftl_place(struct dq_sim_drive *d, enum sim_stream stream, ui
 	f->ready_ns = sim_max_u64(f->ready_ns, ready_ns);
 	f->next++;
 	if (++f->prog_fill == d->geo.units_per_prog) {
-		done = sim_sched_program(d, f->next / d->geo.units_per_prog - 1, f->ready_ns);
+		done = sim_sched_program(d, sim_div(d->geo.by_units_per_prog, f->next) - 1,
+					 f->ready_ns);
 		f->ready_ns = 0;
 		f->prog_fill = 0;
 	}

@@ -16,6 +16,7 @@
 #include "sim_internal.h"
 
 #define SIM_GC_PREFETCH_UNITS 32u
+#define SIM_GC_PREFETCH_BATCH 8u
 /* Foreground GC's debt is kept in 1/1024 invalid units: its rate is fractional. */
 #define SIM_GC_FG_SCALE 1024
 
@@ -88,44 +89,73 @@ static void sim_gc_erase_victim(struct dq_sim_drive *d, uint64_t now_ns)
 	d->gc_victim = SIM_NONE;
 }
 
-/*
- * Advances the victim's cursor by one unit, copying it if still valid. Returns 1 when the unit was
- * invalid (one unit reclaimed), 0 when it was copied, -1 when no victim is worth taking.
- */
-static int sim_gc_step(struct dq_sim_drive *d, uint64_t now_ns, uint32_t max_valid)
+/* Moves a valid unit of the victim: read it (its page once, then transfers), program a copy. */
+static void sim_gc_copy(struct dq_sim_drive *d, uint32_t lunit, uint32_t prog, uint64_t now_ns)
 {
-	uint32_t off, ppa, lunit, prog;
-	int reclaimed = 1;
+	if (prog != d->gc_read_prog) {
+		d->gc_read_done_ns = sim_sched_read(d, prog, 1, now_ns, true);
+		d->gc_read_prog = prog;
+	} else {
+		d->gc_read_done_ns = sim_sched_xfer_more(d, prog, d->gc_read_done_ns);
+	}
+	d->valid[d->gc_victim]--;
+	sim_ftl_gc_write_unit(d, lunit, d->gc_read_done_ns);
+}
+
+/*
+ * Walks the victim (taking one if there is none) one unit at a time, copying the units still valid,
+ * until *invalid_left invalid units have been passed, *units_left units walked, or the victim is
+ * done and erased; decrements both budgets by what it used. Returns -1 when no victim is worth
+ * taking, else 0. Callers loop; stopping at an erase lets them re-check the free pool.
+ */
+static int sim_gc_walk(struct dq_sim_drive *d, uint64_t now_ns, uint32_t max_valid,
+		       uint64_t *invalid_left, uint64_t *units_left)
+{
+	uint32_t upb = d->geo.units_per_block, upp = d->geo.units_per_prog;
+	uint32_t base, off, prog, in_prog;
+	uint64_t invalid = *invalid_left, units = *units_left;
 
 	if (d->gc_victim == SIM_NONE && !sim_gc_start_victim(d, max_valid))
 		return -1;
-	off = d->gc_cursor++;
-	ppa = d->gc_victim * d->geo.units_per_block + off;
-	/* the mapping table is far bigger than the caches: fetch a few units ahead */
-	if (off + SIM_GC_PREFETCH_UNITS < d->geo.units_per_block)
-		__builtin_prefetch(&d->l2p[d->p2l[ppa + SIM_GC_PREFETCH_UNITS]]);
-	lunit = d->p2l[ppa];
-	if (d->l2p[lunit] == ppa + 1) {
-		prog = off / d->geo.units_per_prog;
-		if (prog != d->gc_read_prog) {
-			d->gc_read_done_ns = sim_sched_read(d, prog, 1, now_ns, true);
-			d->gc_read_prog = prog;
-		} else {
-			d->gc_read_done_ns = sim_sched_xfer_more(d, prog, d->gc_read_done_ns);
+	base = d->gc_victim * upb;
+	off = d->gc_cursor;
+	prog = sim_div(d->geo.by_units_per_prog, off);
+	in_prog = off - prog * upp;
+	while (off < upb && invalid > 0 && units > 0) {
+		uint32_t ppa = base + off, lunit = d->p2l[ppa];
+
+		/*
+		 * The mapping table is far bigger than the caches: fetch units ahead, a batch at a
+		 * time so their address translations overlap (sim_workload.c does the same).
+		 */
+		if (off % SIM_GC_PREFETCH_BATCH == 0) {
+			uint32_t from = off + SIM_GC_PREFETCH_UNITS;
+			for (uint32_t u = from; u < from + SIM_GC_PREFETCH_BATCH && u < upb; u++)
+				__builtin_prefetch(&d->l2p[d->p2l[base + u]]);
 		}
-		d->valid[d->gc_victim]--;
-		sim_ftl_gc_write_unit(d, lunit, d->gc_read_done_ns);
-		reclaimed = 0;
+		if (d->l2p[lunit] == ppa + 1)
+			sim_gc_copy(d, lunit, prog, now_ns);
+		else
+			invalid--;
+		off++;
+		units--;
+		if (++in_prog == upp) {
+			in_prog = 0;
+			prog++;
+		}
 	}
-	if (d->gc_cursor == d->geo.units_per_block)
+	d->gc_cursor = off;
+	*invalid_left = invalid;
+	*units_left = units;
+	if (off == upb)
 		sim_gc_erase_victim(d, now_ns);
-	return reclaimed;
+	return 0;
 }
 
 void sim_gc_paced(struct dq_sim_drive *d, uint32_t host_units, uint64_t now_ns)
 {
 	uint32_t start = d->gc.paced_start;
-	uint32_t deficit;
+	uint64_t deficit, boost;
 
 	if (d->free_count >= start) {
 		d->gc_debt = 0;
@@ -133,15 +163,18 @@ void sim_gc_paced(struct dq_sim_drive *d, uint32_t host_units, uint64_t now_ns)
 	}
 	/* proportional boost: twice the host rate when the pool is empty */
 	deficit = start - d->free_count;
-	d->gc_debt += host_units + (int64_t)host_units * 2 * deficit / start;
+	boost = (uint64_t)host_units * 2 * deficit;
+	boost = boost <= UINT32_MAX ? sim_div(d->gc.by_paced_start, (uint32_t)boost) :
+				      boost / start;
+	d->gc_debt += host_units + (int64_t)boost;
 	while (d->gc_debt > 0) {
-		int r = sim_gc_step(d, now_ns, d->geo.units_per_block - 1);
+		uint64_t invalid = (uint64_t)d->gc_debt, units = UINT64_MAX;
 
-		if (r < 0) {
+		if (sim_gc_walk(d, now_ns, d->geo.units_per_block - 1, &invalid, &units) < 0) {
 			d->gc_debt = 0;
 			break;
 		}
-		d->gc_debt -= r;
+		d->gc_debt = (int64_t)invalid;
 	}
 }
 
@@ -157,7 +190,7 @@ void sim_gc_foreground(struct dq_sim_drive *d, uint32_t host_units, uint64_t now
 	uint64_t target = (uint64_t)d->gc.burst_target * upb;
 	uint64_t span = (uint64_t)(d->gc.burst_target - d->gc.fg_start + 1) * upb;
 	uint64_t free_units = (uint64_t)d->free_count * upb, deficit;
-	uint32_t walked = 0;
+	uint64_t units = d->gc.fg_step_units;
 
 	if (host->block != SIM_NONE)
 		free_units += upb - host->next;
@@ -169,14 +202,16 @@ void sim_gc_foreground(struct dq_sim_drive *d, uint32_t host_units, uint64_t now
 	deficit = target - free_units;
 	d->gc_fg_debt += (int64_t)host_units * (SIM_GC_FG_SCALE + SIM_GC_FG_SCALE / 4) +
 			 (int64_t)(host_units * 2 * SIM_GC_FG_SCALE * deficit / span);
-	while (d->gc_fg_debt > 0 && walked++ < d->gc.fg_step_units) {
-		int r = sim_gc_step(d, now_ns, d->geo.units_per_block - 1);
+	/* each invalid unit passed pays SIM_GC_FG_SCALE of the debt; the step bounds the units walked */
+	while (d->gc_fg_debt > 0 && units > 0) {
+		uint64_t owed = ((uint64_t)d->gc_fg_debt + SIM_GC_FG_SCALE - 1) / SIM_GC_FG_SCALE;
+		uint64_t invalid = owed;
 
-		if (r < 0) {
+		if (sim_gc_walk(d, now_ns, d->geo.units_per_block - 1, &invalid, &units) < 0) {
 			d->gc_fg_debt = 0;
 			break;
 		}
-		d->gc_fg_debt -= r * SIM_GC_FG_SCALE;
+		d->gc_fg_debt -= (int64_t)(owed - invalid) * SIM_GC_FG_SCALE;
 	}
 }
 
@@ -185,7 +220,9 @@ void sim_gc_burst(struct dq_sim_drive *d, uint64_t now_ns)
 	uint32_t target = d->gc.fg_step_units > 0 ? SIM_MIN_FREE_BLOCKS + 1 : d->gc.burst_target;
 
 	while (d->free_count < target) {
-		if (sim_gc_step(d, now_ns, d->geo.units_per_block - 1) < 0)
+		uint64_t invalid = UINT64_MAX, units = UINT64_MAX;
+
+		if (sim_gc_walk(d, now_ns, d->geo.units_per_block - 1, &invalid, &units) < 0)
 			break;
 	}
 }
@@ -193,13 +230,17 @@ void sim_gc_burst(struct dq_sim_drive *d, uint64_t now_ns)
 void sim_gc_idle(struct dq_sim_drive *d, uint64_t from_ns, uint64_t until_ns)
 {
 	uint32_t max_valid = (uint32_t)(SIM_IDLE_MAX_VALID_FRACTION * d->geo.units_per_block);
-	uint32_t steps = 0;
+	uint32_t upp = d->geo.units_per_prog;
+	uint64_t steps = 0;
 
 	while (d->free_count < d->gc.idle_target) {
-		/* checking every program unit's worth of steps bounds the overrun to ~one program */
-		if (steps++ % d->geo.units_per_prog == 0 && d->nand_busy_until >= until_ns)
+		uint64_t invalid = UINT64_MAX, units = upp - steps % upp;
+
+		/* checking every program unit's worth of units bounds the overrun to ~one program */
+		if (steps % upp == 0 && d->nand_busy_until >= until_ns)
 			break;
-		if (sim_gc_step(d, from_ns, max_valid) < 0)
+		if (sim_gc_walk(d, from_ns, max_valid, &invalid, &units) < 0)
 			break;
+		steps += upp - steps % upp - units;
 	}
 }

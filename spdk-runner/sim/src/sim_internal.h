@@ -41,6 +41,32 @@ struct sim_frontier {
 	uint64_t ready_ns; /* when the data of the program unit being filled is all available */
 };
 
+/*
+ * Division by a drive constant without a divide instruction (Lemire, Kaser and Kurz 2019, "Faster
+ * remainder by direct computation"): with magic = ceil(2^64 / d), exact for every 32-bit n.
+ */
+struct sim_divisor {
+	uint64_t magic; /* 0 when d is 1 (2^64 does not fit) */
+	uint32_t d;
+};
+
+static inline struct sim_divisor sim_divisor_of(uint32_t d)
+{
+	struct sim_divisor v = { .magic = UINT64_MAX / d + 1, .d = d };
+
+	return v;
+}
+
+static inline uint32_t sim_div(struct sim_divisor v, uint32_t n)
+{
+	return v.d == 1 ? n : (uint32_t)(((unsigned __int128)v.magic * n) >> 64);
+}
+
+static inline uint32_t sim_mod(struct sim_divisor v, uint32_t n)
+{
+	return (uint32_t)(((unsigned __int128)(v.magic * n) * v.d) >> 64);
+}
+
 struct sim_geometry {
 	uint32_t dies;
 	uint32_t units_per_prog; /* 4 KiB units in one multi-plane program */
@@ -52,6 +78,10 @@ struct sim_geometry {
 	uint32_t lba_unit_shift; /* log2(lbas_per_unit) */
 	uint64_t user_units;
 	uint64_t lba_count;
+	/* the divisions of every IO's path */
+	struct sim_divisor by_dies;
+	struct sim_divisor by_units_per_prog;
+	struct sim_divisor by_units_per_block;
 };
 
 struct sim_timing {
@@ -72,6 +102,7 @@ struct sim_gc_policy {
 	uint32_t fg_step_units; /* most victim units it walks per host write; 0: whole bursts */
 	uint32_t idle_target; /* background GC reclaims up to this many free blocks */
 	uint64_t idle_delay_ns;
+	struct sim_divisor by_paced_start; /* paced GC's proportional boost */
 };
 
 struct sim_counters {

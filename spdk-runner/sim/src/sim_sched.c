@@ -25,7 +25,7 @@ static uint64_t sim_sched_jitter(struct dq_sim_drive *d, uint64_t ns)
  */
 static uint32_t sim_sched_die(const struct dq_sim_drive *d, uint32_t prog_in_block)
 {
-	return prog_in_block % d->geo.dies;
+	return sim_mod(d->geo.by_dies, prog_in_block);
 }
 
 /*

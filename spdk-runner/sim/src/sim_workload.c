@@ -12,6 +12,7 @@
 #include "sim_internal.h"
 
 #define SIM_LOOP_AHEAD 32u
+#define SIM_LOOP_PREFETCH_BATCH 8u /* divides SIM_LOOP_AHEAD */
 
 struct sim_slot {
 	uint64_t complete_ns;
@@ -78,6 +79,9 @@ static uint64_t sim_loop_bounded(struct sim_loop *l, uint64_t n)
 /*
  * The next random block: drawn SIM_LOOP_AHEAD IOs ago, with its mapping entry prefetched since, so
  * the table lookup does not stall on memory (the same blocks in the same order as drawing on demand).
+ * The prefetches go out SIM_LOOP_PREFETCH_BATCH at a time: each of them waits for its address
+ * translation (a TLB miss, nearly always, on a table this size), and back to back those waits
+ * overlap instead of each holding up the IO it is issued in.
  */
 static uint64_t sim_loop_next_random(struct sim_loop *l)
 {
@@ -86,7 +90,12 @@ static uint64_t sim_loop_next_random(struct sim_loop *l)
 
 	l->ahead[l->ahead_pos] = next;
 	l->ahead_pos = (l->ahead_pos + 1) % SIM_LOOP_AHEAD;
-	sim_ftl_prefetch(l->drive, next * l->lbas_per_io);
+	if (l->ahead_pos % SIM_LOOP_PREFETCH_BATCH == 0) {
+		uint32_t end = l->ahead_pos == 0 ? SIM_LOOP_AHEAD : l->ahead_pos;
+
+		for (uint32_t i = end - SIM_LOOP_PREFETCH_BATCH; i < end; i++)
+			sim_ftl_prefetch(l->drive, l->ahead[i] * l->lbas_per_io);
+	}
 	return block;
 }
 
