@@ -190,7 +190,7 @@ function describeScene(view, compiled) {
 	const axes = [];
 	const legends = [];
 	const texts = [];
-	const walk = (scene, inGuide) => {
+	const walk = (scene) => {
 		if (!scene || !scene.items) {
 			return;
 		}
@@ -220,7 +220,7 @@ function describeScene(view, compiled) {
 			texts.push(...collectText(scene, 'title-subtitle').map((text) => ({ role: 'subtitle', text })));
 			return;
 		}
-		if (scene.marktype && scene.marktype !== 'group' && !inGuide) {
+		if (scene.marktype && scene.marktype !== 'group') {
 			marks.push({ name: scene.name ?? null, role, marktype: scene.marktype, items: scene.items.length });
 			if (scene.marktype === 'text') {
 				for (const item of scene.items) {
@@ -230,11 +230,11 @@ function describeScene(view, compiled) {
 		}
 		for (const item of scene.items) {
 			for (const child of item.items ?? []) {
-				walk(child, inGuide);
+				walk(child);
 			}
 		}
 	};
-	walk(view.scenegraph().root, false);
+	walk(view.scenegraph().root);
 	const scales = {};
 	for (const scale of compiled.scales ?? []) {
 		const live = view.scale(scale.name);
