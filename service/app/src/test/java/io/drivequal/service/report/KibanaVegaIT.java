@@ -63,7 +63,11 @@ class KibanaVegaIT {
 		.toAbsolutePath()
 		.normalize();
 
-	private static final String FLUID = "{\"sim_model\":\"fluid\",\"sim_time_scale\":200}";
+	/**
+	 * The per-IO model: it reads the drive's health every 10 simulated seconds, as a real
+	 * drive's runner does (the fluid model reads it only between phases).
+	 */
+	private static final String PER_IO = "{\"sim_model\":\"ftl\",\"sim_time_scale\":200}";
 
 	/** The IOPS charts' limit of one point per second (their composite's size). */
 	private static final int PER_SECOND_LIMIT = 28800;
@@ -101,7 +105,7 @@ class KibanaVegaIT {
 		// Seeds no other test uses: one serial is one drive to the service.
 		List<String> targets = List.of("sim:test-client-7pct@41", "sim:test-client-7pct@42",
 				"sim:test-enterprise-eager@43");
-		this.agents.start(runnerId, targets, FLUID, Map.of());
+		this.agents.start(runnerId, targets, PER_IO, Map.of());
 		List<JsonNode> drives = api().awaitDrives(runnerId, targets.size());
 		this.steadyA = submit(serialOf(drives, targets.get(0)), "steady-state-2h");
 		this.steadyB = submit(serialOf(drives, targets.get(1)), "steady-state-2h");
@@ -225,7 +229,8 @@ class KibanaVegaIT {
 		assertThat(request.path("aggregations").path("readings").path("documents").asLong()).isEqualTo(readings.size());
 		assertThat(request.path("aggregations").path("spans").path("documents").asLong()).isEqualTo(readings.size());
 		long expected = wafPoints(instants);
-		assertThat(expected).as("the endurance run's readings give WAF points").isPositive();
+		assertThat(expected).as("a WAF point for most readings (every 10 s of the workload and the fill)")
+			.isGreaterThan(readings.size() / 2);
 		// A line with points: the point mark holds one symbol per WAF value.
 		assertThat(pointItems(drawn)).as(what + ": one point per pair of readings with host writes between them")
 			.isEqualTo(expected);
