@@ -55,9 +55,13 @@ class KibanaSavedObjectsTest {
 	}
 
 	/**
-	 * The IOPS charts read like the seeds': one point per second (raw documents, no
-	 * aggregation) against t, the phase's own time axis, so runs overlay; log scale; the
-	 * zoom is t > 1400 s. No chart averages IOPS over wall-clock time.
+	 * The IOPS charts read like the seeds': one point per second against t, the phase's
+	 * own time axis, so runs overlay; log scale; the zoom is t > 1400 s. Elasticsearch
+	 * returns at most 10,000 hits, so the seconds come from a composite aggregation (one
+	 * bucket per run and second, up to 28,800 of them); with more, the chart draws one
+	 * point per 60 s round from a second composite and says so in a note. No chart
+	 * averages IOPS over wall-clock time. KibanaVegaIT (service/app) runs these charts on
+	 * real samples.
 	 */
 	@Test
 	void theIopsChartsArePerSecondPointsOnPhaseTime() {
@@ -66,39 +70,42 @@ class KibanaSavedObjectsTest {
 		Map<String, JsonNode> specs = new LinkedHashMap<>();
 		for (String id : List.of("drivequal-iops-over-time", "drivequal-steady-state-zoom",
 				"drivequal-steady-state-zoom-linear")) {
-			JsonNode visState = this.contracts.mapper()
-				.readTree(objects.get("visualization:" + id).path("attributes").path("visState").asString());
-			assertThat(visState.path("type").asString()).as(id).isEqualTo("vega");
-			specs.put(id, this.contracts.mapper().readTree(visState.path("params").path("spec").asString()));
+			specs.put(id, vegaSpec(objects, id));
 		}
 		for (Map.Entry<String, JsonNode> entry : specs.entrySet()) {
 			JsonNode spec = entry.getValue();
 			String id = entry.getKey();
 			JsonNode body = spec.path("data").path("url").path("body");
 			assertThat(spec.path("data").path("url").path("index").asString()).as(id).isEqualTo("drivequal-samples-*");
-			assertThat(body.has("aggs")).as(id + ": raw seconds, not aggregated").isFalse();
-			assertThat(spec.path("data").path("format").path("property").asString()).isEqualTo("hits.hits");
-			assertThat(spec.path("mark").path("type").asString()).as(id + " mark").isEqualTo("point");
-			assertThat(spec.path("encoding").path("x").path("field").asString()).as(id + " x").isEqualTo("_source.t");
-			assertThat(spec.path("encoding").path("y").path("field").asString()).as(id + " y")
-				.isEqualTo("_source.totalIops");
-			assertThat(spec.path("encoding").path("color").path("field").asString()).as(id + ": one colour per run")
+			assertThat(body.path("size").asInt(-1)).as(id + ": no hits, which stop at 10,000").isZero();
+			assertThat(spec.path("data").path("format").path("property").asString()).isEqualTo("aggregations");
+			JsonNode seconds = body.path("aggs").path("seconds").path("composite");
+			JsonNode minutes = body.path("aggs").path("minutes").path("composite");
+			assertThat(seconds.path("size").asInt()).as(id).isEqualTo(28800);
+			assertThat(lastSource(seconds)).as(id + ": one bucket per second")
+				.isEqualTo("{\"t\":{\"histogram\":{\"field\":\"t\",\"interval\":1}}}");
+			assertThat(lastSource(minutes)).as(id + ": thinned to minutes of t, t in [60m, 60m + 60)")
+				.isEqualTo("{\"t\":{\"histogram\":{\"field\":\"t\",\"interval\":60}}}");
+			assertThat(seconds.path("size").asInt() + minutes.path("size").asInt())
+				.as(id + ": both fit Elasticsearch's default search.max_buckets")
+				.isLessThanOrEqualTo(65536);
+			JsonNode points = spec.path("layer").get(0);
+			assertThat(points.path("mark").path("type").asString()).as(id + " mark").isEqualTo("point");
+			assertThat(points.path("encoding").path("x").path("field").asString()).as(id + " x").isEqualTo("t");
+			assertThat(points.path("encoding").path("y").path("field").asString()).as(id + " y").isEqualTo("iops");
+			assertThat(points.path("encoding").path("color").path("field").asString()).as(id + ": one colour per run")
 				.isEqualTo("run");
+			assertThat(spec.path("transform").toString()).as(id).contains("length(datum.seconds.buckets) < 28800");
+			JsonNode note = spec.path("layer").get(1);
+			assertThat(note.path("mark").path("type").asString()).as(id + ": the thinning note").isEqualTo("text");
+			assertThat(note.path("transform").toString()).contains("!datum.perSecond", "Thinned");
 			assertThat(body.path("query").toString()).as(id + ": the dashboard's filters and time range apply")
 				.contains("%dashboard_context-must_clause%", "%dashboard_context-filter_clause%",
 						"%dashboard_context-must_not_clause%", "%timefilter%");
 		}
-		assertThat(
-				specs.get("drivequal-iops-over-time").path("encoding").path("y").path("scale").path("type").asString())
-			.isEqualTo("log");
-		assertThat(specs.get("drivequal-steady-state-zoom")
-			.path("encoding")
-			.path("y")
-			.path("scale")
-			.path("type")
-			.asString()).isEqualTo("log");
-		assertThat(specs.get("drivequal-steady-state-zoom-linear").path("encoding").path("y").path("scale").has("type"))
-			.isFalse();
+		assertThat(yScale(specs.get("drivequal-iops-over-time")).path("type").asString()).isEqualTo("log");
+		assertThat(yScale(specs.get("drivequal-steady-state-zoom")).path("type").asString()).isEqualTo("log");
+		assertThat(yScale(specs.get("drivequal-steady-state-zoom-linear")).has("type")).isFalse();
 		for (String zoom : List.of("drivequal-steady-state-zoom", "drivequal-steady-state-zoom-linear")) {
 			assertThat(specs.get(zoom).path("data").path("url").path("body").path("query").toString()).as(zoom)
 				.contains("{\"range\":{\"t\":{\"gt\":1400}}}");
@@ -114,6 +121,40 @@ class KibanaSavedObjectsTest {
 					.isFalse();
 			}
 		}
+	}
+
+	/** No Vega chart asks for hits: those stop at 10,000 without a word. */
+	@Test
+	void noVegaChartReadsHits() {
+		Map<String, JsonNode> objects = SavedObjectFields.check(this.contracts.mapper(), this.ndjson, templates())
+			.objects();
+		for (JsonNode object : objects.values()) {
+			if ("visualization".equals(object.path("type").asString())) {
+				JsonNode spec = vegaSpec(objects, object.path("id").asString());
+				assertThat(spec.path("data").path("url").path("body").path("size").asInt(-1))
+					.as(object.path("id").asString())
+					.isZero();
+				assertThat(spec.path("data").path("format").path("property").asString())
+					.as(object.path("id").asString())
+					.isEqualTo("aggregations");
+			}
+		}
+	}
+
+	private JsonNode vegaSpec(Map<String, JsonNode> objects, String id) {
+		JsonNode visState = this.contracts.mapper()
+			.readTree(objects.get("visualization:" + id).path("attributes").path("visState").asString());
+		assertThat(visState.path("type").asString()).as(id).isEqualTo("vega");
+		return this.contracts.mapper().readTree(visState.path("params").path("spec").asString());
+	}
+
+	private static String lastSource(JsonNode composite) {
+		JsonNode sources = composite.path("sources");
+		return sources.get(sources.size() - 1).toString();
+	}
+
+	private static JsonNode yScale(JsonNode spec) {
+		return spec.path("layer").get(0).path("encoding").path("y").path("scale");
 	}
 
 	@Test
@@ -133,9 +174,9 @@ class KibanaSavedObjectsTest {
 		assertThat(problems).isNotEmpty()
 			.allMatch((problem) -> problem.contains("field totalIops is not in the index template"));
 		assertThat(problems).anyMatch((problem) -> problem.startsWith("visualization:drivequal-iops-over-time: "
-				+ "encoding y: field totalIops is not in the index template"));
-		assertThat(problems).anyMatch((problem) -> problem
-			.startsWith("visualization:drivequal-iops-over-time: " + "transform 'datum._source.totalIops > 0'"));
+				+ "aggregation seconds.iops (avg): field totalIops is not in the index template"));
+		assertThat(problems).anyMatch((problem) -> problem.startsWith("visualization:drivequal-iops-over-time: "
+				+ "aggregation minutes.iops (avg): field totalIops is not in the index template"));
 	}
 
 	@Test
@@ -154,12 +195,14 @@ class KibanaSavedObjectsTest {
 	@Test
 	void aVegaChartOnAFieldOfTheWrongTypeIsCaught() {
 		Map<String, String> templates = templates();
-		// t as a keyword can no longer be a quantitative axis.
+		// t as a keyword can no longer be histogrammed into seconds on a quantitative
+		// axis.
 		templates.put("drivequal-samples", templates.get("drivequal-samples")
 			.replace("\"t\": { \"type\": \"integer\" }", "\"t\": { \"type\": \"keyword\" }"));
 		List<String> problems = SavedObjectFields.check(this.contracts.mapper(), this.ndjson, templates).problems();
-		assertThat(problems).contains("visualization:drivequal-steady-state-zoom: encoding x: field t is keyword, "
-				+ "needs one of " + SavedObjectFields.NUMERIC);
+		assertThat(problems)
+			.contains("visualization:drivequal-steady-state-zoom: aggregation seconds source t (histogram): field t is "
+					+ "keyword, needs one of " + SavedObjectFields.NUMERIC);
 	}
 
 	@Test

@@ -1,7 +1,7 @@
 /*
  * Checks the Kibana saved objects against the index templates, so a mapping change cannot
  * silently empty a dashboard: every field a data view, Lens column, KQL query, runtime-field
- * script or Vega chart (its query, _source, sort, transforms and encodings) names must exist in
+ * script or Vega chart (its query, _source, sort, aggregations, transforms and encodings) names must exist in
  * the template of the indices it reads, with a type the use needs
  * (numbers for metrics, dates for date histograms, aggregatable fields for terms). Also checks
  * that the objects reference each other consistently. Kibana cannot run here, so this is what
@@ -243,7 +243,8 @@ final class SavedObjectFields {
 
 	/**
 	 * A Vega(-Lite) visualization querying Elasticsearch: the index's template must map
-	 * every field its query, _source, sort, transforms and encodings name.
+	 * every field its query, _source, sort, aggregations, transforms and encodings name
+	 * (a layered spec's layers included).
 	 */
 	private void checkVega(JsonNode visualization) {
 		JsonNode visState = parseString(visualization, visualization.path("attributes"), "visState");
@@ -267,7 +268,17 @@ final class SavedObjectFields {
 			sort.propertyNames().forEach((field) -> use(visualization, fields, field, AGGREGATABLE, "sort"));
 		}
 		vegaQuery(visualization, fields, body.path("query"));
-		for (JsonNode transform : spec.path("transform")) {
+		vegaAggregations(visualization, fields, body.path("aggs"), "aggregation ");
+		List<JsonNode> views = new ArrayList<>();
+		views.add(spec);
+		spec.path("layer").forEach(views::add);
+		for (JsonNode view : views) {
+			vegaView(visualization, fields, view);
+		}
+	}
+
+	private void vegaView(JsonNode visualization, Map<String, String> fields, JsonNode view) {
+		for (JsonNode transform : view.path("transform")) {
 			for (String expression : List.of(transform.path("filter").asString(""),
 					transform.path("calculate").asString(""))) {
 				Matcher field = VEGA_DATUM_FIELD.matcher(expression);
@@ -276,7 +287,7 @@ final class SavedObjectFields {
 				}
 			}
 		}
-		for (Map.Entry<String, JsonNode> channel : spec.path("encoding").properties()) {
+		for (Map.Entry<String, JsonNode> channel : view.path("encoding").properties()) {
 			List<JsonNode> encodings = new ArrayList<>();
 			if (channel.getValue().isArray()) {
 				channel.getValue().forEach(encodings::add);
@@ -293,6 +304,50 @@ final class SavedObjectFields {
 				}
 			}
 		}
+	}
+
+	/**
+	 * Every field an aggregation names, with the type it needs: terms sources
+	 * aggregatable ones, histograms and metrics numbers, date histograms dates. An
+	 * aggregation without a rule here is reported, so a new kind cannot slip past
+	 * unchecked.
+	 */
+	private void vegaAggregations(JsonNode visualization, Map<String, String> fields, JsonNode aggregations,
+			String where) {
+		for (Map.Entry<String, JsonNode> aggregation : aggregations.properties()) {
+			String name = where + aggregation.getKey();
+			for (Map.Entry<String, JsonNode> kind : aggregation.getValue().properties()) {
+				switch (kind.getKey()) {
+					case "aggs", "aggregations" -> vegaAggregations(visualization, fields, kind.getValue(), name + ".");
+					case "composite" -> {
+						for (JsonNode source : kind.getValue().path("sources")) {
+							for (Map.Entry<String, JsonNode> named : source.properties()) {
+								for (Map.Entry<String, JsonNode> sourceKind : named.getValue().properties()) {
+									aggregationField(visualization, fields, sourceKind.getKey(), sourceKind.getValue(),
+											name + " source " + named.getKey());
+								}
+							}
+						}
+					}
+					default -> aggregationField(visualization, fields, kind.getKey(), kind.getValue(), name);
+				}
+			}
+		}
+	}
+
+	private void aggregationField(JsonNode visualization, Map<String, String> fields, String kind, JsonNode params,
+			String where) {
+		Set<String> suitable = switch (kind) {
+			case "terms" -> AGGREGATABLE;
+			case "histogram", "avg", "min", "max", "sum", "stats" -> NUMERIC;
+			case "date_histogram" -> DATES;
+			default -> null;
+		};
+		if (suitable == null) {
+			problem(visualization, where + ": no rule for a " + kind + " aggregation; add one to SavedObjectFields");
+			return;
+		}
+		use(visualization, fields, params.path("field").asString(""), suitable, where + " (" + kind + ")");
 	}
 
 	/**
