@@ -152,7 +152,7 @@ for manifest in "$here"/invalid/*.yaml; do
 	fi
 done
 
-# The images' Dockerfiles.
+# The images' Dockerfiles (service/app's ContainerImagesIT builds and runs them with podman).
 if command -v hadolint >/dev/null; then
 	for dockerfile in "$root"/service/docker/Dockerfile "$root"/spdk-runner/docker/Dockerfile; do
 		name=${dockerfile#"$root"/}
