@@ -119,20 +119,21 @@ class ContainerImagesIT {
 		Result listing = run(Duration.ofSeconds(60),
 				with(runner, "devices", "--allowlist", "/etc/drivequal/allowlist.json"));
 		assertThat(listing.status()).as(listing.output()).isZero();
-		say("images: runner devices: engines %s, runner %s; seccomp RuntimeDefault (as the chart): %s"
+		say("images: runner devices: engines %s, runner %s; the runtime's default seccomp profile: %s"
 			.formatted(engines, inventory.get("runnerVersion").asString(), driveLine(listing.output())));
 		// The runtimes' default seccomp profiles (podman's, containerd 2's, CRI-O's)
-		// refuse
-		// io_uring_setup, which the uring engine needs; without that filter the image's
-		// uring engine and libblkid probe open the drive (docs/operations.md, "Runner
-		// privileges").
+		// refuse io_uring_setup, which the uring engine needs; unconfined, as the chart
+		// runs
+		// the runner by default, the image's uring engine and libblkid probe open the
+		// drive
+		// (docs/operations.md, "Images").
 		List<String> unconfined = new ArrayList<>(runner);
 		unconfined.addAll(unconfined.size() - 1, List.of("--security-opt", "seccomp=unconfined"));
 		Result opened = run(Duration.ofSeconds(60),
 				with(unconfined, "devices", "--allowlist", "/etc/drivequal/allowlist.json"));
 		assertThat(opened.status()).as(opened.output()).isZero();
 		assertThat(driveLine(opened.output())).as(opened.output()).contains("regular file").endsWith("allowed");
-		say("images: runner devices: seccomp unconfined: %s".formatted(driveLine(opened.output())));
+		say("images: runner devices: seccomp unconfined (as the chart): %s".formatted(driveLine(opened.output())));
 
 		Result job = run(Duration.ofSeconds(120),
 				with(runner, "run", "--engine", "sim", "--filename", "sim:test-client-7pct@1", "--rw", "randwrite",
