@@ -91,9 +91,9 @@ void dq_verify_result_encode(struct dq_jbuild *b, struct json_object *obj,
 	}
 }
 
-static const char *const purge_keys[] = { "method",	   "status",   "reason",    "coverage",
-					  "canaryBlocks",  "blocksRead", "lbasRead", "bytesRead",
-					  "blocksFound",   "firstFoundLbas", NULL };
+static const char *const purge_keys[] = { "method",	  "status",	    "reason",	"coverage",
+					  "canaryBlocks", "blocksRead",	    "lbasRead", "bytesRead",
+					  "blocksFound",  "firstFoundLbas", NULL };
 
 /* The schema's if-then rules: a reason exactly when unverifiable, finds exactly when failed. */
 static void purge_rules_check(struct dq_jctx *ctx, const struct dq_jpath *path,
