@@ -37,6 +37,9 @@ import org.springframework.web.bind.annotation.RestController;
 @Validated
 class QualificationController {
 
+	/** Only some operations can conflict with a job's state: they say so themselves. */
+	static final String CONFLICT = "#/components/responses/Conflict";
+
 	private final QualificationService qualifications;
 
 	private final DriveQueues queues;
@@ -52,7 +55,7 @@ class QualificationController {
 	/**
 	 * @param priority normal or high; urgent needs the admin role
 	 */
-	record PriorityChange(@NotNull @Pattern(regexp = "normal|high|urgent",
+	record PriorityChange(@NotNull @Pattern(regexp = "^(normal|high|urgent)$",
 			message = "must be normal, high or urgent") String priority) {
 	}
 
@@ -113,6 +116,8 @@ class QualificationController {
 	/** A queued job's priority: the submitter (up to high) or an admin (any). */
 	@PostMapping("/{id}/priority")
 	@Audited("qualification.reprioritise")
+	@ApiResponse(responseCode = "200", description = "the job with its new priority")
+	@ApiResponse(responseCode = "409", ref = CONFLICT)
 	QualificationView reprioritise(@PathVariable String id, @Valid @RequestBody PriorityChange change,
 			Authentication caller) {
 		AuditNotes.put("priority", change.priority());
@@ -123,6 +128,8 @@ class QualificationController {
 	/** Admins only (the role rules): moves a queued job within its drive's queue. */
 	@PostMapping("/{id}/queue-position")
 	@Audited("qualification.reorder")
+	@ApiResponse(responseCode = "200", description = "the job at its new place")
+	@ApiResponse(responseCode = "409", ref = CONFLICT)
 	QualificationView move(@PathVariable String id, @Valid @RequestBody QueueMove move) {
 		AuditNotes.put("position", move.position());
 		return this.views.full(this.queues.move(id, move.position()), null);
@@ -136,6 +143,7 @@ class QualificationController {
 	@Audited("qualification.cancel")
 	@ApiResponse(responseCode = "200", description = "it was queued: CANCELLED now")
 	@ApiResponse(responseCode = "202", description = "it is running: its runner was told to stop it")
+	@ApiResponse(responseCode = "409", ref = CONFLICT)
 	ResponseEntity<QualificationView> cancel(@PathVariable String id, Authentication caller) {
 		boolean isAdmin = caller.getAuthorities()
 			.stream()

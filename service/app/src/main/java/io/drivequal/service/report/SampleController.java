@@ -16,6 +16,9 @@ import io.drivequal.service.ingest.ChartBucket;
 import io.drivequal.service.ingest.SamplePoint;
 import io.drivequal.service.ingest.SampleQueries;
 import io.drivequal.service.qualification.JobReports;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.annotation.PreDestroy;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -85,6 +88,9 @@ class SampleController {
 	 * ends.
 	 */
 	@GetMapping(path = "/stream", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+	@ApiResponse(responseCode = "200",
+			description = "Server-Sent Events: \"sample\" events (a sample as JSON each), then \"end\" (the job's final state)",
+			content = @Content(mediaType = MediaType.TEXT_EVENT_STREAM_VALUE, schema = @Schema(type = "string")))
 	SseEmitter stream(@PathVariable String id) {
 		this.jobs.get(id);
 		SseEmitter emitter = new SseEmitter(STREAM_TIMEOUT_MS);
