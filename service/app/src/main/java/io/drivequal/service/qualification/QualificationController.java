@@ -15,6 +15,8 @@ import jakarta.validation.constraints.Pattern;
 
 import io.drivequal.service.audit.AuditNotes;
 import io.drivequal.service.audit.Audited;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.drivequal.service.platform.BadRequestException;
 
@@ -80,7 +82,10 @@ class QualificationController {
 	@ApiResponse(responseCode = "201", description = "the new job")
 	@ApiResponse(responseCode = "200", description = "the job an earlier request with this Idempotency-Key created")
 	ResponseEntity<QualificationView> submit(@Valid @RequestBody SubmitRequest request,
-			@RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey, Authentication caller) {
+			@RequestHeader(name = "Idempotency-Key", required = false) @Parameter(
+					description = "repeating a submission with the same key answers the job the first one created",
+					schema = @Schema(minLength = 1, maxLength = 128)) String idempotencyKey,
+			Authentication caller) {
 		QualificationService.Submitted submitted = this.qualifications.submit(request, caller, idempotencyKey);
 		URI location = URI.create("/api/v1/qualifications/" + submitted.job().jobId());
 		return ResponseEntity.status(submitted.created() ? HttpStatus.CREATED : HttpStatus.OK)
