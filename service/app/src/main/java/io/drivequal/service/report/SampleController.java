@@ -84,16 +84,22 @@ class SampleController {
 	}
 
 	/**
-	 * New samples as they are indexed, as "sample" events; ends with "end" when the job
-	 * ends.
+	 * The job's state as a "state" event, then new samples as they are indexed, as
+	 * "sample" events; ends with "end" when the job ends.
 	 */
 	@GetMapping(path = "/stream", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
 	@ApiResponse(responseCode = "200",
-			description = "Server-Sent Events: \"sample\" events (a sample as JSON each), then \"end\" (the job's final state)",
+			description = "Server-Sent Events: \"state\" (the job's state) at once, \"sample\" events (a sample as JSON each), "
+					+ "then \"end\" (the job's final state)",
 			content = @Content(mediaType = MediaType.TEXT_EVENT_STREAM_VALUE, schema = @Schema(type = "string")))
-	SseEmitter stream(@PathVariable String id) {
-		this.jobs.get(id);
+	SseEmitter stream(@PathVariable String id) throws IOException {
+		JobReports.JobReport job = this.jobs.get(id);
 		SseEmitter emitter = new SseEmitter(STREAM_TIMEOUT_MS);
+		// The job's state at once: it sends the response's headers, so a client knows the
+		// stream is open before the first sample, which a queued job may not have for
+		// hours (a client that waited for the headers timed out: found by the contract
+		// fuzzer, ContractFuzzIT).
+		emitter.send(SseEmitter.event().name("state").data(job.state().name()));
 		AtomicReference<SamplePoint> last = new AtomicReference<>();
 		AtomicReference<ScheduledFuture<?>> task = new AtomicReference<>();
 		task.set(this.pollers.scheduleWithFixedDelay(() -> {
