@@ -60,6 +60,16 @@ class SampleController {
 	}
 
 	/**
+	 * One event of the sample stream, as the document describes each (the contract fuzzer
+	 * checks every event against it).
+	 *
+	 * @param event state, sample or end
+	 * @param data the job's state, or a sample as JSON
+	 */
+	record SampleEvent(String event, String data) {
+	}
+
+	/**
 	 * Raw samples in (phase, t) order, a page at a time: pass the returned nextAfterPhase
 	 * and nextAfterT to get the next page.
 	 */
@@ -91,7 +101,8 @@ class SampleController {
 	@ApiResponse(responseCode = "200",
 			description = "Server-Sent Events: \"state\" (the job's state) at once, \"sample\" events (a sample as JSON each), "
 					+ "then \"end\" (the job's final state)",
-			content = @Content(mediaType = MediaType.TEXT_EVENT_STREAM_VALUE, schema = @Schema(type = "string")))
+			content = @Content(mediaType = MediaType.TEXT_EVENT_STREAM_VALUE,
+					schema = @Schema(implementation = SampleEvent.class)))
 	SseEmitter stream(@PathVariable String id) throws IOException {
 		JobReports.JobReport job = this.jobs.get(id);
 		SseEmitter emitter = new SseEmitter(STREAM_TIMEOUT_MS);
