@@ -90,7 +90,7 @@ def test_submit_poll_to_the_verdict_and_export_the_samples(submitter: Client, vi
     deadline = time.monotonic() + 600
     seen = []
     unavailable = 0
-    # A 503 is not among the operation's declared answers: this client hands it back instead of raising.
+    # A 503 (a Problem with Retry-After) is handed back like any answer; this client never raises on a status.
     poller = client(os.environ["DRIVEQUAL_VIEWER"], raise_on_unexpected_status=False)
     while True:
         answer = qualification_get.sync_detailed(job.id, client=poller)

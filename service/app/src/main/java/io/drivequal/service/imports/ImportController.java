@@ -16,6 +16,7 @@ import io.drivequal.analysis.fio.FioImportException;
 import io.drivequal.analysis.fio.FioLogFile;
 import io.drivequal.service.platform.BadRequestException;
 import io.drivequal.service.qualification.QualificationView;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.validation.Valid;
 
 import org.springframework.http.HttpStatus;
@@ -45,6 +46,8 @@ class ImportController {
 	 * *_clat_hist.N.log).
 	 */
 	@PostMapping(consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
+	@ApiResponse(responseCode = "201", description = "the imported qualification, analysed and judged")
+	@ApiResponse(responseCode = "413", ref = "#/components/responses/PayloadTooLarge")
 	ResponseEntity<QualificationView> importFio(@Valid @RequestPart("request") ImportRequest request,
 			@RequestPart("fio") MultipartFile fio,
 			@RequestPart(name = "logs", required = false) List<MultipartFile> logs, Principal principal) {

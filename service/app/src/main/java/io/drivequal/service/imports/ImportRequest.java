@@ -32,7 +32,7 @@ record ImportRequest(@NotNull @Valid ImportedDrive drive, @Size(max = 64) String
 		return this.preconditioning != null && !"unknown".equals(this.preconditioning);
 	}
 
-	record ImportedDrive(@NotBlank @Size(max = 64) String serial, @Size(max = 64) String model,
+	record ImportedDrive(@NotBlank @Size(min = 1, max = 64) String serial, @Size(max = 64) String model,
 			@Size(max = 16) String firmware, @Positive Long capacityBytes) {
 	}
 

@@ -16,7 +16,7 @@ import jakarta.validation.constraints.Pattern;
  * @param comparator atLeast (measured >= limit) or atMost (measured <= limit)
  * @param phase the phase it applies to; the profile's primary phase when absent
  */
-public record Criterion(@NotBlank String metric, @NotNull @Pattern(regexp = "atLeast|atMost") String comparator,
+public record Criterion(@NotBlank String metric, @NotNull @Pattern(regexp = "^(atLeast|atMost)$") String comparator,
 		@NotNull Double limit, String phase) {
 
 	/**

@@ -15,6 +15,8 @@ import jakarta.validation.constraints.Pattern;
 
 import io.drivequal.service.audit.AuditNotes;
 import io.drivequal.service.audit.Audited;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.drivequal.service.platform.BadRequestException;
 
@@ -37,6 +39,9 @@ import org.springframework.web.bind.annotation.RestController;
 @Validated
 class QualificationController {
 
+	/** Only some operations can conflict with a job's state: they say so themselves. */
+	static final String CONFLICT = "#/components/responses/Conflict";
+
 	private final QualificationService qualifications;
 
 	private final DriveQueues queues;
@@ -52,7 +57,7 @@ class QualificationController {
 	/**
 	 * @param priority normal or high; urgent needs the admin role
 	 */
-	record PriorityChange(@NotNull @Pattern(regexp = "normal|high|urgent",
+	record PriorityChange(@NotNull @Pattern(regexp = "^(normal|high|urgent)$",
 			message = "must be normal, high or urgent") String priority) {
 	}
 
@@ -77,7 +82,10 @@ class QualificationController {
 	@ApiResponse(responseCode = "201", description = "the new job")
 	@ApiResponse(responseCode = "200", description = "the job an earlier request with this Idempotency-Key created")
 	ResponseEntity<QualificationView> submit(@Valid @RequestBody SubmitRequest request,
-			@RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey, Authentication caller) {
+			@RequestHeader(name = "Idempotency-Key", required = false) @Parameter(
+					description = "repeating a submission with the same key answers the job the first one created",
+					schema = @Schema(minLength = 1, maxLength = 128)) String idempotencyKey,
+			Authentication caller) {
 		QualificationService.Submitted submitted = this.qualifications.submit(request, caller, idempotencyKey);
 		URI location = URI.create("/api/v1/qualifications/" + submitted.job().jobId());
 		return ResponseEntity.status(submitted.created() ? HttpStatus.CREATED : HttpStatus.OK)
@@ -113,6 +121,8 @@ class QualificationController {
 	/** A queued job's priority: the submitter (up to high) or an admin (any). */
 	@PostMapping("/{id}/priority")
 	@Audited("qualification.reprioritise")
+	@ApiResponse(responseCode = "200", description = "the job with its new priority")
+	@ApiResponse(responseCode = "409", ref = CONFLICT)
 	QualificationView reprioritise(@PathVariable String id, @Valid @RequestBody PriorityChange change,
 			Authentication caller) {
 		AuditNotes.put("priority", change.priority());
@@ -123,6 +133,8 @@ class QualificationController {
 	/** Admins only (the role rules): moves a queued job within its drive's queue. */
 	@PostMapping("/{id}/queue-position")
 	@Audited("qualification.reorder")
+	@ApiResponse(responseCode = "200", description = "the job at its new place")
+	@ApiResponse(responseCode = "409", ref = CONFLICT)
 	QualificationView move(@PathVariable String id, @Valid @RequestBody QueueMove move) {
 		AuditNotes.put("position", move.position());
 		return this.views.full(this.queues.move(id, move.position()), null);
@@ -136,6 +148,7 @@ class QualificationController {
 	@Audited("qualification.cancel")
 	@ApiResponse(responseCode = "200", description = "it was queued: CANCELLED now")
 	@ApiResponse(responseCode = "202", description = "it is running: its runner was told to stop it")
+	@ApiResponse(responseCode = "409", ref = CONFLICT)
 	ResponseEntity<QualificationView> cancel(@PathVariable String id, Authentication caller) {
 		boolean isAdmin = caller.getAuthorities()
 			.stream()

@@ -26,14 +26,14 @@ import jakarta.validation.constraints.Size;
  */
 record SubmitRequest(@NotNull @Valid DriveSelector drive, @NotNull @Valid TestPlan plan, @Valid DriveSpec spec,
 		@Size(max = 64) List<@Valid @NotNull Criterion> criteria, @Size(max = 64) String criteriaSet,
-		@Pattern(regexp = "normal|high|urgent", message = "must be normal, high or urgent") String priority,
+		@Pattern(regexp = "^(normal|high|urgent)$", message = "must be normal, high or urgent") String priority,
 		Instant notBefore) {
 
 	/**
 	 * @param serial the drive's serial; it must be in a runner's inventory
 	 * @param runnerId, transportAddress optional: assert where the drive is
 	 */
-	record DriveSelector(@NotBlank @Size(max = 64) String serial, @Size(max = 64) String runnerId,
+	record DriveSelector(@NotBlank @Size(min = 1, max = 64) String serial, @Size(max = 64) String runnerId,
 			@Size(max = 256) String transportAddress) {
 	}
 
@@ -45,7 +45,7 @@ record SubmitRequest(@NotNull @Valid DriveSelector drive, @NotNull @Valid TestPl
 	 * @param analysis analysis settings replacing the profile's for this job
 	 */
 	record TestPlan(@Size(max = 64) String profile, @Positive @DecimalMax("100") Double rangePercent,
-			Map<String, PhaseSpec> phaseOverrides, @Size(max = 64) List<@NotNull PhaseSpec> phases,
+			Map<String, PhaseSpec> phaseOverrides, @Size(min = 1, max = 64) List<@NotNull PhaseSpec> phases,
 			@Valid AnalysisSettings analysis) {
 	}
 

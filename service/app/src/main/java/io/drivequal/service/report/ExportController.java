@@ -16,6 +16,10 @@ import io.drivequal.service.ingest.SamplePoint;
 import io.drivequal.service.ingest.SampleQueries;
 import io.drivequal.service.qualification.JobReports;
 import io.drivequal.service.qualification.JobReports.JobReport;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -56,6 +60,8 @@ class ExportController {
 
 	/** Every sample of the job (or of one phase) in (phase, t) order, one row each. */
 	@GetMapping("/samples.csv")
+	@ApiResponse(responseCode = "200", description = "one row per sample, with a header row",
+			content = @Content(mediaType = "text/csv", schema = @Schema(type = "string")))
 	void samplesCsv(@PathVariable String id, @RequestParam(required = false) @Min(0) @Max(255) Integer phase,
 			HttpServletResponse response) throws IOException {
 		this.jobs.get(id);
@@ -72,6 +78,9 @@ class ExportController {
 
 	/** The same samples as a JSON array of the objects GET .../samples pages through. */
 	@GetMapping("/samples.json")
+	@ApiResponse(responseCode = "200", description = "every sample, in (phase, t) order",
+			content = @Content(mediaType = "application/json",
+					array = @ArraySchema(schema = @Schema(implementation = SamplePoint.class))))
 	void samplesJson(@PathVariable String id, @RequestParam(required = false) @Min(0) @Max(255) Integer phase,
 			HttpServletResponse response) throws IOException {
 		this.jobs.get(id);
@@ -93,7 +102,7 @@ class ExportController {
 	}
 
 	/** The job, its analysis and verdict, as one document. */
-	@GetMapping("/results.json")
+	@GetMapping(path = "/results.json", produces = MediaType.APPLICATION_JSON_VALUE)
 	ResponseEntity<JobReport> resultsJson(@PathVariable String id) {
 		JobReport report = this.jobs.get(id);
 		return ResponseEntity.ok()
@@ -103,7 +112,9 @@ class ExportController {
 	}
 
 	/** Every figure of the results as one (phase, figure, value) row. */
-	@GetMapping("/results.csv")
+	@GetMapping(path = "/results.csv", produces = "text/csv")
+	@ApiResponse(responseCode = "200", description = "one (phase, figure, value) row per figure, with a header row",
+			content = @Content(mediaType = "text/csv", schema = @Schema(type = "string")))
 	ResponseEntity<String> resultsCsv(@PathVariable String id) {
 		JobReport report = this.jobs.get(id);
 		return ResponseEntity.ok()

@@ -16,6 +16,9 @@ import io.drivequal.service.ingest.ChartBucket;
 import io.drivequal.service.ingest.SamplePoint;
 import io.drivequal.service.ingest.SampleQueries;
 import io.drivequal.service.qualification.JobReports;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.annotation.PreDestroy;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -57,6 +60,16 @@ class SampleController {
 	}
 
 	/**
+	 * One event of the sample stream, as the document describes each (the contract fuzzer
+	 * checks every event against it).
+	 *
+	 * @param event state, sample or end
+	 * @param data the job's state, or a sample as JSON
+	 */
+	record SampleEvent(String event, String data) {
+	}
+
+	/**
 	 * Raw samples in (phase, t) order, a page at a time: pass the returned nextAfterPhase
 	 * and nextAfterT to get the next page.
 	 */
@@ -81,13 +94,23 @@ class SampleController {
 	}
 
 	/**
-	 * New samples as they are indexed, as "sample" events; ends with "end" when the job
-	 * ends.
+	 * The job's state as a "state" event, then new samples as they are indexed, as
+	 * "sample" events; ends with "end" when the job ends.
 	 */
 	@GetMapping(path = "/stream", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
-	SseEmitter stream(@PathVariable String id) {
-		this.jobs.get(id);
+	@ApiResponse(responseCode = "200",
+			description = "Server-Sent Events: \"state\" (the job's state) at once, \"sample\" events (a sample as JSON each), "
+					+ "then \"end\" (the job's final state)",
+			content = @Content(mediaType = MediaType.TEXT_EVENT_STREAM_VALUE,
+					schema = @Schema(implementation = SampleEvent.class)))
+	SseEmitter stream(@PathVariable String id) throws IOException {
+		JobReports.JobReport job = this.jobs.get(id);
 		SseEmitter emitter = new SseEmitter(STREAM_TIMEOUT_MS);
+		// The job's state at once: it sends the response's headers, so a client knows the
+		// stream is open before the first sample, which a queued job may not have for
+		// hours (a client that waited for the headers timed out: found by the contract
+		// fuzzer, ContractFuzzIT).
+		emitter.send(SseEmitter.event().name("state").data(job.state().name()));
 		AtomicReference<SamplePoint> last = new AtomicReference<>();
 		AtomicReference<ScheduledFuture<?>> task = new AtomicReference<>();
 		task.set(this.pollers.scheduleWithFixedDelay(() -> {

@@ -5,8 +5,10 @@ package io.drivequal.service.security;
 
 import java.io.IOException;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -19,7 +21,6 @@ import org.springframework.core.convert.converter.Converter;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
-import org.springframework.http.ProblemDetail;
 import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
 import org.springframework.security.access.hierarchicalroles.RoleHierarchyImpl;
 import org.springframework.security.authentication.AbstractAuthenticationToken;
@@ -71,9 +72,9 @@ class SecurityConfiguration {
 			.csrf((csrf) -> csrf.disable())
 			.sessionManagement((session) -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
 			.exceptionHandling((exceptions) -> exceptions
-				.authenticationEntryPoint((request, response, ex) -> writeProblem(response, HttpStatus.UNAUTHORIZED,
-						"authentication required", settings, isScript(request)))
-				.accessDeniedHandler((request, response, ex) -> writeProblem(response, HttpStatus.FORBIDDEN,
+				.authenticationEntryPoint((request, response, ex) -> writeProblem(request, response,
+						HttpStatus.UNAUTHORIZED, "authentication required", settings, isScript(request)))
+				.accessDeniedHandler((request, response, ex) -> writeProblem(request, response, HttpStatus.FORBIDDEN,
 						"your role does not allow this request", settings, false)));
 		if (settings.mode() == SecuritySettings.Mode.LOCAL) {
 			http.httpBasic(Customizer.withDefaults());
@@ -136,10 +137,19 @@ class SecurityConfiguration {
 		return "XMLHttpRequest".equals(request.getHeader("X-Requested-With"));
 	}
 
-	private static void writeProblem(HttpServletResponse response, HttpStatus status, String detail,
-			SecuritySettings settings, boolean withoutChallenge) throws IOException {
-		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
-		problem.setTitle(status.getReasonPhrase());
+	/**
+	 * The problem as Spring MVC writes the API's others (the document's Problem schema):
+	 * no null members. Serialized as a ProblemDetail by this plain mapper it carried
+	 * "type": null, "instance": null and "properties": null (found by the contract
+	 * fuzzer, ContractFuzzIT).
+	 */
+	private static void writeProblem(HttpServletRequest request, HttpServletResponse response, HttpStatus status,
+			String detail, SecuritySettings settings, boolean withoutChallenge) throws IOException {
+		Map<String, Object> problem = new LinkedHashMap<>();
+		problem.put("title", status.getReasonPhrase());
+		problem.put("status", status.value());
+		problem.put("detail", detail);
+		problem.put("instance", request.getRequestURI());
 		response.setStatus(status.value());
 		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
 		if (status == HttpStatus.UNAUTHORIZED && !withoutChallenge) {

@@ -81,9 +81,9 @@ class WebhookController {
 	 * @param scope own (default: the owner's jobs, or the team members' jobs) or all
 	 * @param team the team that owns the subscription; the caller must be a member
 	 */
-	record CreateSubscription(@NotBlank @Size(max = 2048) String url,
-			@Size(max = 2) List<@NotBlank @Pattern(regexp = "state-changed|verdict") String> events,
-			@Pattern(regexp = "own|all") String scope, @Size(min = 1, max = 64) String team,
+	record CreateSubscription(@NotBlank @Size(min = 1, max = 2048) String url,
+			@Size(max = 2) List<@NotBlank @Pattern(regexp = "^(state-changed|verdict)$") String> events,
+			@Pattern(regexp = "^(own|all)$") String scope, @Size(min = 1, max = 64) String team,
 			@Size(max = 256) String description) {
 	}
 
@@ -126,6 +126,7 @@ class WebhookController {
 	@PostMapping
 	@Audited("webhook.create")
 	@ApiResponse(responseCode = "201", description = "subscribed; the only answer that shows the secret")
+	@ApiResponse(responseCode = "409", ref = "#/components/responses/Conflict")
 	ResponseEntity<CreatedSubscription> create(@Valid @RequestBody CreateSubscription request, Authentication caller) {
 		URI url;
 		try {

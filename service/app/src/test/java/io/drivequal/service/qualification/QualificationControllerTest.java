@@ -198,6 +198,31 @@ class QualificationControllerTest {
 		this.mvc.perform(get("/api/v1/qualifications?size=1000").with(user("ops").roles("VIEWER")))
 			.andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.errors[0].field").value("size"));
+		// Empty is not a date-time: refused, not read as "no bound" (the contract
+		// fuzzer's find).
+		this.mvc.perform(get("/api/v1/qualifications?to=").with(user("ops").roles("VIEWER")))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.errors[0].field").value("to"));
+		verify(this.service, never()).list(any());
+	}
+
+	@Test
+	void aPlanIsAProfileOrPhasesAndEnumeratedValuesMatchWhole() throws Exception {
+		this.mvc
+			.perform(post("/api/v1/qualifications").with(user("alice").roles("SUBMITTER"))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("""
+						{"drive":{"serial":"SIM-0001"},"plan":{"profile":"consistency-2000s","phases":[]}}"""))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.errors[0].field").value("plan.phases"));
+		this.mvc
+			.perform(post("/api/v1/qualifications").with(user("alice").roles("SUBMITTER"))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("""
+						{"drive":{"serial":"SIM-0001"},"plan":{"profile":"consistency-2000s"},"priority":"xhighx"}"""))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.errors[0].field").value("priority"));
+		verify(this.service, never()).submit(any(), any(), any());
 	}
 
 	@Test

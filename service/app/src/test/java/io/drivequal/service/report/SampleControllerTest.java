@@ -11,6 +11,8 @@ import io.drivequal.service.ingest.SamplePoint;
 import io.drivequal.service.ingest.SampleQueries;
 import io.drivequal.service.platform.NotFoundException;
 import io.drivequal.service.qualification.JobReports;
+import io.drivequal.service.qualification.JobReports.JobReport;
+import io.drivequal.service.qualification.JobState;
 import io.drivequal.service.security.ApiSecurity;
 import org.junit.jupiter.api.Test;
 
@@ -77,6 +79,8 @@ class SampleControllerTest {
 
 	@Test
 	void theLiveStreamIsServerSentEvents() throws Exception {
+		given(this.jobs.get("q-1")).willReturn(new JobReport("q-1", JobState.QUEUED, "alice", "consistency-2000s", null,
+				List.of(), null, List.of(), null, null, null, null, null, null, null, null));
 		this.mvc.perform(get("/api/v1/qualifications/q-1/samples/stream").with(user("ops").roles("VIEWER")))
 			.andExpect(status().isOk())
 			.andExpect(request().asyncStarted());
