@@ -38,7 +38,7 @@ import static org.awaitility.Awaitility.await;
 
 @WithRealInfrastructure
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class ContractFuzzIT {
+public class ContractFuzzIT {
 
 	/** The drive the document's example submission names (see ApiExamples). */
 	static final String SERIAL = "CONTRACT-0001";
@@ -185,8 +185,11 @@ class ContractFuzzIT {
 		return count;
 	}
 
-	/** Every response status in the HAR files schemathesis wrote. */
-	private static List<Integer> statuses(Path dir) throws IOException {
+	/**
+	 * Every response status in the HAR files schemathesis wrote (the fault suite's fuzzer
+	 * reads them too).
+	 */
+	public static List<Integer> statuses(Path dir) throws IOException {
 		List<Integer> statuses = new ArrayList<>();
 		JsonMapper json = JsonMapper.builder().build();
 		try (var files = Files.list(dir)) {

@@ -60,6 +60,21 @@ public final class ApiClient {
 		return awaitDrives(runnerId, 1).get(0).get("drive").get("serial").asString();
 	}
 
+	/**
+	 * The serial of the drive at {@code target} (its transport address) among
+	 * {@code drives}, as {@link #drivesOf(String)} lists them.
+	 */
+	public static String serialAt(java.util.List<JsonNode> drives, String target) {
+		return drives.stream()
+			.filter((drive) -> target.equals(drive.path("drive").path("transportAddress").asString())
+					|| target.equals(drive.path("transportAddress").asString()))
+			.findFirst()
+			.orElseThrow(() -> new AssertionError("no drive at " + target + " in " + drives))
+			.path("drive")
+			.path("serial")
+			.asString();
+	}
+
 	public Response get(String user, String path) {
 		return send(user, HttpRequest.newBuilder(URI.create(this.baseUrl + path)).GET());
 	}

@@ -17,14 +17,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.drivequal.harness.RealInfrastructure;
+import io.drivequal.service.apidocs.ContractFuzzIT;
 import io.drivequal.service.it.ApiClient;
 import io.drivequal.service.it.FaultFigures;
 import io.drivequal.service.it.RunnerStandIn;
 import io.drivequal.service.it.WithRealInfrastructure;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -73,7 +72,7 @@ class ApiFuzzIT {
 				.start();
 			assertThat(process.waitFor(20, TimeUnit.MINUTES)).as("schemathesis finished").isTrue();
 			String log = Files.readString(dir.resolve("schemathesis.log"));
-			List<Integer> statuses = statuses(dir);
+			List<Integer> statuses = ContractFuzzIT.statuses(dir);
 			long serverErrors = statuses.stream().filter((status) -> status >= 500).count();
 			long schemaFailures = failuresOf(log, "Response violates schema");
 			FaultFigures figures = FaultFigures.item("6", "API fuzzing from the OpenAPI document")
@@ -90,20 +89,6 @@ class ApiFuzzIT {
 				.isZero();
 			figures.put("passed", true).write();
 		}
-	}
-
-	/** Every response status in the HAR files schemathesis wrote. */
-	private static List<Integer> statuses(Path dir) throws Exception {
-		List<Integer> statuses = new ArrayList<>();
-		JsonMapper json = JsonMapper.builder().build();
-		try (var files = Files.list(dir)) {
-			for (Path har : files.filter((f) -> f.getFileName().toString().startsWith("har-")).toList()) {
-				for (JsonNode entry : json.readTree(har.toFile()).path("log").path("entries")) {
-					statuses.add(entry.path("response").path("status").asInt());
-				}
-			}
-		}
-		return statuses;
 	}
 
 	private static long failuresOf(String log, String title) {

@@ -78,8 +78,8 @@ class PtsProfilesIT {
 		String runnerId = "pts-" + shortId();
 		this.agents.start(runnerId, List.of("sim:test-enterprise-eager@1", "sim:test-client-7pct@2"), FLUID, Map.of());
 		List<JsonNode> drives = api().awaitDrives(runnerId, 2);
-		String enterprise = serialOf(drives, "sim:test-enterprise-eager@1");
-		String client = serialOf(drives, "sim:test-client-7pct@2");
+		String enterprise = ApiClient.serialAt(drives, "sim:test-enterprise-eager@1");
+		String client = ApiClient.serialAt(drives, "sim:test-client-7pct@2");
 
 		ApiClient.Response iops = submit(enterprise, "{\"profile\":\"pts-iops\"}");
 		assertThat(iops.body().get("warnings").toString()).as("the 0.5KiB steps cannot run on a 4096-byte LBA")
@@ -160,7 +160,9 @@ class PtsProfilesIT {
 				"pts-wsat-120s");
 		String[] jobs = new String[names.size()];
 		for (int i = 0; i < names.size(); i++) {
-			jobs[i] = submit(serialOf(drives, targets.get(i)), plans.get(names.get(i))).body().get("id").asString();
+			jobs[i] = submit(ApiClient.serialAt(drives, targets.get(i)), plans.get(names.get(i))).body()
+				.get("id")
+				.asString();
 		}
 		for (int i = 0; i < names.size(); i++) {
 			JsonNode job = awaitCompleted(jobs[i]);
@@ -408,17 +410,6 @@ class PtsProfilesIT {
 				.filter((f) -> f.term((t) -> t.field("round").value(round)))
 				.filter((f) -> f.term((t) -> t.field("step").value(step))))))
 			.count();
-	}
-
-	private static String serialOf(List<JsonNode> drives, String target) {
-		return drives.stream()
-			.filter((drive) -> target.equals(drive.path("drive").path("transportAddress").asString())
-					|| target.equals(drive.path("transportAddress").asString()))
-			.findFirst()
-			.orElseThrow(() -> new AssertionError("no drive at " + target + " in " + drives))
-			.get("drive")
-			.get("serial")
-			.asString();
 	}
 
 	private ApiClient api() {

@@ -107,9 +107,9 @@ class KibanaVegaIT {
 				"sim:test-enterprise-eager@43");
 		this.agents.start(runnerId, targets, PER_IO, Map.of());
 		List<JsonNode> drives = api().awaitDrives(runnerId, targets.size());
-		this.steadyA = submit(serialOf(drives, targets.get(0)), "steady-state-2h");
-		this.steadyB = submit(serialOf(drives, targets.get(1)), "steady-state-2h");
-		this.endurance = submit(serialOf(drives, targets.get(2)), "endurance-waf");
+		this.steadyA = submit(ApiClient.serialAt(drives, targets.get(0)), "steady-state-2h");
+		this.steadyB = submit(ApiClient.serialAt(drives, targets.get(1)), "steady-state-2h");
+		this.endurance = submit(ApiClient.serialAt(drives, targets.get(2)), "endurance-waf");
 		for (String job : List.of(this.steadyA, this.steadyB, this.endurance)) {
 			awaitCompleted(job);
 		}
@@ -433,17 +433,6 @@ class KibanaVegaIT {
 				.isIn("", "QUEUED", "DISPATCHED", "RUNNING", "COMPLETED");
 			return "COMPLETED".equals(state);
 		});
-	}
-
-	private static String serialOf(List<JsonNode> drives, String target) {
-		return drives.stream()
-			.filter((drive) -> target.equals(drive.path("drive").path("transportAddress").asString())
-					|| target.equals(drive.path("transportAddress").asString()))
-			.findFirst()
-			.orElseThrow(() -> new AssertionError("no drive at " + target + " in " + drives))
-			.path("drive")
-			.path("serial")
-			.asString();
 	}
 
 	private ApiClient api() {
