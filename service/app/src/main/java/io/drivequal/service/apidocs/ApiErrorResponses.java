@@ -82,6 +82,13 @@ class ApiErrorResponses {
 				}
 				if (hasBody) {
 					add(operation, "415");
+					// Every operation that takes a body needs it (a multipart one too:
+					// its
+					// parts are required), so a request without one is not a valid
+					// request.
+					if (operation.getRequestBody().getRequired() == null) {
+						operation.getRequestBody().setRequired(true);
+					}
 				}
 				if (operation.getTags() == null || operation.getTags().stream().noneMatch(IN_MEMORY::contains)) {
 					add(operation, "503");
