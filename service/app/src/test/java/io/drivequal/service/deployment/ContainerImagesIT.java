@@ -201,11 +201,7 @@ class ContainerImagesIT {
 				.formatted(secondsSince(started), "lz4: Kafka decompresses with the JNI binding (liblz4)"));
 
 			String serial = api.awaitDriveSerial(runnerId);
-			ApiClient.Response submitted = api.post("alice", "/api/v1/qualifications", """
-					{"drive":{"serial":"%s","runnerId":"%s"},
-					 "plan":{"phases":[{"name":"randwrite-4k-qd32","kind":"workload","rw":"randwrite",
-					   "blockSizeBytes":4096,"queueDepth":32,"rangePercent":100,"runtimeS":%d}]}}
-					""".formatted(serial, runnerId, WORKLOAD_S));
+			ApiClient.Response submitted = api.submitRandomWrite(serial, runnerId, WORKLOAD_S);
 			assertThat(submitted.status()).as(String.valueOf(submitted.body())).isEqualTo(201);
 			String jobId = submitted.body().get("id").asString();
 			long submittedAt = System.nanoTime();

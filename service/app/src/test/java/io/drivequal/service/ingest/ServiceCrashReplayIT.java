@@ -65,11 +65,7 @@ class ServiceCrashReplayIT {
 		try {
 			awaitHealthy(api);
 			String serial = api.awaitDriveSerial(runnerId);
-			ApiClient.Response submitted = api.post("alice", "/api/v1/qualifications", """
-					{"drive":{"serial":"%s","runnerId":"%s"},
-					 "plan":{"phases":[{"name":"randwrite-4k-qd32","kind":"workload","rw":"randwrite",
-					   "blockSizeBytes":4096,"queueDepth":32,"rangePercent":100,"runtimeS":%d}]}}
-					""".formatted(serial, runnerId, SAMPLES));
+			ApiClient.Response submitted = api.submitRandomWrite(serial, runnerId, SAMPLES);
 			assertThat(submitted.status()).as(String.valueOf(submitted.body())).isEqualTo(201);
 			String jobId = submitted.body().get("id").asString();
 			await().atMost(Duration.ofSeconds(120)).until(() -> "RUNNING".equals(state(api, jobId)));

@@ -92,6 +92,18 @@ public final class ApiClient {
 		return found;
 	}
 
+	/**
+	 * Submits, as alice, one 4 KiB random-write QD32 phase over the whole drive for
+	 * {@code runtimeS} seconds.
+	 */
+	public Response submitRandomWrite(String serial, String runnerId, int runtimeS) {
+		return post("alice", "/api/v1/qualifications", """
+				{"drive":{"serial":"%s","runnerId":"%s"},
+				 "plan":{"phases":[{"name":"randwrite-4k-qd32","kind":"workload","rw":"randwrite",
+				   "blockSizeBytes":4096,"queueDepth":32,"rangePercent":100,"runtimeS":%d}]}}
+				""".formatted(serial, runnerId, runtimeS));
+	}
+
 	public Response post(String user, String path, String json) {
 		return send(user,
 				HttpRequest.newBuilder(URI.create(this.baseUrl + path))
