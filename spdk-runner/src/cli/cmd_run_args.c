@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cmd_run_args.h"
+#include "cmd_run_streams.h"
 #include "contract/msg_job_command.h"
 #include "contract/phase_rules.h"
 #include "contract/strutil.h"
@@ -42,6 +43,7 @@ enum run_option {
 	OPT_VERIFY,
 	OPT_JOB,
 	OPT_HEALTH_POLL_INTERVAL,
+	OPT_STREAM,
 	OPT_HELP,
 	OPT_ENGINE_OPTION, /* the engine's own options follow */
 };
@@ -77,6 +79,14 @@ static void print_usage(FILE *out, const struct dq_io_engine_ops *ops)
 					    "  --allowlist FILE           devices destructive phases may touch (JSON)\n"
 					    "  --job-id ID, --runner-id ID, --name PHASE-NAME, --seed N\n"
 					    "  --output-format json|normal  JSON lines (default unless stdout is a terminal)\n"
+					    "  --stream SPEC              one stream of a multi-stream workload (repeat, up to 8),\n"
+					    "                             fio's names: rw=randread,bs=4k,iodepth=8,\n"
+					    "                             rate_iops=20000[,rate_process=poisson]; also rw=trim|\n"
+					    "                             randtrim, rwmixread, rwmixtrim, percentage_random,\n"
+					    "                             bssplit=4k/50:64k/50, offset, size (bytes or N%%),\n"
+					    "                             rate (bytes/s), thinktime, thinktime_blocks,\n"
+					    "                             startdelay, name; replaces --rw/--bs/--iodepth/\n"
+					    "                             --rwmixread/--range; needs --runtime\n"
 					    "  --job FILE                 run a job-command (start) message's phases instead;\n"
 					    "                             its deviceSerial is required to match\n\n"
 					    "Writes, precondition and purge need the device in the allowlist and pass the\n"
@@ -205,6 +215,10 @@ static int parse_option(struct dq_run_args *a, const struct dq_io_engine_ops *op
 					   value);
 		}
 		a->rw = (enum dq_rw)parsed;
+		if (a->rw == DQ_RW_TRIM || a->rw == DQ_RW_RANDTRIM) {
+			return usage_error("--rw %s: trims run in a stream (--stream rw=%s,...)",
+					   value, value);
+		}
 		return 0;
 	case OPT_BS:
 		if (dq_parse_size(value, &size) != 0 || size < DQ_BLOCK_SIZE_MIN_BYTES ||
@@ -319,6 +333,16 @@ static int parse_option(struct dq_run_args *a, const struct dq_io_engine_ops *op
 	case OPT_VERIFY:
 		a->verify = true;
 		return 0;
+	case OPT_STREAM:
+		if (a->stream_count == DQ_STREAMS_MAX) {
+			return usage_error("--stream: at most %d streams", DQ_STREAMS_MAX);
+		}
+		if (dq_run_stream_parse(value, &a->streams[a->stream_count], err, sizeof(err)) !=
+		    0) {
+			return usage_error("--stream '%s': %s", value, err);
+		}
+		a->stream_count++;
+		return 0;
 	case OPT_JOB:
 		a->job_path = value;
 		return 0;
@@ -378,6 +402,7 @@ static int parse_args(int argc, char **argv, struct dq_run_args *a,
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "smart", no_argument, NULL, OPT_SMART },
 		{ "verify", no_argument, NULL, OPT_VERIFY },
+		{ "stream", required_argument, NULL, OPT_STREAM },
 		{ "job", required_argument, NULL, OPT_JOB },
 		{ "health-poll-interval", required_argument, NULL, OPT_HEALTH_POLL_INTERVAL },
 		{ "help", no_argument, NULL, OPT_HELP },
@@ -419,6 +444,14 @@ static int parse_args(int argc, char **argv, struct dq_run_args *a,
 	}
 	if (a->filename == NULL && a->job_path == NULL) {
 		return usage_error("%s", "--filename is required");
+	}
+	if (a->stream_count > 0 && a->runtime_s == 0) {
+		return usage_error("%s", "--stream needs --runtime (the streams run side by side "
+					 "for that long)");
+	}
+	if (a->stream_count > 0 && a->size_bytes > 0) {
+		return usage_error("%s", "--stream: give each stream's range as size= in the "
+					 "stream, not --size");
 	}
 	if (a->has_read_percent && a->rw != DQ_RW_RW && a->rw != DQ_RW_RANDRW) {
 		return usage_error("%s", "--rwmixread applies to --rw rw and randrw only");

@@ -37,6 +37,8 @@ struct dq_run_args {
 	uint64_t seed;
 	uint32_t health_poll_interval_s;
 	bool health_poll_given; /* else a --job file's healthPollIntervalS wins */
+	size_t stream_count; /* --stream: the workload is these streams */
+	struct dq_stream_spec streams[DQ_STREAMS_MAX];
 	struct dq_job_spec spec;
 	struct dq_phase_spec phases[DQ_MAX_PHASES];
 	const char *job_path;

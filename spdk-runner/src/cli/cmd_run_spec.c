@@ -77,6 +77,20 @@ static int build_phases(struct dq_run_args *a)
 			 a->block_size / 1024, a->queue_depth);
 	}
 	p->kind = DQ_PHASE_KIND_WORKLOAD;
+	if (a->stream_count > 0) {
+		if (a->name == NULL) {
+			snprintf(p->name, sizeof(p->name), "streams-%zu", a->stream_count);
+		}
+		memcpy(p->streams, a->streams, sizeof(a->streams));
+		p->stream_count = a->stream_count;
+		p->data_pattern = a->data_pattern;
+		p->has_smart_snapshot = a->smart;
+		p->smart_snapshot = a->smart;
+		p->has_runtime_s = true;
+		p->runtime_s = a->runtime_s;
+		n++;
+		goto verify;
+	}
 	p->rw = a->rw;
 	p->has_read_percent = a->rw == DQ_RW_RW || a->rw == DQ_RW_RANDRW;
 	p->read_percent = a->has_read_percent ? a->read_percent : 50;
@@ -102,6 +116,7 @@ static int build_phases(struct dq_run_args *a)
 		p->size_bytes = 0;
 	}
 	n++;
+verify:
 	if (a->verify) {
 		p = &a->phases[n];
 		*p = (struct dq_phase_spec){ .index = (uint32_t)n, .name = "verify" };

@@ -14,6 +14,11 @@ static const char *const phase_kind_names[] = { NULL,	      "purge", "preconditi
 						"deallocate", "idle",  "smart",	       "verify" };
 static const char *const rw_names[] = { NULL,	    "read",	 "write", "rw",
 					"randread", "randwrite", "randrw" };
+/* the same values, with the streams' trims after the phase's six */
+static const char *const stream_rw_names[] = { NULL,	    "read",	 "write",  "rw",
+					       "randread", "randwrite", "randrw", "trim",
+					       "randtrim" };
+static const char *const arrivals_names[] = { NULL, "uniform", "poisson" };
 static const char *const data_pattern_names[] = { NULL, "random", "zeros" };
 static const char *const purge_method_names[] = { NULL,
 						  "auto",
@@ -28,6 +33,8 @@ static const char *const smart_source_names[] = { NULL, "nvme-log-02h", "sim", "
 const struct dq_enum_names g_dq_engine_names = DQ_ENUM_NAMES(engine_names);
 const struct dq_enum_names g_dq_phase_kind_names = DQ_ENUM_NAMES(phase_kind_names);
 const struct dq_enum_names g_dq_rw_names = DQ_ENUM_NAMES(rw_names);
+const struct dq_enum_names g_dq_stream_rw_names = DQ_ENUM_NAMES(stream_rw_names);
+const struct dq_enum_names g_dq_arrivals_names = DQ_ENUM_NAMES(arrivals_names);
 const struct dq_enum_names g_dq_data_pattern_names = DQ_ENUM_NAMES(data_pattern_names);
 const struct dq_enum_names g_dq_purge_method_names = DQ_ENUM_NAMES(purge_method_names);
 const struct dq_enum_names g_dq_smart_source_names = DQ_ENUM_NAMES(smart_source_names);
@@ -44,7 +51,12 @@ const char *dq_phase_kind_to_str(enum dq_phase_kind kind)
 
 const char *dq_rw_to_str(enum dq_rw rw)
 {
-	return dq_enum_to_str(&g_dq_rw_names, rw);
+	return dq_enum_to_str(&g_dq_stream_rw_names, rw);
+}
+
+const char *dq_arrivals_to_str(enum dq_arrivals arrivals)
+{
+	return dq_enum_to_str(&g_dq_arrivals_names, arrivals);
 }
 
 const char *dq_data_pattern_to_str(enum dq_data_pattern pattern)
@@ -191,13 +203,14 @@ static void histogram_encode(struct dq_jbuild *b, struct json_object *obj,
 }
 
 static const char *const totals_keys[] = {
-	"ios", "bytes", "errors", "meanLatencyNs", "latencyHistogram", NULL
+	"ios", "bytes", "errors", "meanLatencyNs", "latencyHistogram", "responseTime", NULL
 };
+static const char *const response_keys[] = { "meanLatencyNs", "latencyHistogram", NULL };
 
 int dq_direction_totals_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
 			       struct json_object *obj, struct dq_direction_totals *totals)
 {
-	struct json_object *histogram;
+	struct json_object *histogram, *response = NULL;
 
 	memset(totals, 0, sizeof(*totals));
 	dq_json_check_keys(ctx, path, obj, totals_keys, NULL);
@@ -212,6 +225,20 @@ int dq_direction_totals_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
 		totals->has_latency_histogram = true;
 		histogram_decode(ctx, DQ_JPATH_KEY(path, "latencyHistogram"), histogram,
 				 &totals->latency_histogram);
+	}
+	dq_json_object(ctx, path, obj, "responseTime", false, &response);
+	if (ctx->rc == 0 && response != NULL) {
+		const struct dq_jpath *rpath = DQ_JPATH_KEY(path, "responseTime");
+
+		totals->has_response_time = true;
+		dq_json_check_keys(ctx, rpath, response, response_keys, NULL);
+		dq_json_u64(ctx, rpath, response, "meanLatencyNs", true, 0, INT64_MAX,
+			    &totals->response_mean_latency_ns, NULL);
+		dq_json_object(ctx, rpath, response, "latencyHistogram", true, &histogram);
+		if (ctx->rc == 0) {
+			histogram_decode(ctx, DQ_JPATH_KEY(rpath, "latencyHistogram"), histogram,
+					 &totals->response_histogram);
+		}
 	}
 	return ctx->rc;
 }
@@ -231,6 +258,13 @@ void dq_direction_totals_encode(struct dq_jbuild *b, struct json_object *obj,
 		histogram_encode(b, dq_jb_object(b, obj, "latencyHistogram"),
 				 &totals->latency_histogram);
 	}
+	if (totals->has_response_time) {
+		struct json_object *response = dq_jb_object(b, obj, "responseTime");
+
+		dq_jb_u64(b, response, "meanLatencyNs", totals->response_mean_latency_ns);
+		histogram_encode(b, dq_jb_object(b, response, "latencyHistogram"),
+				 &totals->response_histogram);
+	}
 }
 
 void dq_direction_totals_fini(struct dq_direction_totals *totals)
@@ -238,6 +272,9 @@ void dq_direction_totals_fini(struct dq_direction_totals *totals)
 	free(totals->latency_histogram.buckets);
 	totals->latency_histogram.buckets = NULL;
 	totals->latency_histogram.bucket_count = 0;
+	free(totals->response_histogram.buckets);
+	totals->response_histogram.buckets = NULL;
+	totals->response_histogram.bucket_count = 0;
 }
 
 static const char *const ocp_keys[] = { "physicalMediaUnitsWrittenBytes",

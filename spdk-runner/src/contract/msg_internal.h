@@ -11,6 +11,8 @@
 extern const struct dq_enum_names g_dq_engine_names;
 extern const struct dq_enum_names g_dq_phase_kind_names;
 extern const struct dq_enum_names g_dq_rw_names;
+extern const struct dq_enum_names g_dq_stream_rw_names;
+extern const struct dq_enum_names g_dq_arrivals_names;
 extern const struct dq_enum_names g_dq_data_pattern_names;
 extern const struct dq_enum_names g_dq_purge_method_names;
 extern const struct dq_enum_names g_dq_smart_source_names;
@@ -44,6 +46,18 @@ int dq_direction_totals_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
 void dq_direction_totals_encode(struct dq_jbuild *b, struct json_object *obj,
 				const struct dq_direction_totals *totals);
 void dq_direction_totals_fini(struct dq_direction_totals *totals);
+
+/* Multi-stream phases (msg_streams.c): the phaseSpec's streams and phase-completed's streams. */
+int dq_streams_decode(struct dq_jctx *ctx, const struct dq_jpath *path, struct json_object *array,
+		      struct dq_phase_spec *p);
+void dq_streams_encode(struct dq_jbuild *b, struct json_object *array,
+		       const struct dq_phase_spec *p);
+/* Allocates the totals' histograms; dq_stream_totals_fini() frees them. */
+int dq_stream_totals_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
+			    struct json_object *obj, struct dq_stream_totals *totals);
+void dq_stream_totals_encode(struct dq_jbuild *b, struct json_object *obj,
+			     const struct dq_stream_totals *totals);
+void dq_stream_totals_fini(struct dq_stream_totals *totals);
 
 int dq_smart_snapshot_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
 			     struct json_object *obj, struct dq_smart_snapshot *smart);

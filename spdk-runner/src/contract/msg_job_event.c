@@ -51,9 +51,10 @@ static const char *const *const event_keys[] = {
 							      "startTimeMs", NULL },
 	[DQ_JOB_EVENT_PHASE_COMPLETED] =
 		(const char *const[]){ ENVELOPE_KEYS, "phaseIndex", "phaseName", "kind",
-				       "durationNs", "samples", "read", "write", "deallocatedBytes",
-				       "effectiveQueueDepthMilli", "purgeVerification", "verify",
-				       "rounds", "limitReached", NULL },
+				       "durationNs", "samples", "read", "write", "trim",
+				       "deallocatedBytes", "effectiveQueueDepthMilli",
+				       "purgeVerification", "verify", "rounds", "limitReached",
+				       "streams", NULL },
 	[DQ_JOB_EVENT_SMART_SNAPSHOT] =
 		(const char *const[]){ ENVELOPE_KEYS, "phaseIndex", "when", "smart", NULL },
 	[DQ_JOB_EVENT_COMPLETED] = (const char *const[]){ ENVELOPE_KEYS, "durationNs", NULL },
@@ -96,6 +97,22 @@ static void totals_decode(struct dq_jctx *ctx, struct json_object *root, const c
 	}
 }
 
+/* A multi-stream phase's streams (decoded totals own their histograms until the event's fini). */
+static void streams_decode(struct dq_jctx *ctx, struct json_object *root,
+			   struct dq_job_event_phase_completed *done)
+{
+	const struct dq_jpath *path = DQ_JPATH_KEY(NULL, "streams");
+	struct json_object *arr = NULL;
+	size_t i, n = 0;
+
+	dq_json_array(ctx, NULL, root, "streams", false, 1, DQ_STREAMS_MAX, &arr, &n);
+	for (i = 0; ctx->rc == 0 && arr != NULL && i < n; i++) {
+		dq_stream_totals_decode(ctx, DQ_JPATH_INDEX(path, i),
+					json_object_array_get_idx(arr, i), &done->streams[i]);
+		done->stream_count = i + 1;
+	}
+}
+
 /* The phase-completed members after deallocatedBytes: effective queue depth, read-backs and how
  * the phase ended (rounds, or the limit it reached). */
 static void readback_decode(struct dq_jctx *ctx, struct json_object *root,
@@ -127,6 +144,7 @@ static void readback_decode(struct dq_jctx *ctx, struct json_object *root,
 		dq_json_fail(ctx, DQ_JPATH_KEY(NULL, "limitReached"),
 			     "a phase with rounds stops by its rounds, not by a limit");
 	}
+	streams_decode(ctx, root, done);
 }
 
 static void readback_encode(struct dq_jbuild *b, struct json_object *root,
@@ -147,6 +165,13 @@ static void readback_encode(struct dq_jbuild *b, struct json_object *root,
 	}
 	if (done->limit_reached != DQ_PHASE_LIMIT_NONE) {
 		dq_jb_enum(b, root, "limitReached", &limit_names, done->limit_reached);
+	}
+	if (done->stream_count > 0) {
+		struct json_object *arr = dq_jb_array(b, root, "streams");
+
+		for (size_t i = 0; i < done->stream_count; i++) {
+			dq_stream_totals_encode(b, dq_jb_append_object(b, arr), &done->streams[i]);
+		}
 	}
 }
 
@@ -198,6 +223,12 @@ static void body_decode(struct dq_jctx *ctx, struct json_object *root, struct dq
 			    &e->phase_completed.samples, NULL);
 		totals_decode(ctx, root, "read", &e->phase_completed.read);
 		totals_decode(ctx, root, "write", &e->phase_completed.write);
+		dq_json_object(ctx, NULL, root, "trim", false, &obj);
+		if (ctx->rc == 0 && obj != NULL) {
+			e->phase_completed.has_trim = true;
+			dq_direction_totals_decode(ctx, DQ_JPATH_KEY(NULL, "trim"), obj,
+						   &e->phase_completed.trim);
+		}
 		dq_json_u64(ctx, NULL, root, "deallocatedBytes", false, 0, INT64_MAX,
 			    &e->phase_completed.deallocated_bytes,
 			    &e->phase_completed.has_deallocated_bytes);
@@ -291,6 +322,10 @@ void dq_job_event_fini(struct dq_job_event *e)
 	if (e->type == DQ_JOB_EVENT_PHASE_COMPLETED) {
 		dq_direction_totals_fini(&e->phase_completed.read);
 		dq_direction_totals_fini(&e->phase_completed.write);
+		dq_direction_totals_fini(&e->phase_completed.trim);
+		for (size_t i = 0; i < e->phase_completed.stream_count; i++) {
+			dq_stream_totals_fini(&e->phase_completed.streams[i]);
+		}
 	}
 }
 
@@ -328,6 +363,10 @@ static void body_encode(struct dq_jbuild *b, struct json_object *root, const str
 					   &e->phase_completed.read);
 		dq_direction_totals_encode(b, dq_jb_object(b, root, "write"),
 					   &e->phase_completed.write);
+		if (e->phase_completed.has_trim) {
+			dq_direction_totals_encode(b, dq_jb_object(b, root, "trim"),
+						   &e->phase_completed.trim);
+		}
 		if (e->phase_completed.has_deallocated_bytes) {
 			dq_jb_u64(b, root, "deallocatedBytes",
 				  e->phase_completed.deallocated_bytes);

@@ -11,7 +11,7 @@
 static const char *const phase_keys[] = {
 	"index",      "name",	      "kind",	       "rw",	    "readPercent", "blockSizeBytes",
 	"queueDepth", "rangePercent", "runtimeS",      "sizeBytes", "passes",	   "dataPattern",
-	"idleS",      "purgeMethod",  "smartSnapshot", "rounds",    NULL
+	"idleS",      "purgeMethod",  "smartSnapshot", "rounds",    "streams",     NULL
 };
 
 /* The schema's if-then rules and bounds, as the runner checks every phase (phase_rules.c). */
@@ -30,7 +30,8 @@ static int phase_rules_check(struct dq_jctx *ctx, const struct dq_jpath *path,
 int dq_phase_spec_decode(struct dq_jctx *ctx, const struct dq_jpath *path, struct json_object *obj,
 			 struct dq_phase_spec *p)
 {
-	struct json_object *rounds = NULL;
+	struct json_object *rounds = NULL, *streams = NULL;
+	size_t stream_count = 0;
 
 	memset(p, 0, sizeof(*p));
 	if (dq_json_object_value(ctx, path, obj) != 0) {
@@ -66,6 +67,10 @@ int dq_phase_spec_decode(struct dq_jctx *ctx, const struct dq_jpath *path, struc
 	if (ctx->rc == 0 && rounds != NULL) {
 		p->has_rounds = true;
 		dq_round_spec_decode(ctx, DQ_JPATH_KEY(path, "rounds"), rounds, &p->rounds);
+	}
+	dq_json_array(ctx, path, obj, "streams", false, 1, DQ_STREAMS_MAX, &streams, &stream_count);
+	if (ctx->rc == 0 && streams != NULL) {
+		dq_streams_decode(ctx, DQ_JPATH_KEY(path, "streams"), streams, p);
 	}
 	if (ctx->rc == 0) {
 		phase_rules_check(ctx, path, p);
@@ -117,5 +122,8 @@ void dq_phase_spec_encode(struct dq_jbuild *b, struct json_object *obj,
 	}
 	if (p->has_rounds) {
 		dq_round_spec_encode(b, dq_jb_object(b, obj, "rounds"), &p->rounds);
+	}
+	if (p->stream_count > 0) {
+		dq_streams_encode(b, dq_jb_array(b, obj, "streams"), p);
 	}
 }

@@ -20,10 +20,16 @@ static const char *const sample_keys[] = { "schemaVersion",
 					   "timeMs",
 					   "read",
 					   "write",
+					   "trim",
 					   "effectiveQueueDepthMilli",
 					   "round",
 					   "step",
+					   "streams",
 					   NULL };
+static const char *const stream_keys[] = { "index", "offeredIos", "read", "write", "trim", NULL };
+static const char *const stream_direction_keys[] = { "ios", "bytes", "latencyNs",
+						     "responseLatencyNs", NULL };
+static const char *const stream_direction_names[] = { "read", "write", "trim" };
 static const char *const direction_keys[] = { "ios", "bytes", "latencyNs", NULL };
 
 /* round and step come together or not at all. */
@@ -41,12 +47,18 @@ static void round_decode(struct dq_jctx *ctx, struct json_object *root, struct d
 }
 
 static int direction_decode(struct dq_jctx *ctx, struct json_object *root, const char *key,
-			    struct dq_sample_direction *dir)
+			    bool required, struct dq_sample_direction *dir, bool *present)
 {
 	const struct dq_jpath *path = DQ_JPATH_KEY(NULL, key);
 	struct json_object *obj, *latency;
 
-	dq_json_object(ctx, NULL, root, key, true, &obj);
+	dq_json_object(ctx, NULL, root, key, required, &obj);
+	if (ctx->rc != 0 || obj == NULL) {
+		return ctx->rc;
+	}
+	if (present != NULL) {
+		*present = true;
+	}
 	dq_json_check_keys(ctx, path, obj, direction_keys, NULL);
 	dq_json_u64(ctx, path, obj, "ios", true, 0, INT64_MAX, &dir->ios, NULL);
 	dq_json_u64(ctx, path, obj, "bytes", true, 0, INT64_MAX, &dir->bytes, NULL);
@@ -68,6 +80,69 @@ static int direction_decode(struct dq_jctx *ctx, struct json_object *root, const
 					      &dir->latency_ns);
 	}
 	return ctx->rc;
+}
+
+static void stream_direction_decode(struct dq_jctx *ctx, const struct dq_jpath *parent,
+				    struct json_object *stream, const char *key,
+				    struct dq_sample_stream_direction *dir)
+{
+	const struct dq_jpath *path = DQ_JPATH_KEY(parent, key);
+	struct json_object *obj, *latency = NULL, *response = NULL;
+
+	dq_json_object(ctx, parent, stream, key, true, &obj);
+	dq_json_check_keys(ctx, path, obj, stream_direction_keys, NULL);
+	dq_json_u64(ctx, path, obj, "ios", true, 0, INT64_MAX, &dir->ios, NULL);
+	dq_json_u64(ctx, path, obj, "bytes", true, 0, INT64_MAX, &dir->bytes, NULL);
+	dq_json_object(ctx, path, obj, "latencyNs", false, &latency);
+	dq_json_object(ctx, path, obj, "responseLatencyNs", false, &response);
+	if (ctx->rc != 0) {
+		return;
+	}
+	if (dir->ios >= 1 && latency == NULL) {
+		dq_json_fail(ctx, DQ_JPATH_KEY(path, "latencyNs"), "is required when ios >= 1");
+		return;
+	}
+	if (dir->ios == 0 && (latency != NULL || response != NULL)) {
+		dq_json_fail(ctx, path, "latencies must be absent when ios is 0");
+		return;
+	}
+	if (latency != NULL) {
+		dq_latency_percentiles_decode(ctx, DQ_JPATH_KEY(path, "latencyNs"), latency,
+					      &dir->latency_ns);
+	}
+	if (response != NULL) {
+		dir->has_response_latency_ns = true;
+		dq_latency_percentiles_decode(ctx, DQ_JPATH_KEY(path, "responseLatencyNs"),
+					      response, &dir->response_latency_ns);
+	}
+}
+
+static void streams_decode(struct dq_jctx *ctx, struct json_object *root, struct dq_sample *s)
+{
+	const struct dq_jpath *path = DQ_JPATH_KEY(NULL, "streams");
+	struct json_object *arr = NULL, *obj;
+	size_t i, n = 0;
+	int d;
+
+	dq_json_array(ctx, NULL, root, "streams", false, 1, DQ_STREAMS_MAX, &arr, &n);
+	for (i = 0; ctx->rc == 0 && arr != NULL && i < n; i++) {
+		const struct dq_jpath *item = DQ_JPATH_INDEX(path, i);
+		struct dq_sample_stream *st = &s->streams[i];
+
+		obj = json_object_array_get_idx(arr, i);
+		if (dq_json_object_value(ctx, item, obj) != 0) {
+			return;
+		}
+		dq_json_check_keys(ctx, item, obj, stream_keys, NULL);
+		dq_json_u32(ctx, item, obj, "index", true, 0, DQ_STREAMS_MAX - 1, &st->index, NULL);
+		dq_json_u64(ctx, item, obj, "offeredIos", false, 0, INT64_MAX, &st->offered_ios,
+			    &st->has_offered_ios);
+		for (d = 0; d < 3; d++) {
+			stream_direction_decode(ctx, item, obj, stream_direction_names[d],
+						&st->direction[d]);
+		}
+		s->stream_count = i + 1;
+	}
 }
 
 int dq_sample_decode(const char *json, size_t len, struct dq_sample *s, char *err, size_t err_len)
@@ -95,8 +170,10 @@ int dq_sample_decode(const char *json, size_t len, struct dq_sample *s, char *er
 	dq_json_u32(&ctx, NULL, root, "t", true, 1, DQ_SAMPLE_T_MAX, &s->t, NULL);
 	dq_json_u64(&ctx, NULL, root, "timeMs", true, 0, INT64_MAX, &s->time_ms, NULL);
 	round_decode(&ctx, root, s);
-	direction_decode(&ctx, root, "read", &s->read);
-	direction_decode(&ctx, root, "write", &s->write);
+	direction_decode(&ctx, root, "read", true, &s->read, NULL);
+	direction_decode(&ctx, root, "write", true, &s->write, NULL);
+	direction_decode(&ctx, root, "trim", false, &s->trim, &s->has_trim);
+	streams_decode(&ctx, root, s);
 	dq_json_u64(&ctx, NULL, root, "effectiveQueueDepthMilli", false, 0,
 		    DQ_EFFECTIVE_QUEUE_DEPTH_MILLI_MAX, &s->effective_queue_depth_milli,
 		    &s->has_effective_queue_depth_milli);
@@ -112,6 +189,21 @@ static void direction_encode(struct dq_jbuild *b, struct json_object *obj,
 	if (dir->ios > 0) {
 		dq_latency_percentiles_encode(b, dq_jb_object(b, obj, "latencyNs"),
 					      &dir->latency_ns);
+	}
+}
+
+static void stream_direction_encode(struct dq_jbuild *b, struct json_object *obj,
+				    const struct dq_sample_stream_direction *dir)
+{
+	dq_jb_u64(b, obj, "ios", dir->ios);
+	dq_jb_u64(b, obj, "bytes", dir->bytes);
+	if (dir->ios > 0) {
+		dq_latency_percentiles_encode(b, dq_jb_object(b, obj, "latencyNs"),
+					      &dir->latency_ns);
+		if (dir->has_response_latency_ns) {
+			dq_latency_percentiles_encode(b, dq_jb_object(b, obj, "responseLatencyNs"),
+						      &dir->response_latency_ns);
+		}
 	}
 }
 
@@ -136,8 +228,28 @@ int dq_sample_encode(const struct dq_sample *s, char **json, size_t *len, char *
 	}
 	direction_encode(&b, dq_jb_object(&b, root, "read"), &s->read);
 	direction_encode(&b, dq_jb_object(&b, root, "write"), &s->write);
+	if (s->has_trim) {
+		direction_encode(&b, dq_jb_object(&b, root, "trim"), &s->trim);
+	}
 	if (s->has_effective_queue_depth_milli) {
 		dq_jb_u64(&b, root, "effectiveQueueDepthMilli", s->effective_queue_depth_milli);
+	}
+	if (s->stream_count > 0) {
+		struct json_object *arr = dq_jb_array(&b, root, "streams"), *obj;
+
+		for (size_t i = 0; i < s->stream_count; i++) {
+			obj = dq_jb_append_object(&b, arr);
+			dq_jb_u64(&b, obj, "index", s->streams[i].index);
+			if (s->streams[i].has_offered_ios) {
+				dq_jb_u64(&b, obj, "offeredIos", s->streams[i].offered_ios);
+			}
+			for (int d = 0; d < 3; d++) {
+				stream_direction_encode(&b,
+							dq_jb_object(&b, obj,
+								     stream_direction_names[d]),
+							&s->streams[i].direction[d]);
+			}
+		}
 	}
 	rc = dq_jb_finish(&b, root, json, len);
 	if (rc != 0) {

@@ -33,6 +33,9 @@ static int check_bounds(const struct dq_phase_spec *p, struct dq_phase_violation
 	if (p->name[0] == '\0') {
 		return violate(v, "name", "is required");
 	}
+	if (p->rw == DQ_RW_TRIM || p->rw == DQ_RW_RANDTRIM) {
+		return violate(v, "rw", "trims run in a stream (streams), not as a phase's rw");
+	}
 	if (p->has_read_percent && p->read_percent > DQ_READ_PERCENT_MAX) {
 		return violate(v, "readPercent", "must be 0..%d (got %u)", DQ_READ_PERCENT_MAX,
 			       p->read_percent);
@@ -169,6 +172,144 @@ static int check_rounds(const struct dq_phase_spec *p, struct dq_phase_violation
 	return 0;
 }
 
+static bool stream_is_trim(enum dq_rw rw)
+{
+	return rw == DQ_RW_TRIM || rw == DQ_RW_RANDTRIM;
+}
+
+static bool stream_is_random(enum dq_rw rw)
+{
+	return rw == DQ_RW_RANDREAD || rw == DQ_RW_RANDWRITE || rw == DQ_RW_RANDRW ||
+	       rw == DQ_RW_RANDTRIM;
+}
+
+/* One stream's rules (#/$defs/streamSpec's allOf), reported as "streams" with its index. */
+static int check_stream(const struct dq_stream_spec *s, size_t i, struct dq_phase_violation *v)
+{
+	uint32_t sum = 0, largest = 0;
+	size_t j;
+
+	if (s->rw == DQ_RW_NONE) {
+		return violate(v, "streams", "stream %zu: rw is required", i);
+	}
+	if ((s->block_size_bytes != 0) == (s->split_count > 0)) {
+		return violate(v, "streams", "stream %zu: give blockSizeBytes or blockSizeSplit, "
+					     "one of them", i);
+	}
+	largest = s->block_size_bytes;
+	for (j = 0; j < s->split_count; j++) {
+		sum += s->split[j].percent;
+		if (s->split[j].block_size_bytes > largest) {
+			largest = s->split[j].block_size_bytes;
+		}
+		if (s->split[j].block_size_bytes % DQ_BLOCK_SIZE_ALIGN_BYTES != 0 ||
+		    s->split[j].block_size_bytes < DQ_BLOCK_SIZE_MIN_BYTES) {
+			return violate(v, "streams", "stream %zu: split block sizes are multiples of %d",
+				       i, DQ_BLOCK_SIZE_ALIGN_BYTES);
+		}
+	}
+	if (s->split_count > 0 && sum != 100) {
+		return violate(v, "streams", "stream %zu: blockSizeSplit percents add up to %u, not 100",
+			       i, sum);
+	}
+	if (largest % DQ_BLOCK_SIZE_ALIGN_BYTES != 0 ||
+	    largest > DQ_STREAM_BLOCK_SIZE_MAX_BYTES) {
+		return violate(v, "streams", "stream %zu: block sizes are multiples of %d up to %u", i,
+			       DQ_BLOCK_SIZE_ALIGN_BYTES, DQ_STREAM_BLOCK_SIZE_MAX_BYTES);
+	}
+	if (!stream_is_trim(s->rw) && largest > DQ_BLOCK_SIZE_MAX_BYTES) {
+		return violate(v, "streams", "stream %zu: reads and writes are at most %d bytes", i,
+			       DQ_BLOCK_SIZE_MAX_BYTES);
+	}
+	if (s->queue_depth < DQ_QUEUE_DEPTH_MIN || s->queue_depth > DQ_QUEUE_DEPTH_MAX) {
+		return violate(v, "streams", "stream %zu: queueDepth must be %d..%d", i,
+			       DQ_QUEUE_DEPTH_MIN, DQ_QUEUE_DEPTH_MAX);
+	}
+	if (rw_is_mix(s->rw)) {
+		if (!s->has_read_percent) {
+			return violate(v, "streams", "stream %zu: readPercent is required for rw %s",
+				       i, dq_rw_to_str(s->rw));
+		}
+		if (s->has_trim_percent && s->read_percent + s->trim_percent > 100) {
+			return violate(v, "streams",
+				       "stream %zu: readPercent + trimPercent exceed 100", i);
+		}
+	} else if (s->has_read_percent || s->has_trim_percent) {
+		return violate(v, "streams",
+			       "stream %zu: readPercent and trimPercent are for rw and randrw", i);
+	}
+	if (s->has_random_percent && !stream_is_random(s->rw)) {
+		return violate(v, "streams", "stream %zu: randomPercent is for the rand* patterns",
+			       i);
+	}
+	if (s->has_offset_bytes && s->has_offset_percent) {
+		return violate(v, "streams", "stream %zu: offsetBytes or offsetPercent, not both", i);
+	}
+	if (s->has_range_bytes && s->has_range_percent) {
+		return violate(v, "streams", "stream %zu: rangeBytes or rangePercent, not both", i);
+	}
+	if ((s->has_offset_bytes && s->offset_bytes % DQ_BLOCK_SIZE_ALIGN_BYTES != 0) ||
+	    (s->has_range_bytes && s->range_bytes % DQ_BLOCK_SIZE_ALIGN_BYTES != 0)) {
+		return violate(v, "streams", "stream %zu: offsetBytes and rangeBytes are multiples "
+					     "of %d", i, DQ_BLOCK_SIZE_ALIGN_BYTES);
+	}
+	if (s->has_offset_percent && !(s->offset_percent >= 0 && s->offset_percent < 100)) {
+		return violate(v, "streams", "stream %zu: offsetPercent must be in [0, 100)", i);
+	}
+	if (s->has_range_percent && !(s->range_percent > 0 && s->range_percent <= 100)) {
+		return violate(v, "streams", "stream %zu: rangePercent must be in (0, 100]", i);
+	}
+	if (s->has_rate_iops && s->has_rate_bytes_per_s) {
+		return violate(v, "streams", "stream %zu: rateIops or rateBytesPerS, not both", i);
+	}
+	if (s->arrivals != DQ_ARRIVALS_NONE && !s->has_rate_iops && !s->has_rate_bytes_per_s) {
+		return violate(v, "streams",
+			       "stream %zu: arrivals needs a rate (rateIops or rateBytesPerS)", i);
+	}
+	if (s->has_think_time_blocks && !s->has_think_time_us) {
+		return violate(v, "streams", "stream %zu: thinkTimeBlocks needs thinkTimeUs", i);
+	}
+	return 0;
+}
+
+/* A multi-stream workload: the streams carry the stimulus, the phase its duration. */
+static int check_streams(const struct dq_phase_spec *p, struct dq_phase_violation *v)
+{
+	uint32_t depth = 0;
+	size_t i;
+	int rc;
+
+	if (p->kind != DQ_PHASE_KIND_WORKLOAD) {
+		return violate(v, "streams", "only a workload runs streams");
+	}
+	if (p->has_rounds || p->rw != DQ_RW_NONE || p->has_read_percent ||
+	    p->has_block_size_bytes || p->has_queue_depth || p->has_range_percent ||
+	    p->has_size_bytes || p->has_passes) {
+		return violate(v, "streams",
+			       "replace rw, readPercent, blockSizeBytes, queueDepth, rangePercent, "
+			       "sizeBytes, passes and rounds; give them per stream");
+	}
+	if (!p->has_runtime_s) {
+		return violate(v, "runtimeS", "is required for a workload with streams");
+	}
+	if (p->stream_count < 1 || p->stream_count > DQ_STREAMS_MAX) {
+		return violate(v, "streams", "must hold 1..%d streams (got %zu)", DQ_STREAMS_MAX,
+			       p->stream_count);
+	}
+	for (i = 0; i < p->stream_count; i++) {
+		rc = check_stream(&p->streams[i], i, v);
+		if (rc != 0) {
+			return rc;
+		}
+		depth += p->streams[i].queue_depth;
+	}
+	if (depth > DQ_QUEUE_DEPTH_MAX) {
+		return violate(v, "streams", "the streams' queue depths add up to %u, more than %d",
+			       depth, DQ_QUEUE_DEPTH_MAX);
+	}
+	return 0;
+}
+
 /* What a kind requires (the schema's allOf of if-then rules), in the schema's order. */
 static int check_kind(const struct dq_phase_spec *p, struct dq_phase_violation *v)
 {
@@ -204,6 +345,9 @@ static int check_kind(const struct dq_phase_spec *p, struct dq_phase_violation *
 		{ NULL, false },
 	};
 
+	if (p->stream_count > 0) {
+		return check_streams(p, v);
+	}
 	if (p->has_rounds) {
 		return check_rounds(p, v);
 	}
@@ -285,6 +429,18 @@ bool dq_phase_is_destructive(const struct dq_phase_spec *phase)
 	case DQ_PHASE_KIND_DEALLOCATE:
 		return true;
 	case DQ_PHASE_KIND_WORKLOAD:
+		for (i = 0; i < phase->stream_count; i++) {
+			const struct dq_stream_spec *s = &phase->streams[i];
+
+			/* trims destroy data as writes do */
+			if (stream_is_trim(s->rw) ||
+			    rw_may_write(s->rw, s->has_read_percent, s->read_percent)) {
+				return true;
+			}
+		}
+		if (phase->stream_count > 0) {
+			return false;
+		}
 		if (phase->has_rounds) {
 			for (i = 0; i < phase->rounds.step_count; i++) {
 				if (phase->rounds.steps[i].idle_s == 0 &&

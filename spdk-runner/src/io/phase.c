@@ -36,6 +36,14 @@ void dq_phase_stats_init(struct dq_phase_stats *stats)
 	memset(stats, 0, sizeof(*stats));
 	dq_histogram_init(&stats->read.histogram);
 	dq_histogram_init(&stats->write.histogram);
+	dq_histogram_init(&stats->trim.histogram);
+}
+
+void dq_phase_stats_release(struct dq_phase_stats *stats)
+{
+	free(stats->streams);
+	stats->streams = NULL;
+	stats->stream_count = 0;
 }
 
 uint64_t dq_phase_range_bytes(const struct dq_phase_spec *spec, const struct dq_device *device)

@@ -108,7 +108,7 @@ int job_check_phases_fit(struct job *job)
 	uint32_t lba = target->device.lba_size_bytes;
 	const struct dq_phase_spec *p;
 	enum dq_purge_method method;
-	char why[160];
+	char why[256];
 	uint64_t range;
 	size_t i;
 
@@ -118,6 +118,11 @@ int job_check_phases_fit(struct job *job)
 		if (p->has_rounds &&
 		    dq_rounds_phase_check_fit(p, &target->device, target->max_queue_depth, why,
 					      sizeof(why)) != 0) {
+			return job_refuse(job, DQ_REFUSE_INVALID_COMMAND, "phase %s: %s", p->name,
+					  why);
+		}
+		if (p->stream_count > 0 &&
+		    dq_stream_phase_check(&job->engine, p, why, sizeof(why)) != 0) {
 			return job_refuse(job, DQ_REFUSE_INVALID_COMMAND, "phase %s: %s", p->name,
 					  why);
 		}

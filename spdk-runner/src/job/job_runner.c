@@ -140,6 +140,62 @@ static void totals_from(struct dq_direction_totals *totals, const struct dq_dire
 	}
 }
 
+/* A multi-stream phase's streams: each direction the stream issues, with response time for an
+ * open loop. */
+static void streams_from(struct dq_job_event_phase_completed *done,
+			 const struct dq_phase_stats *stats)
+{
+	size_t i;
+	int d;
+
+	done->has_trim = stats->has_trim;
+	if (stats->has_trim) {
+		totals_from(&done->trim, &stats->trim, true);
+	}
+	done->stream_count = stats->stream_count;
+	for (i = 0; i < stats->stream_count; i++) {
+		const struct dq_stream_phase_stats *ss = &stats->streams[i];
+		struct dq_stream_totals *t = &done->streams[i];
+
+		t->index = (uint32_t)i;
+		dq_strlcpy(t->name, ss->name, sizeof(t->name));
+		t->has_offered_ios = ss->open_loop;
+		t->offered_ios = ss->offered_ios;
+		t->has_max_backlog = ss->open_loop;
+		t->max_backlog = ss->max_backlog;
+		for (d = 0; d < 3; d++) {
+			t->has_direction[d] = ss->issues[d];
+			if (!ss->issues[d]) {
+				continue;
+			}
+			totals_from(&t->direction[d], &ss->dir[d], true);
+			t->direction[d].has_response_time = ss->open_loop && ss->dir[d].ios > 0;
+			if (t->direction[d].has_response_time) {
+				t->direction[d].response_mean_latency_ns =
+					dq_histogram_mean_ns(&ss->response[d]);
+				if (dq_histogram_export(&ss->response[d],
+							&t->direction[d].response_histogram) != 0) {
+					t->direction[d].has_response_time = false;
+				}
+			}
+		}
+	}
+}
+
+static void streams_export_fini(struct dq_job_event_phase_completed *done)
+{
+	size_t i;
+	int d;
+
+	dq_histogram_export_fini(&done->trim.latency_histogram);
+	for (i = 0; i < done->stream_count; i++) {
+		for (d = 0; d < 3; d++) {
+			dq_histogram_export_fini(&done->streams[i].direction[d].latency_histogram);
+			dq_histogram_export_fini(&done->streams[i].direction[d].response_histogram);
+		}
+	}
+}
+
 static int phase_completed_event(struct job *job, const struct dq_phase_spec *spec,
 				 const struct dq_phase_stats *stats, bool io_phase)
 {
@@ -174,9 +230,11 @@ static int phase_completed_event(struct job *job, const struct dq_phase_spec *sp
 	} else if (spec->kind == DQ_PHASE_KIND_WORKLOAD) {
 		done->limit_reached = stats->limit_reached;
 	}
+	streams_from(done, stats);
 	rc = emit(job, event);
 	dq_histogram_export_fini(&done->read.latency_histogram);
 	dq_histogram_export_fini(&done->write.latency_histogram);
+	streams_export_fini(done);
 	free(event);
 	return rc;
 }
@@ -233,8 +291,8 @@ static void io_params_from(const struct job *job, const struct dq_phase_spec *sp
 static int ledger_setup(struct job *job)
 {
 	const struct dq_device *device = &job->engine.target.device;
-	uint32_t block_sizes[DQ_MAX_PHASES];
-	size_t i, count = 0;
+	uint32_t block_sizes[DQ_MAX_PHASES * (1 + DQ_STREAMS_MAX * DQ_BLOCK_SPLIT_MAX)];
+	size_t i, j, k, count = 0;
 	bool track = false;
 	uint64_t map_bytes = 0;
 	int rc;
@@ -242,8 +300,21 @@ static int ledger_setup(struct job *job)
 	for (i = 0; i < job->spec->phase_count; i++) {
 		const struct dq_phase_spec *p = &job->spec->phases[i];
 
-		if (p->has_block_size_bytes && count < DQ_MAX_PHASES) {
+		if (p->has_block_size_bytes) {
 			block_sizes[count++] = p->block_size_bytes;
+		}
+		for (j = 0; j < p->stream_count; j++) {
+			const struct dq_stream_spec *st = &p->streams[j];
+
+			if (st->rw == DQ_RW_TRIM || st->rw == DQ_RW_RANDTRIM) {
+				continue; /* trims carry no headers */
+			}
+			if (st->split_count == 0) {
+				block_sizes[count++] = st->block_size_bytes;
+			}
+			for (k = 0; k < st->split_count; k++) {
+				block_sizes[count++] = st->split[k].block_size_bytes;
+			}
 		}
 		track |= p->kind == DQ_PHASE_KIND_VERIFY;
 	}
@@ -296,6 +367,15 @@ static int admit(struct job *job, const struct dq_allowlist *allowlist)
 		if (spec->phases[i].has_queue_depth &&
 		    spec->phases[i].queue_depth > args.queue_depth) {
 			args.queue_depth = spec->phases[i].queue_depth;
+		}
+		/* a multi-stream phase keeps every stream's IOs in flight at once */
+		uint32_t streams_depth = 0;
+
+		for (size_t s = 0; s < spec->phases[i].stream_count; s++) {
+			streams_depth += spec->phases[i].streams[s].queue_depth;
+		}
+		if (streams_depth > args.queue_depth) {
+			args.queue_depth = streams_depth;
 		}
 	}
 	for (i = 0; i < spec->phase_count; i++) {
@@ -383,6 +463,7 @@ static int run_phase(struct job *job, const struct dq_phase_spec *spec,
 	struct dq_rounds_history history;
 	int rc;
 
+	dq_phase_stats_release(stats);
 	dq_phase_stats_init(stats);
 	event.phase_started.phase_index = spec->index;
 	dq_strlcpy(event.phase_started.phase_name, spec->name,
@@ -400,6 +481,10 @@ static int run_phase(struct job *job, const struct dq_phase_spec *spec,
 				spec->kind != DQ_PHASE_KIND_PURGE);
 	switch (spec->kind) {
 	case DQ_PHASE_KIND_WORKLOAD:
+		if (spec->stream_count > 0) {
+			rc = dq_stream_phase_run(&job->env, spec, stats);
+			break;
+		}
 		if (spec->has_rounds) {
 			history = (struct dq_rounds_history){
 				.history = DQ_SS_HISTORY_RESET,
@@ -577,6 +662,9 @@ int dq_job_run(const struct dq_job_spec *spec, const struct dq_allowlist *allowl
 		    start_ns);
 out_free:
 	dq_health_monitor_stop(job.health, false);
+	if (stats != NULL) {
+		dq_phase_stats_release(stats);
+	}
 	free(stats);
 out_close:
 	dq_block_ledger_fini(&job.ledger);

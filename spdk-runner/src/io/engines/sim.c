@@ -33,6 +33,7 @@ struct sim_options {
 	bool medium;
 	char model[DQ_ENGINE_OPTION_STR_MAX];
 	uint32_t time_scale;
+	char stall[DQ_ENGINE_OPTION_STR_MAX];
 };
 
 static const struct dq_engine_option sim_option_table[] = {
@@ -67,6 +68,15 @@ static const struct dq_engine_option sim_option_table[] = {
 		.help = "simulated seconds per wall-clock second at most: 1 is real time, 0 as fast "
 			"as the model runs",
 	},
+	{
+		.name = "sim_stall",
+		.type = DQ_ENGINE_OPTION_STR,
+		.offset = offsetof(struct sim_options, stall),
+		.default_value = "",
+		.help = "AT_MS+LENGTH_MS: the drive completes nothing in [AT, AT + LENGTH) ms of its "
+			"clock (0 at open), a firmware stall of known length (what a latency "
+			"measure must not hide; per-IO model only)",
+	},
 	{ .name = NULL },
 };
 
@@ -99,7 +109,30 @@ struct sim_engine {
 	uint32_t capacity;
 	unsigned char *medium; /* sim_medium: the user capacity, pages allocated as written */
 	uint64_t medium_bytes;
+	uint64_t stall_start_ns; /* sim_stall: nothing completes in [start, end) */
+	uint64_t stall_end_ns;
 };
+
+/* sim_stall's AT_MS+LENGTH_MS; "" is none. */
+static int sim_parse_stall(const char *text, struct sim_engine *engine, char *err, size_t err_len)
+{
+	unsigned long long at_ms, length_ms;
+	int consumed = 0;
+
+	if (text == NULL || text[0] == '\0') {
+		return 0;
+	}
+	if (sscanf(text, "%llu+%llu%n", &at_ms, &length_ms, &consumed) != 2 ||
+	    text[consumed] != '\0' || length_ms == 0 || at_ms > 1000000000ULL ||
+	    length_ms > 1000000000ULL) {
+		snprintf(err, err_len,
+			 "sim: --sim_stall takes AT_MS+LENGTH_MS (e.g. 10000+200), not '%s'", text);
+		return -EINVAL;
+	}
+	engine->stall_start_ns = at_ms * DQ_NS_PER_MS;
+	engine->stall_end_ns = (at_ms + length_ms) * DQ_NS_PER_MS;
+	return 0;
+}
 
 /* Zero [offset, offset + length) of the medium: whole pages are handed back to the kernel. */
 static void medium_zero(struct sim_engine *engine, uint64_t offset, uint64_t length)
@@ -169,11 +202,17 @@ static bool sim_pace(const struct sim_engine *engine, uint64_t clock_ns, uint64_
 	return wait == due - now;
 }
 
+/* Sleep until the wall clock allows the drive's clock to show clock_ns. */
+static void sim_pace_fully_to(const struct sim_engine *engine, uint64_t clock_ns)
+{
+	while (!sim_pace(engine, clock_ns, DQ_NS_PER_S)) {
+	}
+}
+
 /* Sleep until the wall clock has caught up with the drive's clock. */
 static void sim_pace_fully(const struct sim_engine *engine)
 {
-	while (!sim_pace(engine, engine->now_ns, DQ_NS_PER_S)) {
-	}
+	sim_pace_fully_to(engine, engine->now_ns);
 }
 
 /* "sim:<profile>" or "sim:<profile>@<seed>": the seed tells two drives of one profile apart. */
@@ -269,6 +308,10 @@ static int sim_open(const struct dq_io_engine_open_args *args, void **data,
 	} else {
 		dq_sim_drive_identify(engine->drive, &identify);
 	}
+	rc = sim_parse_stall(options != NULL ? options->stall : NULL, engine, err, err_len);
+	if (rc != 0) {
+		goto err_destroy_drive;
+	}
 	engine->time_scale = options != NULL ? options->time_scale : 0;
 	engine->pace_wall0_ns = dq_clock_monotonic_ns();
 	engine->lba_bytes = identify.lba_bytes;
@@ -320,7 +363,9 @@ static int sim_queue(void *data, const struct dq_io *io)
 	struct sim_engine *engine = data;
 	struct sim_pending pending = { .tag = io->tag };
 	uint64_t complete_ns = engine->now_ns;
-	enum dq_sim_op op = io->op == DQ_IO_WRITE ? DQ_SIM_OP_WRITE : DQ_SIM_OP_READ;
+	enum dq_sim_op op = io->op == DQ_IO_WRITE ? DQ_SIM_OP_WRITE :
+			    io->op == DQ_IO_TRIM  ? DQ_SIM_OP_DEALLOCATE :
+						    DQ_SIM_OP_READ;
 	int rc;
 
 	if (engine->count == engine->capacity) {
@@ -328,9 +373,18 @@ static int sim_queue(void *data, const struct dq_io *io)
 	}
 	rc = dq_sim_drive_submit(engine->drive, op, io->offset / engine->lba_bytes,
 				 io->length / engine->lba_bytes, engine->now_ns, &complete_ns);
+	/* sim_stall: what would complete within the stall (or was queued before its end and
+	 * completes after its start) completes at its end */
+	if (rc == 0 && engine->stall_end_ns > 0 && complete_ns >= engine->stall_start_ns &&
+	    engine->now_ns < engine->stall_end_ns && complete_ns < engine->stall_end_ns) {
+		complete_ns = engine->stall_end_ns;
+	}
 	pending.result = rc;
 	pending.done_ns = rc == 0 ? complete_ns : engine->now_ns;
-	if (rc == 0 && engine->medium != NULL && io->offset + io->length <= engine->medium_bytes) {
+	if (rc == 0 && io->op == DQ_IO_TRIM) {
+		medium_zero(engine, io->offset, io->length);
+	} else if (rc == 0 && engine->medium != NULL &&
+		   io->offset + io->length <= engine->medium_bytes) {
 		if (io->op == DQ_IO_WRITE) {
 			memcpy(engine->medium + io->offset, io->buf, io->length);
 		} else {
@@ -378,6 +432,21 @@ static int sim_getevents(void *data, struct dq_io_completion *out, unsigned max,
 		engine->now_ns = due;
 	}
 	return (int)n;
+}
+
+static int sim_advance(void *data, uint64_t until_ns)
+{
+	struct sim_engine *engine = data;
+	uint64_t target = until_ns;
+
+	if (engine->count > 0 && engine->ring[engine->head].done_ns <= until_ns) {
+		target = engine->ring[engine->head].done_ns;
+	}
+	if (target > engine->now_ns) {
+		sim_pace_fully_to(engine, target);
+		engine->now_ns = target;
+	}
+	return engine->count > 0 && engine->ring[engine->head].done_ns <= engine->now_ns;
 }
 
 static void sim_prefetch(void *data, uint64_t offset)
@@ -615,7 +684,7 @@ static const struct dq_io_engine_ops sim_ops = {
 	.version = DQ_IO_ENGINE_OPS_VERSION,
 	.engine = DQ_ENGINE_SIM,
 	.flags = DQ_ENGINE_VIRTUAL_CLOCK | DQ_ENGINE_DISKLESS | DQ_ENGINE_CAN_DEALLOCATE |
-		 DQ_ENGINE_HAS_SMART,
+		 DQ_ENGINE_HAS_SMART | DQ_ENGINE_QUEUES_TRIMS,
 	.target_help = "sim:<profile>[@<seed>] (e.g. sim:enterprise-eager): a simulated drive",
 	.options = sim_option_table,
 	.options_size = sizeof(struct sim_options),
@@ -624,6 +693,7 @@ static const struct dq_io_engine_ops sim_ops = {
 	.commit = sim_commit,
 	.getevents = sim_getevents,
 	.now_ns = sim_now_ns,
+	.advance = sim_advance,
 	.idle = sim_idle,
 	.deallocate = sim_deallocate,
 	.purge = sim_purge,

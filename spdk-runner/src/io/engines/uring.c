@@ -26,6 +26,12 @@
 /* The user data of the tick's timeout request: no IO has this tag. */
 #define TICK_TAG UINT64_MAX
 
+/* An asynchronous discard of a block device's range (Linux 6.12+, include/uapi/linux/fs.h);
+ * older headers lack it. */
+#ifndef BLOCK_URING_CMD_DISCARD
+#define BLOCK_URING_CMD_DISCARD _IO(0x12, 0)
+#endif
+
 struct uring_options {
 	bool defer_taskrun;
 	bool fixedbufs;
@@ -90,8 +96,15 @@ struct uring_engine {
 	bool tick_ok;
 	bool tick_armed;
 	struct __kernel_timespec tick;
+	uint64_t tick_ns;
 	uint32_t tags; /* completions' tags are below this */
 	uint32_t *lengths; /* expected bytes per tag, to turn short transfers into -EIO */
+	uint8_t *ops; /* enum dq_io_op per tag */
+	uint64_t *offsets; /* per tag: a refused asynchronous discard is redone synchronously */
+	/* Trims done synchronously (a kernel without the discard command): handed out first. */
+	struct dq_io_completion *sync_done;
+	uint32_t sync_count;
+	bool discard_cmd_refused;
 	struct dq_kdev kdev;
 	char path[4096];
 };
@@ -192,7 +205,13 @@ static int uring_open(const struct dq_io_engine_open_args *args, void **data,
 	if (rc == 0) {
 		engine->tags = args->queue_depth;
 		engine->lengths = calloc(engine->tags, sizeof(*engine->lengths));
-		rc = engine->lengths == NULL ? -ENOMEM : 0;
+		engine->ops = calloc(engine->tags, sizeof(*engine->ops));
+		engine->offsets = calloc(engine->tags, sizeof(*engine->offsets));
+		engine->sync_done = calloc(engine->tags, sizeof(*engine->sync_done));
+		rc = engine->lengths == NULL || engine->ops == NULL || engine->offsets == NULL ||
+				     engine->sync_done == NULL ?
+			     -ENOMEM :
+			     0;
 	}
 	if (rc == 0) {
 		rc = ring_init(engine, options, args->queue_depth, err, err_len);
@@ -246,6 +265,53 @@ static int uring_register_buffers(void *data, const struct iovec *buffers, unsig
 	return 0;
 }
 
+/* A trim now, in the calling thread: BLKDISCARD or a punched hole. 0 or -errno. */
+static int sync_trim(struct uring_engine *engine, uint64_t offset, uint64_t length)
+{
+	uint64_t range[2] = { offset, length };
+	int rc = engine->kdev.kind == DQ_KDEV_FILE ?
+			 fallocate(engine->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+				   (off_t)offset, (off_t)length) :
+			 ioctl(engine->fd, BLKDISCARD, range);
+
+	return rc != 0 ? -errno : 0;
+}
+
+/* A trim as a request: a punched hole (IORING_OP_FALLOCATE, run by io-wq) in a file, the
+ * block layer's discard command on a device; a kernel that refuses the command gets every later
+ * trim synchronously (its completion handed out by the next getevents()). */
+static int queue_trim(struct uring_engine *engine, const struct dq_io *io)
+{
+	struct io_uring_sqe *sqe;
+
+	engine->ops[io->tag] = DQ_IO_TRIM;
+	engine->offsets[io->tag] = io->offset;
+	engine->lengths[io->tag] = io->length;
+	if (engine->kdev.kind != DQ_KDEV_FILE && engine->discard_cmd_refused) {
+		engine->sync_done[engine->sync_count++] = (struct dq_io_completion){
+			.tag = io->tag, .result = sync_trim(engine, io->offset, io->length)
+		};
+		return 0;
+	}
+	sqe = io_uring_get_sqe(&engine->ring);
+	if (sqe == NULL) {
+		return -EBUSY;
+	}
+	if (engine->kdev.kind == DQ_KDEV_FILE) {
+		io_uring_prep_fallocate(sqe, engine->io_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+					(off_t)io->offset, (off_t)io->length);
+	} else {
+		io_uring_prep_rw(IORING_OP_URING_CMD, sqe, engine->io_fd, NULL, 0, 0);
+		sqe->cmd_op = BLOCK_URING_CMD_DISCARD;
+		sqe->addr = io->offset;
+		sqe->addr3 = io->length;
+	}
+	sqe->flags |= engine->sqe_flags;
+	io_uring_sqe_set_data64(sqe, io->tag);
+	engine->pending++;
+	return 0;
+}
+
 static int uring_queue(void *data, const struct dq_io *io)
 {
 	struct uring_engine *engine = data;
@@ -254,10 +320,14 @@ static int uring_queue(void *data, const struct dq_io *io)
 	if (io->tag >= engine->tags) {
 		return -EINVAL;
 	}
+	if (io->op == DQ_IO_TRIM) {
+		return queue_trim(engine, io);
+	}
 	sqe = io_uring_get_sqe(&engine->ring);
 	if (sqe == NULL) {
 		return -EBUSY;
 	}
+	engine->ops[io->tag] = io->op;
 	if (engine->buffers_registered) {
 		if (io->op == DQ_IO_READ) {
 			io_uring_prep_read_fixed(sqe, engine->io_fd, io->buf, io->length,
@@ -307,7 +377,9 @@ static bool arm_tick(struct uring_engine *engine, uint64_t timeout_ns)
 		return false;
 	}
 	if (engine->tick_armed) {
-		return true;
+		/* a shorter wait than the tick in flight (an open loop's next arrival) gets its
+		 * own timer */
+		return timeout_ns >= engine->tick_ns;
 	}
 	sqe = io_uring_get_sqe(&engine->ring);
 	if (sqe == NULL) {
@@ -315,6 +387,7 @@ static bool arm_tick(struct uring_engine *engine, uint64_t timeout_ns)
 	}
 	engine->tick.tv_sec = (long long)(timeout_ns / 1000000000ULL);
 	engine->tick.tv_nsec = (long long)(timeout_ns % 1000000000ULL);
+	engine->tick_ns = timeout_ns;
 	io_uring_prep_timeout(sqe, &engine->tick, 0, 0);
 	io_uring_sqe_set_data64(sqe, TICK_TAG);
 	engine->pending++;
@@ -332,6 +405,12 @@ static int uring_getevents(void *data, struct dq_io_completion *out, unsigned ma
 	unsigned head, seen = 0, n = 0;
 	int rc;
 
+	while (n < max && engine->sync_count > 0) {
+		out[n++] = engine->sync_done[--engine->sync_count];
+	}
+	if (n > 0) {
+		return (int)n; /* done already: the caller reaps the ring on its next call */
+	}
 	if (engine->pending > 0 || io_uring_cq_ready(&engine->ring) == 0) {
 		rc = arm_tick(engine, timeout_ns) ?
 			     io_uring_submit_and_wait(&engine->ring, 1) :
@@ -359,7 +438,16 @@ static int uring_getevents(void *data, struct dq_io_completion *out, unsigned ma
 		}
 		out[n].tag = (uint32_t)tag;
 		out[n].done_ns = 0;
-		if (cqe->res < 0) {
+		if (tag < engine->tags && engine->ops[tag] == DQ_IO_TRIM) {
+			out[n].result = cqe->res < 0 ? cqe->res : 0;
+			if ((cqe->res == -EOPNOTSUPP || cqe->res == -EINVAL || cqe->res == -ENOTTY) &&
+			    engine->kdev.kind != DQ_KDEV_FILE) {
+				/* no discard command in this kernel: this one and the rest now */
+				engine->discard_cmd_refused = true;
+				out[n].result = sync_trim(engine, engine->offsets[tag],
+							  engine->lengths[tag]);
+			}
+		} else if (cqe->res < 0) {
 			out[n].result = cqe->res;
 		} else {
 			out[n].result = tag < engine->tags &&
@@ -491,6 +579,9 @@ static void uring_close(void *data)
 		close(engine->fd);
 	}
 	free(engine->lengths);
+	free(engine->ops);
+	free(engine->offsets);
+	free(engine->sync_done);
 	free(engine);
 }
 
@@ -498,7 +589,7 @@ static const struct dq_io_engine_ops uring_ops = {
 	.name = "uring",
 	.version = DQ_IO_ENGINE_OPS_VERSION,
 	.engine = DQ_ENGINE_URING,
-	.flags = DQ_ENGINE_CAN_DEALLOCATE | DQ_ENGINE_HAS_SMART | DQ_ENGINE_SMART_CONCURRENT,
+	.flags = DQ_ENGINE_QUEUES_TRIMS | DQ_ENGINE_CAN_DEALLOCATE | DQ_ENGINE_HAS_SMART | DQ_ENGINE_SMART_CONCURRENT,
 	.target_help = "a block device (/dev/nvme0n1, /dev/loop0) or a regular file",
 	.options = uring_options,
 	.options_size = sizeof(struct uring_options),

@@ -64,6 +64,9 @@ enum dq_rw {
 	DQ_RW_RANDREAD,
 	DQ_RW_RANDWRITE,
 	DQ_RW_RANDRW,
+	/* streams only (#/$defs/streamSpec): deallocations */
+	DQ_RW_TRIM,
+	DQ_RW_RANDTRIM,
 };
 
 enum dq_data_pattern {
@@ -211,6 +214,66 @@ const char *dq_tracking_metric_to_str(enum dq_tracking_metric metric);
 const char *dq_rounds_stop_to_str(enum dq_rounds_stop stop);
 const char *dq_fresh_state_evidence_to_str(enum dq_fresh_state_evidence evidence);
 
+/* Multi-stream phases (#/$defs/streamSpec): bounds as the schema states them. */
+#define DQ_STREAMS_MAX 8
+#define DQ_STREAM_NAME_MAX_LEN 32
+#define DQ_BLOCK_SPLIT_MAX 16
+#define DQ_STREAM_BLOCK_SIZE_MAX_BYTES 2147483648u /* trims; reads and writes stay at the phase's */
+#define DQ_STREAM_RATE_IOPS_MAX 100000000ULL
+#define DQ_STREAM_RATE_BYTES_MAX 1000000000000ULL
+#define DQ_STREAM_THINK_TIME_US_MAX 60000000u
+#define DQ_STREAM_THINK_TIME_BLOCKS_MAX 1000000u
+#define DQ_STREAM_START_DELAY_MS_MAX 86400000u
+
+enum dq_arrivals {
+	DQ_ARRIVALS_NONE = 0, /* absent: uniform with a rate, closed loop without */
+	DQ_ARRIVALS_UNIFORM,
+	DQ_ARRIVALS_POISSON,
+};
+
+const char *dq_arrivals_to_str(enum dq_arrivals arrivals);
+
+/* One entry of a block-size split (fio's bssplit): a size and its share of the IOs. */
+struct dq_block_split {
+	uint32_t block_size_bytes;
+	uint32_t percent;
+};
+
+/* One stream of a multi-stream workload (#/$defs/streamSpec). */
+struct dq_stream_spec {
+	char name[DQ_STREAM_NAME_MAX_LEN + 1]; /* "" when absent: reported as stream<index> */
+	enum dq_rw rw; /* every dq_rw value, trims included */
+	bool has_read_percent;
+	uint32_t read_percent;
+	bool has_trim_percent;
+	uint32_t trim_percent;
+	bool has_random_percent;
+	uint32_t random_percent;
+	uint32_t block_size_bytes; /* 0 with a split */
+	size_t split_count;
+	struct dq_block_split split[DQ_BLOCK_SPLIT_MAX];
+	uint32_t queue_depth;
+	bool has_offset_bytes;
+	uint64_t offset_bytes;
+	bool has_offset_percent;
+	double offset_percent;
+	bool has_range_bytes;
+	uint64_t range_bytes;
+	bool has_range_percent;
+	double range_percent;
+	bool has_rate_iops;
+	uint64_t rate_iops;
+	bool has_rate_bytes_per_s;
+	uint64_t rate_bytes_per_s;
+	enum dq_arrivals arrivals;
+	bool has_think_time_us;
+	uint32_t think_time_us;
+	bool has_think_time_blocks;
+	uint32_t think_time_blocks;
+	bool has_start_delay_ms;
+	uint32_t start_delay_ms;
+};
+
 /* One step of a qualification (#/$defs/phaseSpec); has_* says whether an optional field is set. */
 struct dq_phase_spec {
 	uint32_t index;
@@ -239,6 +302,8 @@ struct dq_phase_spec {
 	bool smart_snapshot;
 	bool has_rounds; /* adaptive rounds: the steps replace rw..queueDepth and the duration */
 	struct dq_round_spec rounds;
+	size_t stream_count; /* a multi-stream workload: the streams replace rw..queueDepth */
+	struct dq_stream_spec streams[DQ_STREAMS_MAX];
 };
 
 /* Per-second completion latency percentiles, nanoseconds (#/$defs/latencyPercentilesNs). */
@@ -269,6 +334,10 @@ struct dq_latency_histogram {
 
 /* A phase's totals for one direction (#/$defs/directionTotals). */
 struct dq_direction_totals {
+	/* open-loop streams: response time (intended issue to completion) beside the service time */
+	bool has_response_time;
+	uint64_t response_mean_latency_ns;
+	struct dq_latency_histogram response_histogram;
 	uint64_t ios;
 	uint64_t bytes;
 	bool has_errors;
@@ -277,6 +346,18 @@ struct dq_direction_totals {
 	uint64_t mean_latency_ns; /* exact: the latencies' sum / ios */
 	bool has_latency_histogram;
 	struct dq_latency_histogram latency_histogram;
+};
+
+/* One stream of a multi-stream phase (#/$defs/streamTotals); a direction it never issues is absent. */
+struct dq_stream_totals {
+	uint32_t index;
+	char name[DQ_STREAM_NAME_MAX_LEN + 1];
+	bool has_offered_ios; /* open loop */
+	uint64_t offered_ios;
+	bool has_max_backlog;
+	uint64_t max_backlog;
+	bool has_direction[3]; /* read, write, trim */
+	struct dq_direction_totals direction[3];
 };
 
 /* effectiveQueueDepthMilli: time-averaged IOs outstanding x 1000 (at most the deepest queue). */

@@ -93,6 +93,8 @@ struct dq_job_event_phase_completed {
 	uint64_t samples;
 	struct dq_direction_totals read;
 	struct dq_direction_totals write;
+	bool has_trim; /* multi-stream phases with trims */
+	struct dq_direction_totals trim;
 	bool has_deallocated_bytes;
 	uint64_t deallocated_bytes;
 	bool has_effective_queue_depth_milli; /* IO phases */
@@ -104,6 +106,8 @@ struct dq_job_event_phase_completed {
 	bool has_rounds; /* phases with adaptive rounds */
 	struct dq_rounds_result rounds;
 	enum dq_phase_limit limit_reached; /* workload phases without rounds that ran to a limit */
+	size_t stream_count; /* multi-stream phases */
+	struct dq_stream_totals streams[DQ_STREAMS_MAX];
 };
 
 struct dq_job_event_smart_snapshot {

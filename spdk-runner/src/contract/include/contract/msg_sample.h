@@ -16,6 +16,23 @@ struct dq_sample_direction {
 	struct dq_latency_percentiles latency_ns;
 };
 
+/* One direction of one stream's second: service time always, response time for an open loop. */
+struct dq_sample_stream_direction {
+	uint64_t ios;
+	uint64_t bytes;
+	struct dq_latency_percentiles latency_ns;
+	bool has_response_latency_ns;
+	struct dq_latency_percentiles response_latency_ns;
+};
+
+/* One stream's second (#/$defs/streamSecond): read, write, trim. */
+struct dq_sample_stream {
+	uint32_t index;
+	bool has_offered_ios;
+	uint64_t offered_ios;
+	struct dq_sample_stream_direction direction[3];
+};
+
 struct dq_sample {
 	char job_id[DQ_ID_MAX_LEN + 1];
 	char runner_id[DQ_ID_MAX_LEN + 1];
@@ -26,11 +43,15 @@ struct dq_sample {
 	uint64_t time_ms;
 	struct dq_sample_direction read;
 	struct dq_sample_direction write;
+	bool has_trim; /* multi-stream phases with trims */
+	struct dq_sample_direction trim;
 	bool has_effective_queue_depth_milli;
 	uint64_t effective_queue_depth_milli; /* IOs outstanding x 1000, time-averaged */
 	bool has_round; /* phases with adaptive rounds: round and step of this second */
 	uint32_t round;
 	uint32_t step;
+	size_t stream_count; /* multi-stream phases: each stream's second */
+	struct dq_sample_stream streams[DQ_STREAMS_MAX];
 };
 
 /*

@@ -17,7 +17,7 @@
 #include "io/histogram.h"
 
 /* Bumped when dq_io_engine_ops changes; the registry refuses tables of another version. */
-#define DQ_IO_ENGINE_OPS_VERSION 3
+#define DQ_IO_ENGINE_OPS_VERSION 4
 
 /* Capability flags (dq_io_engine_ops.flags). */
 enum {
@@ -38,17 +38,21 @@ enum {
 	/* smart() may run on another thread while IOs are in flight (health polls off the IO
 	 * thread); without it the job polls health on its own thread between seconds. */
 	DQ_ENGINE_SMART_CONCURRENT = 1u << 5,
+	/* queue() takes DQ_IO_TRIM (an asynchronous deallocate of the IO's range, no buffer):
+	 * what a stream with trims needs. */
+	DQ_ENGINE_QUEUES_TRIMS = 1u << 6,
 };
 
 enum dq_io_op {
 	DQ_IO_READ = 0,
 	DQ_IO_WRITE = 1,
+	DQ_IO_TRIM = 2, /* DQ_ENGINE_QUEUES_TRIMS only; buf is NULL */
 };
 
 /* One IO as the core queues it; the engine copies what it needs. */
 struct dq_io {
 	uint64_t offset; /* bytes from the start of the target, lba-aligned */
-	uint32_t length; /* bytes, a multiple of the lba size */
+	uint32_t length; /* bytes, a multiple of the lba size (a trim's up to 2 GiB) */
 	uint32_t tag; /* returned in the completion */
 	void *buf; /* aligned to target.buffer_align */
 	uint16_t buf_index; /* the buffer's index in register_buffers(), when it was called */
@@ -139,6 +143,11 @@ struct dq_io_engine_ops {
 			 uint64_t timeout_ns);
 	/* DQ_ENGINE_VIRTUAL_CLOCK: the engine clock, >= every done_ns getevents() returned. */
 	uint64_t (*now_ns)(void *data);
+	/* DQ_ENGINE_VIRTUAL_CLOCK, optional (an open loop needs it): move the clock toward
+	 * until_ns with IOs in flight, stopping at the earliest pending completion if it comes
+	 * first. Returns 1 when a completion is due at the new now (getevents() hands it out
+	 * without moving the clock), 0 when the clock reached until_ns with none due. */
+	int (*advance)(void *data, uint64_t until_ns);
 	/* DQ_ENGINE_VIRTUAL_CLOCK: let duration_ns pass with no host IO (background work runs).
 	 * Optional on a real-clock engine: wait about duration_ns (at most one tick) keeping the
 	 * device alive (the SPDK engine polls its admin queue: NVMe-oF keep-alives). */

@@ -68,6 +68,18 @@ struct dq_direction_stats {
 	struct dq_histogram histogram;
 };
 
+/* One stream of a multi-stream phase: per direction (read, write, trim) the service time in
+ * dir[d].histogram and, for an open loop, the response time beside it. */
+struct dq_stream_phase_stats {
+	char name[DQ_STREAM_NAME_MAX_LEN + 1];
+	bool open_loop;
+	bool issues[3]; /* the directions the stream may issue */
+	uint64_t offered_ios; /* open loop: arrivals intended within the phase */
+	uint64_t max_backlog; /* open loop: the most arrivals due and waiting for a slot at once */
+	struct dq_direction_stats dir[3];
+	struct dq_histogram response[3];
+};
+
 /* A finished (or ended) phase; large (two histograms): allocate it. */
 struct dq_phase_stats {
 	uint64_t start_ns; /* phase clock */
@@ -80,6 +92,11 @@ struct dq_phase_stats {
 	uint64_t effective_queue_depth_milli;
 	struct dq_direction_stats read;
 	struct dq_direction_stats write;
+	/* Multi-stream phases: trims, and each stream (malloc'd; dq_phase_stats_release frees) */
+	bool has_trim;
+	struct dq_direction_stats trim;
+	size_t stream_count;
+	struct dq_stream_phase_stats *streams;
 	bool has_deallocated_bytes;
 	uint64_t deallocated_bytes;
 	bool has_purge_verification; /* purge phases */
@@ -94,6 +111,8 @@ struct dq_phase_stats {
 };
 
 void dq_phase_stats_init(struct dq_phase_stats *stats);
+/* Free what a phase allocated in stats (a multi-stream phase's streams); init is then needed. */
+void dq_phase_stats_release(struct dq_phase_stats *stats);
 
 /*
  * Run an IO phase: one sample per second through env->sink, totals and histograms in stats.
@@ -101,6 +120,21 @@ void dq_phase_stats_init(struct dq_phase_stats *stats);
  */
 int dq_io_phase_run(const struct dq_phase_env *env, const struct dq_io_phase_params *params,
 		    struct dq_phase_stats *stats);
+
+/*
+ * A multi-stream workload (spec->streams, stream_phase.c): the streams run concurrently for
+ * runtimeS, closed loops and open loops at their rates, on every engine (in virtual time on a
+ * virtual clock: the engine needs advance() for open loops, and DQ_ENGINE_QUEUES_TRIMS for
+ * trims). One sample per second with each stream's directions, offered and achieved IOs;
+ * stats->streams gets each stream's service and response time histograms. Same return
+ * convention; what the engine cannot run fails the phase with the reason.
+ */
+int dq_stream_phase_run(const struct dq_phase_env *env, const struct dq_phase_spec *spec,
+			struct dq_phase_stats *stats);
+
+/* Whether this opened engine can run spec's streams: 0, or -ENOTSUP with the reason in why. */
+int dq_stream_phase_check(const struct dq_io_engine *engine, const struct dq_phase_spec *spec,
+			  char *why, size_t why_len);
 
 /*
  * The phases without a workload: purge, deallocate, idle. Same return convention; stats gets the
