@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# Multi-stream workloads on real IO and on the simulated drive: a rate-limited read stream beside
+# a saturating write stream (offered vs achieved each second, per-direction tails), the stall
+# demonstration (a drive stall of known length shows in the response-time tail of an open loop
+# and not in its service-time tail), trims as a stream on a file and on a loop device.
+# Usage: streams.sh CASE (see the case list at the bottom).
+set -euo pipefail
+HERE="$(cd "$(dirname "$0")" && pwd)"
+. "$HERE/lib.sh"
+REPORT="$HERE/streams_report.py"
+
+# The sim drive stalls for 200 ms at 10 s of its clock while a 10k IOPS open-loop read stream
+# (QD8) runs for 30 s (seed 1): 2,000 arrivals are due during the stall. Response time (from each IO's
+# intended issue time) shows the stall from P99.9 up; service time (fio's lat) keeps the drive's
+# 10 us at P99.99 and shows the stall only in the 8 IOs that were in flight (max).
+case_stall_sim() {
+	start_case stall-sim
+	run_json "$CASE_DIR/run.jsonl" --engine sim --filename sim:enterprise-eager \
+		--sim_stall 10000+200 --runtime 30 --seed 1 \
+		--stream 'name=reads,rw=randread,bs=4k,iodepth=8,rate_iops=10000'
+	[ "$STATUS" -eq 0 ] || fail "the run failed ($STATUS)"
+	"$CHECK" stream "$CASE_DIR/run.jsonl" || fail "invalid output"
+	python3 "$REPORT" "$CASE_DIR/run.jsonl" --check offered=reads:300000 \
+		ios-above=reads:read:299999 rate-within-pct=1 \
+		service-p9999-below-ns=reads:read:1000000 \
+		response-p9999-above-ns=reads:read:150000000 \
+		service-max-above-ns=reads:read:190000000 || fail "the stall did not show as it should"
+	# the same drive without the stall: both tails stay at the drive's own latency
+	run_json "$CASE_DIR/calm.jsonl" --engine sim --filename sim:enterprise-eager --runtime 30 --seed 1 \
+		--stream 'name=reads,rw=randread,bs=4k,iodepth=8,rate_iops=10000'
+	[ "$STATUS" -eq 0 ] || fail "the calm run failed ($STATUS)"
+	python3 "$REPORT" "$CASE_DIR/calm.jsonl" --check offered=reads:300000 \
+		service-p9999-below-ns=reads:read:1000000 || fail "the calm run's tail moved"
+	if python3 "$REPORT" "$CASE_DIR/calm.jsonl" --check \
+		response-p9999-above-ns=reads:read:1000000 >/dev/null; then
+		fail "the calm run's response tail is above 1 ms without a stall"
+	fi
+	echo "ok stall-sim"
+}
+
+# A 20k IOPS Poisson read stream (QD64: the rate times the 2 ms reads take behind the writes
+# needs ~40 slots) beside a saturating 128 KiB write stream on the simulated
+# drive: every second achieves its offer within 1 %.
+case_mixed_sim() {
+	start_case mixed-sim
+	run_json "$CASE_DIR/run.jsonl" --engine sim --filename sim:enterprise-eager --runtime 20 \
+		--seed 1 --stream 'name=reads,rw=randread,bs=4k,iodepth=64,rate_iops=20000,rate_process=poisson' \
+		--stream 'name=writes,rw=randwrite,bs=128k,iodepth=32'
+	[ "$STATUS" -eq 0 ] || fail "the run failed ($STATUS)"
+	"$CHECK" stream "$CASE_DIR/run.jsonl" || fail "invalid output"
+	python3 "$REPORT" "$CASE_DIR/run.jsonl" --check rate-within-pct=1 \
+		ios-above=writes:write:10000 || fail "the read stream missed its rate"
+	echo "ok mixed-sim"
+}
+
+# The same on a loop device with the uring engine, its backing file on tmpfs (a device that keeps
+# up, as the rate check needs; an ext4 file behind a loop device stalls reads for 100 ms under
+# writeback): a 5,000 IOPS read stream at QD32 beside a saturating 128 KiB QD8 write stream.
+case_mixed_loop() {
+	need_root_loop
+	start_case mixed-loop
+	local file serial
+	mkdir -p "$CASE_DIR/tmpfs"
+	mount -t tmpfs -o size=600m drivequal-streams "$CASE_DIR/tmpfs"
+	MOUNTS+=("$CASE_DIR/tmpfs")
+	file="$CASE_DIR/tmpfs/backing.img"
+	truncate -s 512M "$file"
+	new_loop "$file"
+	serial=$(serial_of "$LOOP_DEV")
+	allow_serial "$CASE_DIR/allow.json" "$serial"
+	run_json "$CASE_DIR/run.jsonl" --engine uring --filename "$LOOP_DEV" --runtime 10 \
+		--allowlist "$CASE_DIR/allow.json" --serial "$serial" \
+		--stream 'name=reads,rw=randread,bs=4k,iodepth=32,rate_iops=5000' \
+		--stream 'name=writes,rw=randwrite,bs=128k,iodepth=8'
+	[ "$STATUS" -eq 0 ] || fail "the run failed ($STATUS)"
+	"$CHECK" stream "$CASE_DIR/run.jsonl" || fail "invalid output"
+	python3 "$REPORT" "$CASE_DIR/run.jsonl" --check rate-within-pct=1 offered=reads:50000 \
+		ios-above=writes:write:1000 || fail "the read stream missed its rate"
+	echo "ok mixed-loop"
+}
+
+# Trims as a stream on a file (punched holes) and a loop device (the block layer's discard):
+# the blocks come back to the file system.
+case_trim_file() {
+	start_case trim-file
+	local file before after serial
+	file=$(new_file data.img 64M)
+	before=$(stat -c %b "$file")
+	serial=$(serial_of "$file")
+	allow_serial "$CASE_DIR/allow.json" "$serial"
+	run_json "$CASE_DIR/run.jsonl" --engine uring --filename "$file" --runtime 2 \
+		--allowlist "$CASE_DIR/allow.json" --serial "$serial" \
+		--stream 'name=trims,rw=trim,bs=1m,iodepth=4,size=32m' \
+		--stream 'name=reads,rw=randread,bs=4k,iodepth=2,offset=32m,rate_iops=500'
+	[ "$STATUS" -eq 0 ] || fail "the run failed ($STATUS)"
+	"$CHECK" stream "$CASE_DIR/run.jsonl" || fail "invalid output"
+	after=$(stat -c %b "$file")
+	python3 "$REPORT" "$CASE_DIR/run.jsonl" --check ios-above=trims:trim:31 \
+		rate-within-pct=1 || fail "trims or reads missing"
+	[ "$after" -lt "$before" ] || fail "no blocks punched ($before -> $after)"
+	echo "ok trim-file: $before -> $after blocks"
+}
+
+case_trim_loop() {
+	need_root_loop
+	start_case trim-loop
+	local file serial before after
+	file=$(new_file backing.img 128M)
+	new_loop "$file"
+	before=$(stat -c %b "$file")
+	serial=$(serial_of "$LOOP_DEV")
+	allow_serial "$CASE_DIR/allow.json" "$serial"
+	run_json "$CASE_DIR/run.jsonl" --engine uring --filename "$LOOP_DEV" --runtime 2 \
+		--allowlist "$CASE_DIR/allow.json" --serial "$serial" \
+		--stream 'name=trims,rw=randtrim,bssplit=1m/50:4m/50,iodepth=4'
+	[ "$STATUS" -eq 0 ] || fail "the run failed ($STATUS)"
+	"$CHECK" stream "$CASE_DIR/run.jsonl" || fail "invalid output"
+	after=$(stat -c %b "$file")
+	python3 "$REPORT" "$CASE_DIR/run.jsonl" --check ios-above=trims:trim:10 || fail "no trims"
+	[ "$after" -lt "$before" ] || fail "no blocks discarded ($before -> $after)"
+	echo "ok trim-loop: $before -> $after blocks"
+}
+
+case "${1:-}" in
+stall-sim) case_stall_sim ;;
+mixed-sim) case_mixed_sim ;;
+mixed-loop) case_mixed_loop ;;
+trim-file) case_trim_file ;;
+trim-loop) case_trim_loop ;;
+*)
+	echo "usage: $0 stall-sim|mixed-sim|mixed-loop|trim-file|trim-loop" >&2
+	exit 2
+	;;
+esac
