@@ -56,14 +56,17 @@ static int parse_split(const char *text, struct dq_stream_spec *s, char *err, si
 	for (item = strtok_r(buffer, ":", &save); item != NULL; item = strtok_r(NULL, ":", &save)) {
 		slash = strchr(item, '/');
 		if (slash == NULL || s->split_count == DQ_BLOCK_SPLIT_MAX) {
-			snprintf(err, err_len, "bssplit takes up to %d SIZE/PERCENT entries joined by ':'",
+			snprintf(err, err_len,
+				 "bssplit takes up to %d SIZE/PERCENT entries joined by ':'",
 				 DQ_BLOCK_SPLIT_MAX);
 			return -EINVAL;
 		}
 		*slash = '\0';
 		if (dq_parse_size(item, &size) != 0 || size < DQ_BLOCK_SIZE_MIN_BYTES ||
-		    size > DQ_STREAM_BLOCK_SIZE_MAX_BYTES || dq_parse_u32(slash + 1, 1, 100, &percent) != 0) {
-			snprintf(err, err_len, "bssplit: '%s/%s' is not SIZE/PERCENT", item, slash + 1);
+		    size > DQ_STREAM_BLOCK_SIZE_MAX_BYTES ||
+		    dq_parse_u32(slash + 1, 1, 100, &percent) != 0) {
+			snprintf(err, err_len, "bssplit: '%s/%s' is not SIZE/PERCENT", item,
+				 slash + 1);
 			return -EINVAL;
 		}
 		s->split[s->split_count].block_size_bytes = (uint32_t)size;
@@ -117,8 +120,10 @@ static int set_key(struct dq_stream_spec *s, const char *key, const char *value,
 				return 0;
 			}
 		}
-		snprintf(err, err_len, "rw: '%s' is not read, write, rw, randread, randwrite, randrw, "
-				       "trim or randtrim", value);
+		snprintf(err, err_len,
+			 "rw: '%s' is not read, write, rw, randread, randwrite, randrw, "
+			 "trim or randtrim",
+			 value);
 		return -EINVAL;
 	}
 	if (strcmp(key, "bs") == 0 || strcmp(key, "blocksize") == 0) {
@@ -152,7 +157,8 @@ static int set_key(struct dq_stream_spec *s, const char *key, const char *value,
 		} else if (strcmp(value, "poisson") == 0) {
 			s->arrivals = DQ_ARRIVALS_POISSON;
 		} else {
-			snprintf(err, err_len, "rate_process: '%s' is not linear or poisson", value);
+			snprintf(err, err_len, "rate_process: '%s' is not linear or poisson",
+				 value);
 			return -EINVAL;
 		}
 		return 0;
@@ -160,7 +166,8 @@ static int set_key(struct dq_stream_spec *s, const char *key, const char *value,
 	if (strcmp(key, "rate") == 0) {
 		if (dq_parse_size(value, &number) != 0 || number < 1 ||
 		    number > DQ_STREAM_RATE_BYTES_MAX) {
-			snprintf(err, err_len, "rate: '%s' is not bytes per second (e.g. 100m)", value);
+			snprintf(err, err_len, "rate: '%s' is not bytes per second (e.g. 100m)",
+				 value);
 			return -EINVAL;
 		}
 		s->has_rate_bytes_per_s = true;
@@ -173,8 +180,8 @@ static int set_key(struct dq_stream_spec *s, const char *key, const char *value,
 		if (parse_time_us(value, think ? 1 : 1000000, &number) != 0 ||
 		    (think && (number < 1 || number > DQ_STREAM_THINK_TIME_US_MAX)) ||
 		    (!think && number / 1000 > DQ_STREAM_START_DELAY_MS_MAX)) {
-			snprintf(err, err_len, "%s: '%s' is not a time in range (e.g. 500us, 2s)", key,
-				 value);
+			snprintf(err, err_len, "%s: '%s' is not a time in range (e.g. 500us, 2s)",
+				 key, value);
 			return -EINVAL;
 		}
 		if (think) {
@@ -240,11 +247,12 @@ static int set_key(struct dq_stream_spec *s, const char *key, const char *value,
 			return 0;
 		}
 	}
-	snprintf(err, err_len,
-		 "unknown key '%s' (name, rw, rwmixread, rwmixtrim, percentage_random, bs, bssplit, "
-		 "iodepth, offset, size, rate_iops, rate, rate_process, thinktime, "
-		 "thinktime_blocks, startdelay)",
-		 key);
+	snprintf(
+		err, err_len,
+		"unknown key '%s' (name, rw, rwmixread, rwmixtrim, percentage_random, bs, bssplit, "
+		"iodepth, offset, size, rate_iops, rate, rate_process, thinktime, "
+		"thinktime_blocks, startdelay)",
+		key);
 	return -EINVAL;
 }
 

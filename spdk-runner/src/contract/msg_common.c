@@ -15,9 +15,9 @@ static const char *const phase_kind_names[] = { NULL,	      "purge", "preconditi
 static const char *const rw_names[] = { NULL,	    "read",	 "write", "rw",
 					"randread", "randwrite", "randrw" };
 /* the same values, with the streams' trims after the phase's six */
-static const char *const stream_rw_names[] = { NULL,	    "read",	 "write",  "rw",
-					       "randread", "randwrite", "randrw", "trim",
-					       "randtrim" };
+static const char *const stream_rw_names[] = { NULL,	 "read",     "write",
+					       "rw",	 "randread", "randwrite",
+					       "randrw", "trim",     "randtrim" };
 static const char *const arrivals_names[] = { NULL, "uniform", "poisson" };
 static const char *const data_pattern_names[] = { NULL, "random", "zeros" };
 static const char *const purge_method_names[] = { NULL,

@@ -50,11 +50,10 @@ static const char *const *const event_keys[] = {
 							      "phaseName", "kind", "clock",
 							      "startTimeMs", NULL },
 	[DQ_JOB_EVENT_PHASE_COMPLETED] =
-		(const char *const[]){ ENVELOPE_KEYS, "phaseIndex", "phaseName", "kind",
-				       "durationNs", "samples", "read", "write", "trim",
-				       "deallocatedBytes", "effectiveQueueDepthMilli",
-				       "purgeVerification", "verify", "rounds", "limitReached",
-				       "streams", NULL },
+		(const char *const[]){
+			ENVELOPE_KEYS, "phaseIndex", "phaseName", "kind", "durationNs", "samples",
+			"read", "write", "trim", "deallocatedBytes", "effectiveQueueDepthMilli",
+			"purgeVerification", "verify", "rounds", "limitReached", "streams", NULL },
 	[DQ_JOB_EVENT_SMART_SNAPSHOT] =
 		(const char *const[]){ ENVELOPE_KEYS, "phaseIndex", "when", "smart", NULL },
 	[DQ_JOB_EVENT_COMPLETED] = (const char *const[]){ ENVELOPE_KEYS, "durationNs", NULL },

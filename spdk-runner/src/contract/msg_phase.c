@@ -11,7 +11,7 @@
 static const char *const phase_keys[] = {
 	"index",      "name",	      "kind",	       "rw",	    "readPercent", "blockSizeBytes",
 	"queueDepth", "rangePercent", "runtimeS",      "sizeBytes", "passes",	   "dataPattern",
-	"idleS",      "purgeMethod",  "smartSnapshot", "rounds",    "streams",     NULL
+	"idleS",      "purgeMethod",  "smartSnapshot", "rounds",    "streams",	   NULL
 };
 
 /* The schema's if-then rules and bounds, as the runner checks every phase (phase_rules.c). */

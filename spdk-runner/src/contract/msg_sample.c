@@ -10,22 +10,12 @@
 #include "contract/msg_sample.h"
 #include "msg_internal.h"
 
-static const char *const sample_keys[] = { "schemaVersion",
-					   "jobId",
-					   "runnerId",
-					   "deviceSerial",
-					   "phaseIndex",
-					   "phaseName",
-					   "t",
-					   "timeMs",
-					   "read",
-					   "write",
-					   "trim",
-					   "effectiveQueueDepthMilli",
-					   "round",
-					   "step",
-					   "streams",
-					   NULL };
+static const char *const sample_keys[] = {
+	"schemaVersion", "jobId",     "runnerId", "deviceSerial",
+	"phaseIndex",	 "phaseName", "t",	  "timeMs",
+	"read",		 "write",     "trim",	  "effectiveQueueDepthMilli",
+	"round",	 "step",      "streams",  NULL
+};
 static const char *const stream_keys[] = { "index", "offeredIos", "read", "write", "trim", NULL };
 static const char *const stream_direction_keys[] = { "ios", "bytes", "latencyNs",
 						     "responseLatencyNs", NULL };
@@ -244,10 +234,9 @@ int dq_sample_encode(const struct dq_sample *s, char **json, size_t *len, char *
 				dq_jb_u64(&b, obj, "offeredIos", s->streams[i].offered_ios);
 			}
 			for (int d = 0; d < 3; d++) {
-				stream_direction_encode(&b,
-							dq_jb_object(&b, obj,
-								     stream_direction_names[d]),
-							&s->streams[i].direction[d]);
+				stream_direction_encode(
+					&b, dq_jb_object(&b, obj, stream_direction_names[d]),
+					&s->streams[i].direction[d]);
 			}
 		}
 	}

@@ -10,12 +10,25 @@
 #include "contract/phase_rules.h"
 #include "msg_internal.h"
 
-static const char *const stream_keys[] = {
-	"name",		 "rw",		  "readPercent",   "trimPercent", "randomPercent",
-	"blockSizeBytes", "blockSizeSplit", "queueDepth",    "offsetBytes", "offsetPercent",
-	"rangeBytes",	 "rangePercent",  "rateIops",	   "rateBytesPerS", "arrivals",
-	"thinkTimeUs",	 "thinkTimeBlocks", "startDelayMs", NULL
-};
+static const char *const stream_keys[] = { "name",
+					   "rw",
+					   "readPercent",
+					   "trimPercent",
+					   "randomPercent",
+					   "blockSizeBytes",
+					   "blockSizeSplit",
+					   "queueDepth",
+					   "offsetBytes",
+					   "offsetPercent",
+					   "rangeBytes",
+					   "rangePercent",
+					   "rateIops",
+					   "rateBytesPerS",
+					   "arrivals",
+					   "thinkTimeUs",
+					   "thinkTimeBlocks",
+					   "startDelayMs",
+					   NULL };
 static const char *const split_keys[] = { "blockSizeBytes", "percent", NULL };
 static const char *const totals_keys[] = { "index", "name",  "offeredIos", "maxBacklog",
 					   "read",  "write", "trim",	   NULL };

@@ -193,8 +193,10 @@ static int check_stream(const struct dq_stream_spec *s, size_t i, struct dq_phas
 		return violate(v, "streams", "stream %zu: rw is required", i);
 	}
 	if ((s->block_size_bytes != 0) == (s->split_count > 0)) {
-		return violate(v, "streams", "stream %zu: give blockSizeBytes or blockSizeSplit, "
-					     "one of them", i);
+		return violate(v, "streams",
+			       "stream %zu: give blockSizeBytes or blockSizeSplit, "
+			       "one of them",
+			       i);
 	}
 	largest = s->block_size_bytes;
 	for (j = 0; j < s->split_count; j++) {
@@ -204,18 +206,18 @@ static int check_stream(const struct dq_stream_spec *s, size_t i, struct dq_phas
 		}
 		if (s->split[j].block_size_bytes % DQ_BLOCK_SIZE_ALIGN_BYTES != 0 ||
 		    s->split[j].block_size_bytes < DQ_BLOCK_SIZE_MIN_BYTES) {
-			return violate(v, "streams", "stream %zu: split block sizes are multiples of %d",
-				       i, DQ_BLOCK_SIZE_ALIGN_BYTES);
+			return violate(v, "streams",
+				       "stream %zu: split block sizes are multiples of %d", i,
+				       DQ_BLOCK_SIZE_ALIGN_BYTES);
 		}
 	}
 	if (s->split_count > 0 && sum != 100) {
-		return violate(v, "streams", "stream %zu: blockSizeSplit percents add up to %u, not 100",
-			       i, sum);
+		return violate(v, "streams",
+			       "stream %zu: blockSizeSplit percents add up to %u, not 100", i, sum);
 	}
-	if (largest % DQ_BLOCK_SIZE_ALIGN_BYTES != 0 ||
-	    largest > DQ_STREAM_BLOCK_SIZE_MAX_BYTES) {
-		return violate(v, "streams", "stream %zu: block sizes are multiples of %d up to %u", i,
-			       DQ_BLOCK_SIZE_ALIGN_BYTES, DQ_STREAM_BLOCK_SIZE_MAX_BYTES);
+	if (largest % DQ_BLOCK_SIZE_ALIGN_BYTES != 0 || largest > DQ_STREAM_BLOCK_SIZE_MAX_BYTES) {
+		return violate(v, "streams", "stream %zu: block sizes are multiples of %d up to %u",
+			       i, DQ_BLOCK_SIZE_ALIGN_BYTES, DQ_STREAM_BLOCK_SIZE_MAX_BYTES);
 	}
 	if (!stream_is_trim(s->rw) && largest > DQ_BLOCK_SIZE_MAX_BYTES) {
 		return violate(v, "streams", "stream %zu: reads and writes are at most %d bytes", i,
@@ -227,8 +229,9 @@ static int check_stream(const struct dq_stream_spec *s, size_t i, struct dq_phas
 	}
 	if (rw_is_mix(s->rw)) {
 		if (!s->has_read_percent) {
-			return violate(v, "streams", "stream %zu: readPercent is required for rw %s",
-				       i, dq_rw_to_str(s->rw));
+			return violate(v, "streams",
+				       "stream %zu: readPercent is required for rw %s", i,
+				       dq_rw_to_str(s->rw));
 		}
 		if (s->has_trim_percent && s->read_percent + s->trim_percent > 100) {
 			return violate(v, "streams",
@@ -243,15 +246,18 @@ static int check_stream(const struct dq_stream_spec *s, size_t i, struct dq_phas
 			       i);
 	}
 	if (s->has_offset_bytes && s->has_offset_percent) {
-		return violate(v, "streams", "stream %zu: offsetBytes or offsetPercent, not both", i);
+		return violate(v, "streams", "stream %zu: offsetBytes or offsetPercent, not both",
+			       i);
 	}
 	if (s->has_range_bytes && s->has_range_percent) {
 		return violate(v, "streams", "stream %zu: rangeBytes or rangePercent, not both", i);
 	}
 	if ((s->has_offset_bytes && s->offset_bytes % DQ_BLOCK_SIZE_ALIGN_BYTES != 0) ||
 	    (s->has_range_bytes && s->range_bytes % DQ_BLOCK_SIZE_ALIGN_BYTES != 0)) {
-		return violate(v, "streams", "stream %zu: offsetBytes and rangeBytes are multiples "
-					     "of %d", i, DQ_BLOCK_SIZE_ALIGN_BYTES);
+		return violate(v, "streams",
+			       "stream %zu: offsetBytes and rangeBytes are multiples "
+			       "of %d",
+			       i, DQ_BLOCK_SIZE_ALIGN_BYTES);
 	}
 	if (s->has_offset_percent && !(s->offset_percent >= 0 && s->offset_percent < 100)) {
 		return violate(v, "streams", "stream %zu: offsetPercent must be in [0, 100)", i);

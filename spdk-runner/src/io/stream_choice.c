@@ -61,8 +61,8 @@ void stream_arrivals_step(const struct stream *st, struct stream_arrivals *a)
 	mean_ns = s->has_rate_iops ? 1e9 / (double)s->rate_iops :
 				     (double)length * 1e9 / (double)s->rate_bytes_per_s;
 	a->count++;
-	a->since_start_ns +=
-		s->arrivals == DQ_ARRIVALS_POISSON ? mean_ns * exponential(&a->rng) : mean_ns;
+	a->since_start_ns += s->arrivals == DQ_ARRIVALS_POISSON ? mean_ns * exponential(&a->rng) :
+								  mean_ns;
 	if (st->think_blocks > 0 && a->count % st->think_blocks == 0) {
 		a->since_start_ns += (double)st->think_ns;
 	}
@@ -106,8 +106,8 @@ void stream_choose(struct stream *st, uint32_t length_hint, uint8_t *direction, 
 		pick = (uint32_t)dq_rng_below(&st->rng, 100);
 		*direction = pick < s->read_percent ? STREAM_READ :
 			     pick < s->read_percent + (s->has_trim_percent ? s->trim_percent : 0) ?
-							      STREAM_TRIM :
-							      STREAM_WRITE;
+						      STREAM_TRIM :
+						      STREAM_WRITE;
 		break;
 	}
 	if (len > st->range_bytes) {
@@ -176,10 +176,11 @@ int stream_choice_init(struct stream *st, const struct dq_stream_spec *spec, uin
 						      spec->block_size_bytes;
 
 		if (bs % lba != 0) {
-			snprintf(why, why_len,
-				 "stream %u: block size %u is not a multiple of the device's %u-byte "
-				 "LBA",
-				 index, bs, lba);
+			snprintf(
+				why, why_len,
+				"stream %u: block size %u is not a multiple of the device's %u-byte "
+				"LBA",
+				index, bs, lba);
 			return -EINVAL;
 		}
 		if (!is_trim(spec->rw) && bs > st->largest_rw) {
@@ -187,17 +188,15 @@ int stream_choice_init(struct stream *st, const struct dq_stream_spec *spec, uin
 		}
 	}
 	st->align = smallest;
-	st->issues[STREAM_READ] = spec->rw == DQ_RW_READ || spec->rw == DQ_RW_RANDREAD ||
-				  ((spec->rw == DQ_RW_RW || spec->rw == DQ_RW_RANDRW) &&
-				   spec->read_percent > 0);
-	st->issues[STREAM_TRIM] = is_trim(spec->rw) || (spec->has_trim_percent &&
-							spec->trim_percent > 0);
-	st->issues[STREAM_WRITE] = spec->rw == DQ_RW_WRITE || spec->rw == DQ_RW_RANDWRITE ||
-				   ((spec->rw == DQ_RW_RW || spec->rw == DQ_RW_RANDRW) &&
-				    spec->read_percent +
-						    (spec->has_trim_percent ? spec->trim_percent :
-									      0) <
-					    100);
+	st->issues[STREAM_READ] =
+		spec->rw == DQ_RW_READ || spec->rw == DQ_RW_RANDREAD ||
+		((spec->rw == DQ_RW_RW || spec->rw == DQ_RW_RANDRW) && spec->read_percent > 0);
+	st->issues[STREAM_TRIM] = is_trim(spec->rw) ||
+				  (spec->has_trim_percent && spec->trim_percent > 0);
+	st->issues[STREAM_WRITE] =
+		spec->rw == DQ_RW_WRITE || spec->rw == DQ_RW_RANDWRITE ||
+		((spec->rw == DQ_RW_RW || spec->rw == DQ_RW_RANDRW) &&
+		 spec->read_percent + (spec->has_trim_percent ? spec->trim_percent : 0) < 100);
 	st->start_ns = phase_start_ns + (uint64_t)spec->start_delay_ms * DQ_NS_PER_MS;
 	st->think_ns = (uint64_t)spec->think_time_us * 1000u;
 	st->think_blocks = spec->has_think_time_us ?

@@ -59,8 +59,7 @@ struct stream_loop {
 	struct stream_direction_acc *phase_second; /* [3]: every stream's directions merged */
 };
 
-static void loop_fail(struct stream_loop *l, enum dq_fail_reason reason, const char *what,
-		      int err)
+static void loop_fail(struct stream_loop *l, enum dq_fail_reason reason, const char *what, int err)
 {
 	if (l->stats->fail_reason == DQ_FAIL_NONE) {
 		l->stats->fail_reason = reason;
@@ -91,7 +90,8 @@ static void count_offers(struct stream_loop *l, uint64_t until_ns)
 	for (i = 0; i < l->count; i++) {
 		struct stream *st = &l->streams[i];
 
-		while (st->open_loop && st->offer.next_ns < until_ns && st->offer.next_ns < l->end_ns) {
+		while (st->open_loop && st->offer.next_ns < until_ns &&
+		       st->offer.next_ns < l->end_ns) {
 			st->offered_second++;
 			st->offered_total++;
 			stream_arrivals_step(st, &st->offer);
@@ -453,10 +453,10 @@ static uint64_t next_wake(const struct stream_loop *l, uint64_t now_ns)
 		if (st->free_count == 0) {
 			continue;
 		}
-		due = st->open_loop			? st->issue.next_ns :
-		      st->quiescing			? UINT64_MAX :
+		due = st->open_loop		   ? st->issue.next_ns :
+		      st->quiescing		   ? UINT64_MAX :
 		      st->resume_ns > st->start_ns ? st->resume_ns :
-							    st->start_ns;
+						     st->start_ns;
 		if (due < wake) {
 			wake = due;
 		}
@@ -545,22 +545,23 @@ int dq_stream_phase_check(const struct dq_io_engine *engine, const struct dq_pha
 		trims |= s->rw == DQ_RW_TRIM || s->rw == DQ_RW_RANDTRIM ||
 			 (s->has_trim_percent && s->trim_percent > 0);
 	}
-	if (engine->ops->models_intervals != NULL &&
-	    engine->ops->models_intervals(engine->data)) {
+	if (engine->ops->models_intervals != NULL && engine->ops->models_intervals(engine->data)) {
 		snprintf(why, why_len,
 			 "streams need IOs one by one; this drive models whole intervals "
 			 "(sim_model=fluid): use sim_model=ftl");
 		return -ENOTSUP;
 	}
 	if (trims && !dq_io_engine_has(engine, DQ_ENGINE_QUEUES_TRIMS)) {
-		snprintf(why, why_len, "the %s engine does not queue trims, which a stream asks for",
+		snprintf(why, why_len,
+			 "the %s engine does not queue trims, which a stream asks for",
 			 engine->ops->name);
 		return -ENOTSUP;
 	}
 	if (dq_io_engine_has(engine, DQ_ENGINE_VIRTUAL_CLOCK) && engine->ops->advance == NULL) {
-		snprintf(why, why_len,
-			 "the %s engine keeps a virtual clock the streams cannot move (no advance())",
-			 engine->ops->name);
+		snprintf(
+			why, why_len,
+			"the %s engine keeps a virtual clock the streams cannot move (no advance())",
+			engine->ops->name);
 		return -ENOTSUP;
 	}
 	if (dq_io_engine_has(engine, DQ_ENGINE_OWN_LATENCY)) {
@@ -664,13 +665,15 @@ static int loop_init(struct stream_loop *l, const struct dq_phase_env *env,
 			snprintf(ss->name, sizeof(ss->name), "stream%zu", s);
 		}
 		/* a page at least per tag, so every tag has a buffer to register */
-		pages += st->queue_depth * ((st->largest_rw + 4095u) / 4096u + (st->largest_rw == 0));
+		pages += st->queue_depth *
+			 ((st->largest_rw + 4095u) / 4096u + (st->largest_rw == 0));
 	}
 	stats->has_trim = l->has_trim;
 	l->tags = tag;
 	if (tag > env->engine->target.max_queue_depth && env->engine->target.max_queue_depth > 0) {
-		snprintf(why, why_len, "the streams' queue depths add up to %u; the engine takes %u",
-			 tag, env->engine->target.max_queue_depth);
+		snprintf(why, why_len,
+			 "the streams' queue depths add up to %u; the engine takes %u", tag,
+			 env->engine->target.max_queue_depth);
 		return -EINVAL;
 	}
 	l->tag = calloc(tag, sizeof(*l->tag));
@@ -704,9 +707,9 @@ static int loop_init(struct stream_loop *l, const struct dq_phase_env *env,
 		}
 		for (s = 0; s < l->count; s++) {
 			const struct stream *st = &l->streams[s];
-			size_t len = (size_t)((st->largest_rw + 4095u) / 4096u +
-					      (st->largest_rw == 0)) *
-				     4096u;
+			size_t len =
+				(size_t)((st->largest_rw + 4095u) / 4096u + (st->largest_rw == 0)) *
+				4096u;
 
 			for (i = 0; i < st->queue_depth; i++) {
 				iov[st->tag_base + i].iov_base = tag_buffer(l, st->tag_base + i);

@@ -298,7 +298,8 @@ static int queue_trim(struct uring_engine *engine, const struct dq_io *io)
 		return -EBUSY;
 	}
 	if (engine->kdev.kind == DQ_KDEV_FILE) {
-		io_uring_prep_fallocate(sqe, engine->io_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+		io_uring_prep_fallocate(sqe, engine->io_fd,
+					FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
 					(off_t)io->offset, (off_t)io->length);
 	} else {
 		io_uring_prep_rw(IORING_OP_URING_CMD, sqe, engine->io_fd, NULL, 0, 0);
@@ -440,7 +441,8 @@ static int uring_getevents(void *data, struct dq_io_completion *out, unsigned ma
 		out[n].done_ns = 0;
 		if (tag < engine->tags && engine->ops[tag] == DQ_IO_TRIM) {
 			out[n].result = cqe->res < 0 ? cqe->res : 0;
-			if ((cqe->res == -EOPNOTSUPP || cqe->res == -EINVAL || cqe->res == -ENOTTY) &&
+			if ((cqe->res == -EOPNOTSUPP || cqe->res == -EINVAL ||
+			     cqe->res == -ENOTTY) &&
 			    engine->kdev.kind != DQ_KDEV_FILE) {
 				/* no discard command in this kernel: this one and the rest now */
 				engine->discard_cmd_refused = true;
@@ -589,7 +591,8 @@ static const struct dq_io_engine_ops uring_ops = {
 	.name = "uring",
 	.version = DQ_IO_ENGINE_OPS_VERSION,
 	.engine = DQ_ENGINE_URING,
-	.flags = DQ_ENGINE_QUEUES_TRIMS | DQ_ENGINE_CAN_DEALLOCATE | DQ_ENGINE_HAS_SMART | DQ_ENGINE_SMART_CONCURRENT,
+	.flags = DQ_ENGINE_QUEUES_TRIMS | DQ_ENGINE_CAN_DEALLOCATE | DQ_ENGINE_HAS_SMART |
+		 DQ_ENGINE_SMART_CONCURRENT,
 	.target_help = "a block device (/dev/nvme0n1, /dev/loop0) or a regular file",
 	.options = uring_options,
 	.options_size = sizeof(struct uring_options),

@@ -149,6 +149,12 @@ final class CompiledSchema {
 				case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum" -> checks.add(bound(keyword, value));
 				case "minLength" -> checks.add(length(value.asInt(), true));
 				case "maxLength" -> checks.add(length(value.asInt(), false));
+				case "minItems" -> checks.add(items(value.asInt(), true));
+				case "maxItems" -> checks.add(items(value.asInt(), false));
+				case "items" -> {
+					Predicate<JsonNode> item = schema(value, base);
+					checks.add((node) -> !node.isArray() || node.valueStream().allMatch(item));
+				}
 				case "$ref" -> checks.add(reference(value.asString(), base));
 				case "if" -> checks.add(conditional(schema, base));
 				case "then", "else" -> {
@@ -276,6 +282,10 @@ final class CompiledSchema {
 	private Predicate<JsonNode> pattern(String expression) {
 		RegularExpression compiled = this.regex.getRegularExpression(expression);
 		return (node) -> !node.isString() || compiled.matches(node.asString());
+	}
+
+	private static Predicate<JsonNode> items(int limit, boolean minimum) {
+		return (node) -> !node.isArray() || (minimum ? node.size() >= limit : node.size() <= limit);
 	}
 
 	private static Predicate<JsonNode> length(int limit, boolean minimum) {

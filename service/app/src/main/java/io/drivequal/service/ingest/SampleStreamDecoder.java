@@ -41,7 +41,11 @@ final class SampleStreamDecoder {
 
 	/** The members of a sample, in the order of their bits in a presence mask. */
 	static final List<String> MEMBERS = List.of("schemaVersion", "jobId", "runnerId", "deviceSerial", "phaseIndex",
-			"phaseName", "t", "timeMs", "read", "write", "effectiveQueueDepthMilli", "round", "step");
+			"phaseName", "t", "timeMs", "read", "write", "effectiveQueueDepthMilli", "round", "step", "trim",
+			"streams");
+
+	/** Members of multi-stream phases' samples, which the full validator decodes instead. */
+	private static final int FIRST_STREAMS_MEMBER = MEMBERS.indexOf("trim");
 
 	/** The members every sample has: the first ten. */
 	static final int REQUIRED_MEMBERS = 10;
@@ -173,6 +177,9 @@ final class SampleStreamDecoder {
 		for (int member = next(parser, this.sampleNames); member != PropertyNameMatcher.MATCH_END_OBJECT; member = next(
 				parser, this.sampleNames)) {
 			JsonToken token = parser.nextToken();
+			if (member >= FIRST_STREAMS_MEMBER) {
+				throw NotVouched.INSTANCE;
+			}
 			if (member == READ || member == WRITE) {
 				directions[member - READ] = direction(parser, token);
 			}
