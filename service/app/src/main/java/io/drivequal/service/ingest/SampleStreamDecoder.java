@@ -44,7 +44,9 @@ final class SampleStreamDecoder {
 			"phaseName", "t", "timeMs", "read", "write", "effectiveQueueDepthMilli", "round", "step", "trim",
 			"streams");
 
-	/** Members of multi-stream phases' samples, which the full validator decodes instead. */
+	/**
+	 * Members of multi-stream phases' samples, which the full validator decodes instead.
+	 */
 	private static final int FIRST_STREAMS_MEMBER = MEMBERS.indexOf("trim");
 
 	/** The members every sample has: the first ten. */
