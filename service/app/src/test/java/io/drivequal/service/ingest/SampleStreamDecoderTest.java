@@ -203,7 +203,11 @@ class SampleStreamDecoderTest {
 
 	private static List<Path> vectors(String kind) throws IOException {
 		try (Stream<Path> files = Files.list(EXAMPLES.resolve(kind))) {
-			return files.filter((file) -> file.toString().endsWith(".json")).sorted().toList();
+			// multi-stream samples (streams-*) are left to the general validator by design
+			return files.filter((file) -> file.toString().endsWith(".json"))
+				.filter((file) -> !file.getFileName().toString().startsWith("streams-"))
+				.sorted()
+				.toList();
 		}
 	}
 
