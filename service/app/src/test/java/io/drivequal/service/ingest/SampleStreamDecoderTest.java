@@ -203,7 +203,8 @@ class SampleStreamDecoderTest {
 
 	private static List<Path> vectors(String kind) throws IOException {
 		try (Stream<Path> files = Files.list(EXAMPLES.resolve(kind))) {
-			// multi-stream samples (streams-*) are left to the general validator by design
+			// multi-stream samples (streams-*) are left to the general validator by
+			// design
 			return files.filter((file) -> file.toString().endsWith(".json"))
 				.filter((file) -> !file.getFileName().toString().startsWith("streams-"))
 				.sorted()
