@@ -24,41 +24,6 @@
 
 #define STALL_LIMIT_NS (120ULL * DQ_NS_PER_S)
 
-struct stream_loop {
-	const struct dq_phase_env *env;
-	const struct dq_phase_spec *spec;
-	struct dq_phase_stats *stats;
-	struct dq_io_engine *engine;
-	bool virtual_clock;
-	bool fill_data;
-	bool has_trim;
-	size_t count;
-	struct stream streams[DQ_STREAMS_MAX];
-	uint32_t tags;
-	struct stream_tag *tag;
-	struct dq_io_completion *events;
-	uint32_t *batch;
-	uint32_t batch_count;
-	void *buffers;
-	uint32_t *buffer_offset; /* per tag, in 4 KiB pages from buffers; UINT32_MAX: none */
-	struct dq_datagen *datagen;
-
-	uint32_t inflight;
-	uint32_t outstanding; /* stamped as submitted and not completed */
-	uint64_t start_ns;
-	uint64_t end_ns;
-	uint64_t last_ns;
-	uint64_t progress_ns;
-	uint64_t integrated_ns;
-	uint64_t outstanding_second;
-	uint64_t next_boundary_ns;
-	uint32_t t;
-	bool stopping;
-	bool broken;
-	int sink_rc;
-	struct stream_direction_acc *phase_second; /* [3]: every stream's directions merged */
-};
-
 static void loop_fail(struct stream_loop *l, enum dq_fail_reason reason, const char *what, int err)
 {
 	if (l->stats->fail_reason == DQ_FAIL_NONE) {
@@ -216,11 +181,6 @@ static void advance_to(struct stream_loop *l, uint64_t now_ns)
 	integrate(l, now_ns);
 }
 
-static void *tag_buffer(const struct stream_loop *l, uint32_t tag)
-{
-	return (char *)l->buffers + (size_t)l->buffer_offset[tag] * 4096u;
-}
-
 /* Make the write's buffer: headers and fresh random data, or zeros. */
 static void fill_write(struct stream_loop *l, uint32_t tag, uint64_t offset, uint32_t length)
 {
@@ -236,7 +196,8 @@ static void fill_write(struct stream_loop *l, uint32_t tag, uint64_t offset, uin
 	header.sequence = ledger->next_sequence++;
 	header.lba_bytes = ledger->lba_bytes;
 	header.phase_index = (uint16_t)l->spec->index;
-	dq_block_fill(l->datagen, tag_buffer(l, tag), length, ledger->unit_bytes, &header, NULL);
+	dq_block_fill(l->datagen, stream_tag_buffer(l, tag), length, ledger->unit_bytes, &header,
+		      NULL);
 }
 
 /* Whether the stream has an IO to send at now_ns: its intended time for an open loop. */
@@ -280,7 +241,7 @@ static bool issue(struct stream_loop *l, struct stream *st, uint64_t intended_ns
 	io = (struct dq_io){ .offset = offset,
 			     .length = length,
 			     .tag = tag,
-			     .buf = direction == STREAM_TRIM ? NULL : tag_buffer(l, tag),
+			     .buf = direction == STREAM_TRIM ? NULL : stream_tag_buffer(l, tag),
 			     .buf_index = (uint16_t)tag,
 			     .op = direction == STREAM_READ  ? DQ_IO_READ :
 				   direction == STREAM_WRITE ? DQ_IO_WRITE :
@@ -533,199 +494,6 @@ static void run_loop(struct stream_loop *l)
 	}
 }
 
-int dq_stream_phase_check(const struct dq_io_engine *engine, const struct dq_phase_spec *spec,
-			  char *why, size_t why_len)
-{
-	bool trims = false;
-	size_t i;
-
-	for (i = 0; i < spec->stream_count; i++) {
-		const struct dq_stream_spec *s = &spec->streams[i];
-
-		trims |= s->rw == DQ_RW_TRIM || s->rw == DQ_RW_RANDTRIM ||
-			 (s->has_trim_percent && s->trim_percent > 0);
-	}
-	if (engine->ops->models_intervals != NULL && engine->ops->models_intervals(engine->data)) {
-		snprintf(why, why_len,
-			 "streams need IOs one by one; this drive models whole intervals "
-			 "(sim_model=fluid): use sim_model=ftl");
-		return -ENOTSUP;
-	}
-	if (trims && !dq_io_engine_has(engine, DQ_ENGINE_QUEUES_TRIMS)) {
-		snprintf(why, why_len,
-			 "the %s engine does not queue trims, which a stream asks for",
-			 engine->ops->name);
-		return -ENOTSUP;
-	}
-	if (dq_io_engine_has(engine, DQ_ENGINE_VIRTUAL_CLOCK) && engine->ops->advance == NULL) {
-		snprintf(
-			why, why_len,
-			"the %s engine keeps a virtual clock the streams cannot move (no advance())",
-			engine->ops->name);
-		return -ENOTSUP;
-	}
-	if (dq_io_engine_has(engine, DQ_ENGINE_OWN_LATENCY)) {
-		snprintf(why, why_len,
-			 "the %s engine times its own IOs; streams time them in the core",
-			 engine->ops->name);
-		return -ENOTSUP;
-	}
-	/* each stream's range and block sizes against this device */
-	struct stream *scratch = calloc(1, sizeof(*scratch));
-	int rc = 0;
-
-	if (scratch == NULL) {
-		return -ENOMEM;
-	}
-	for (i = 0; i < spec->stream_count && rc == 0; i++) {
-		memset(scratch, 0, sizeof(*scratch));
-		rc = stream_choice_init(scratch, &spec->streams[i], (uint32_t)i,
-					&engine->target.device, 1, 0, why, why_len);
-	}
-	free(scratch);
-	return rc != 0 ? -ENOTSUP : 0;
-}
-
-static void loop_fini(struct stream_loop *l)
-{
-	size_t i;
-
-	for (i = 0; i < l->count; i++) {
-		free(l->streams[i].free_tags);
-	}
-	if (!l->broken) {
-		free(l->buffers); /* else the engine may still DMA into them: leak, never reuse */
-	}
-	free(l->phase_second);
-	free(l->datagen);
-	free(l->buffer_offset);
-	free(l->batch);
-	free(l->events);
-	free(l->tag);
-}
-
-static int loop_init(struct stream_loop *l, const struct dq_phase_env *env,
-		     const struct dq_phase_spec *spec, struct dq_phase_stats *stats, char *why,
-		     size_t why_len)
-{
-	const struct dq_device *device = &env->engine->target.device;
-	uint32_t tag = 0, pages = 0, align = env->engine->target.buffer_align, i;
-	size_t s;
-	int d, rc;
-
-	l->env = env;
-	l->spec = spec;
-	l->stats = stats;
-	l->engine = env->engine;
-	l->virtual_clock = env->virtual_clock;
-	l->count = spec->stream_count;
-	l->fill_data = spec->data_pattern != DQ_DATA_PATTERN_ZEROS &&
-		       env->engine->target.keeps_data;
-	stats->streams = calloc(l->count, sizeof(*stats->streams));
-	l->phase_second = calloc(STREAM_DIRECTIONS, sizeof(*l->phase_second));
-	if (stats->streams == NULL || l->phase_second == NULL) {
-		return -ENOMEM;
-	}
-	stats->stream_count = l->count;
-	for (d = 0; d < STREAM_DIRECTIONS; d++) {
-		dq_histogram_init(&l->phase_second[d].service);
-		dq_histogram_init(&l->phase_second[d].response);
-	}
-	for (s = 0; s < l->count; s++) {
-		struct stream *st = &l->streams[s];
-		struct dq_stream_phase_stats *ss = &stats->streams[s];
-
-		rc = stream_choice_init(st, &spec->streams[s], (uint32_t)s, device,
-					env->seed ^ ((uint64_t)spec->index << 56), l->start_ns, why,
-					why_len);
-		if (rc != 0) {
-			return rc;
-		}
-		st->tag_base = tag;
-		tag += st->queue_depth;
-		st->free_tags = calloc(st->queue_depth, sizeof(*st->free_tags));
-		if (st->free_tags == NULL) {
-			return -ENOMEM;
-		}
-		for (i = 0; i < st->queue_depth; i++) {
-			st->free_tags[st->free_count++] = st->tag_base + st->queue_depth - 1 - i;
-		}
-		for (d = 0; d < STREAM_DIRECTIONS; d++) {
-			dq_histogram_init(&st->second[d].service);
-			dq_histogram_init(&st->second[d].response);
-			dq_histogram_init(&ss->dir[d].histogram);
-			dq_histogram_init(&ss->response[d]);
-			ss->issues[d] = st->issues[d];
-		}
-		l->has_trim |= st->issues[STREAM_TRIM];
-		ss->open_loop = st->open_loop;
-		if (spec->streams[s].name[0] != '\0') {
-			dq_strlcpy(ss->name, spec->streams[s].name, sizeof(ss->name));
-		} else {
-			snprintf(ss->name, sizeof(ss->name), "stream%zu", s);
-		}
-		/* a page at least per tag, so every tag has a buffer to register */
-		pages += st->queue_depth *
-			 ((st->largest_rw + 4095u) / 4096u + (st->largest_rw == 0));
-	}
-	stats->has_trim = l->has_trim;
-	l->tags = tag;
-	if (tag > env->engine->target.max_queue_depth && env->engine->target.max_queue_depth > 0) {
-		snprintf(why, why_len,
-			 "the streams' queue depths add up to %u; the engine takes %u", tag,
-			 env->engine->target.max_queue_depth);
-		return -EINVAL;
-	}
-	l->tag = calloc(tag, sizeof(*l->tag));
-	l->events = calloc(tag, sizeof(*l->events));
-	l->batch = calloc(tag, sizeof(*l->batch));
-	l->buffer_offset = calloc(tag, sizeof(*l->buffer_offset));
-	if (l->tag == NULL || l->events == NULL || l->batch == NULL || l->buffer_offset == NULL ||
-	    posix_memalign((void **)&l->datagen, 64, sizeof(*l->datagen)) != 0 ||
-	    posix_memalign(&l->buffers, align < 4096 ? 4096 : align,
-			   (size_t)(pages > 0 ? pages : 1) * 4096u) != 0) {
-		return -ENOMEM;
-	}
-	memset(l->buffers, 0, (size_t)(pages > 0 ? pages : 1) * 4096u);
-	pages = 0;
-	for (s = 0; s < l->count; s++) {
-		struct stream *st = &l->streams[s];
-		uint32_t per = (st->largest_rw + 4095u) / 4096u + (st->largest_rw == 0);
-
-		for (i = 0; i < st->queue_depth; i++) {
-			l->buffer_offset[st->tag_base + i] = pages;
-			pages += per;
-		}
-	}
-	dq_datagen_seed(l->datagen, env->seed ^ 0x5851f42d4c957f2dULL ^ spec->index);
-	if (l->engine->ops->register_buffers != NULL) {
-		/* one buffer per tag (buf_index = tag), replacing an earlier phase's */
-		struct iovec *iov = calloc(tag, sizeof(*iov));
-
-		if (iov == NULL) {
-			return -ENOMEM;
-		}
-		for (s = 0; s < l->count; s++) {
-			const struct stream *st = &l->streams[s];
-			size_t len =
-				(size_t)((st->largest_rw + 4095u) / 4096u + (st->largest_rw == 0)) *
-				4096u;
-
-			for (i = 0; i < st->queue_depth; i++) {
-				iov[st->tag_base + i].iov_base = tag_buffer(l, st->tag_base + i);
-				iov[st->tag_base + i].iov_len = len;
-			}
-		}
-		rc = l->engine->ops->register_buffers(l->engine->data, iov, tag);
-		free(iov);
-		if (rc != 0) {
-			snprintf(why, why_len, "registering IO buffers: %s", strerror(-rc));
-			return rc;
-		}
-	}
-	return 0;
-}
-
 int dq_stream_phase_run(const struct dq_phase_env *env, const struct dq_phase_spec *spec,
 			struct dq_phase_stats *stats)
 {
@@ -744,13 +512,13 @@ int dq_stream_phase_run(const struct dq_phase_env *env, const struct dq_phase_sp
 	rc = dq_stream_phase_check(env->engine, spec, why, sizeof(why));
 	if (rc == 0) {
 		l->start_ns = dq_phase_env_now(env);
-		rc = loop_init(l, env, spec, stats, why, sizeof(why));
+		rc = stream_loop_init(l, env, spec, stats, why, sizeof(why));
 	}
 	if (rc != 0) {
 		stats->fail_reason = rc == -ENOMEM ? DQ_FAIL_INTERNAL : DQ_FAIL_ENGINE_ERROR;
 		snprintf(stats->message, sizeof(stats->message), "setting up the streams: %s",
 			 why[0] != '\0' ? why : strerror(-rc));
-		loop_fini(l);
+		stream_loop_fini(l);
 		free(l);
 		return 0;
 	}
@@ -789,7 +557,7 @@ int dq_stream_phase_run(const struct dq_phase_env *env, const struct dq_phase_sp
 	stats->effective_queue_depth_milli =
 		dq_io_queue_depth_milli(stats->outstanding_io_ns, stats->duration_ns);
 	rc = l->sink_rc;
-	loop_fini(l);
+	stream_loop_fini(l);
 	free(l);
 	return rc;
 }

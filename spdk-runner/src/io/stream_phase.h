@@ -1,7 +1,8 @@
 /*
- * The multi-stream core's state, shared by its two halves: stream_phase.c runs the loop (issue
- * what is due, stamp, reap, seconds, the outstanding-IO integral) and stream_choice.c decides
- * what each stream does next (arrival times, block sizes, directions, offsets).
+ * The multi-stream core's state, shared by its three parts: stream_phase.c runs the loop (issue
+ * what is due, stamp, reap, seconds, the outstanding-IO integral), stream_setup.c checks a phase
+ * against the engine and sets the loop up, and stream_choice.c decides what each stream does
+ * next (arrival times, block sizes, directions, offsets).
  */
 #ifndef DRIVEQUAL_IO_STREAM_PHASE_H
 #define DRIVEQUAL_IO_STREAM_PHASE_H
@@ -79,6 +80,55 @@ struct stream {
 	uint32_t free_count;
 	struct stream_direction_acc second[STREAM_DIRECTIONS];
 };
+
+/* The loop's state: stream_phase.c runs it, stream_setup.c sets it up and tears it down. */
+struct stream_loop {
+	const struct dq_phase_env *env;
+	const struct dq_phase_spec *spec;
+	struct dq_phase_stats *stats;
+	struct dq_io_engine *engine;
+	bool virtual_clock;
+	bool fill_data;
+	bool has_trim;
+	size_t count;
+	struct stream streams[DQ_STREAMS_MAX];
+	uint32_t tags;
+	struct stream_tag *tag;
+	struct dq_io_completion *events;
+	uint32_t *batch;
+	uint32_t batch_count;
+	void *buffers;
+	uint32_t *buffer_offset; /* per tag, in 4 KiB pages from buffers; UINT32_MAX: none */
+	struct dq_datagen *datagen;
+
+	uint32_t inflight;
+	uint32_t outstanding; /* stamped as submitted and not completed */
+	uint64_t start_ns;
+	uint64_t end_ns;
+	uint64_t last_ns;
+	uint64_t progress_ns;
+	uint64_t integrated_ns;
+	uint64_t outstanding_second;
+	uint64_t next_boundary_ns;
+	uint32_t t;
+	bool stopping;
+	bool broken;
+	int sink_rc;
+	struct stream_direction_acc *phase_second; /* [3]: every stream's directions merged */
+};
+
+static inline void *stream_tag_buffer(const struct stream_loop *l, uint32_t tag)
+{
+	return (char *)l->buffers + (size_t)l->buffer_offset[tag] * 4096u;
+}
+
+/* stream_setup.c */
+/* Set the loop up for the phase (l->start_ns set); 0, or an error with the reason in why. */
+int stream_loop_init(struct stream_loop *l, const struct dq_phase_env *env,
+		     const struct dq_phase_spec *spec, struct dq_phase_stats *stats, char *why,
+		     size_t why_len);
+/* Free what stream_loop_init allocated (the IO buffers only when the engine let go of them). */
+void stream_loop_fini(struct stream_loop *l);
 
 /* stream_choice.c */
 /* Set up a stream's range, alignment, rngs and arrivals; 0 or -EINVAL with the reason in why. */

@@ -74,8 +74,12 @@ case_mixed_loop() {
 		--stream 'name=writes,rw=randwrite,bs=128k,iodepth=8'
 	[ "$STATUS" -eq 0 ] || fail "the run failed ($STATUS)"
 	"$CHECK" stream "$CASE_DIR/run.jsonl" || fail "invalid output"
-	python3 "$REPORT" "$CASE_DIR/run.jsonl" --check rate-within-pct=1 offered=reads:50000 \
-		ios-above=writes:write:1000 || fail "the read stream missed its rate"
+	# Per second within 1 % is the simulator's check (its clock is virtual); here the wall clock
+	# of a shared CI machine can hold the runner off the CPU across a second boundary, which moves
+	# completions between seconds without losing any: the phase's total is held to 1 %, each
+	# second to 20 % (the per-second figures are printed for the record).
+	python3 "$REPORT" "$CASE_DIR/run.jsonl" --check total-rate-within-pct=1 rate-within-pct=20 \
+		offered=reads:50000 ios-above=writes:write:1000 || fail "the read stream missed its rate"
 	echo "ok mixed-loop"
 }
 

@@ -7,7 +7,8 @@ table; with --check, fails (exit 1) when a stated bound does not hold.
   streams_report.py RUN.jsonl [--check KEY=VALUE ...]
 
 Checks: rate-within-pct=P (every whole second of every open-loop stream achieves its offer within
-P %, seconds 2..N-1), offered=STREAM:N, service-p9999-below-ns=STREAM:DIR:NS,
+P %, seconds 2..N-1), total-rate-within-pct=P (every open-loop stream's whole phase achieves its
+offer within P %), offered=STREAM:N, service-p9999-below-ns=STREAM:DIR:NS,
 response-p9999-above-ns=STREAM:DIR:NS, service-max-above-ns=STREAM:DIR:NS,
 ios-above=STREAM:DIR:N.
 """
@@ -90,6 +91,17 @@ def main(argv):
                     if abs(achieved - offered) > bound / 100.0 * offered:
                         failures.append(f"t={m['t']} {names[s['index']]}: achieved {achieved} "
                                         f"of {offered} offered (> {bound} % off)")
+            continue
+        if key == "total-rate-within-pct":
+            bound = float(value)
+            for stream in done["streams"]:
+                offered = stream.get("offeredIos")
+                if not offered:
+                    continue
+                achieved = sum(stream[d]["ios"] for d in ("read", "write", "trim") if d in stream)
+                if abs(achieved - offered) > bound / 100.0 * offered:
+                    failures.append(f"{stream['name']}: achieved {achieved} of {offered} offered "
+                                    f"in the phase (> {bound} % off)")
             continue
         parts = value.split(":")
         if key == "offered":
