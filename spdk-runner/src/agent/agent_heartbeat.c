@@ -89,7 +89,7 @@ void dq_agent_identify_idle(struct dq_agent *agent)
 
 	for (i = 0; i < agent->ledger.slot_count; i++) {
 		if (agent->ledger.slots[i].job == NULL) {
-			dq_agent_slot_identify(&agent->ledger.slots[i], &agent->allowlist);
+			dq_agent_slot_identify(&agent->ledger.slots[i], &agent->allowlist.current);
 		}
 	}
 }

@@ -13,6 +13,7 @@
 #include "contract/msg_job_command.h"
 #include "contract/msg_job_event.h"
 #include "contract/msg_runner_heartbeat.h"
+#include "device/interlock.h"
 
 #define DQ_AGENT_RECENT_DEFAULT 4096
 
@@ -80,6 +81,15 @@ void dq_agent_ledger_decide_invalid(const struct dq_agent_ledger *ledger, const 
 
 /* Record that command was acted on (its commandId, and its jobId for starts and cancels). */
 void dq_agent_ledger_remember(struct dq_agent_ledger *ledger, const struct dq_job_command *command);
+
+/*
+ * After an allowlist reload: the slots running a job whose device the previous allowlist matched
+ * and the new one does not, written to slots (at most max). Returns how many. A device the previous
+ * allowlist did not match (a diskless engine needs no entry) is never revoked.
+ */
+size_t dq_agent_ledger_revoked(const struct dq_agent_ledger *ledger,
+			       const struct dq_allowlist *previous,
+			       const struct dq_allowlist *current, size_t *slots, size_t max);
 
 /* The slot running job_id, or -ENOENT. */
 int dq_agent_ledger_find_job(const struct dq_agent_ledger *ledger, const char *job_id);

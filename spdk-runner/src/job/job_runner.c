@@ -465,7 +465,11 @@ static int finish(struct job *job, const struct dq_phase_spec *last,
 		event.cancelled.phase_index = last->index;
 		event.cancelled.has_message = true;
 		snprintf(event.cancelled.message, sizeof(event.cancelled.message),
-			 "cancelled during phase %s", last->name);
+			 "cancelled during phase %s%s%.200s", last->name,
+			 job->spec->cancel_reason != NULL && job->spec->cancel_reason[0] != '\0' ?
+				 ": " :
+				 "",
+			 job->spec->cancel_reason != NULL ? job->spec->cancel_reason : "");
 		dq_strlcpy(outcome->message, event.cancelled.message, sizeof(outcome->message));
 	} else if (stats->fail_reason != DQ_FAIL_NONE) {
 		event.type = DQ_JOB_EVENT_FAILED;

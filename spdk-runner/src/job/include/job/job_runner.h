@@ -35,6 +35,9 @@ struct dq_job_spec {
 	uint32_t health_poll_interval_s;
 	size_t phase_count;
 	const struct dq_phase_spec *phases;
+	/* Why the job was cancelled, read once *cancel became non-zero (written before it was set);
+	 * NULL or empty: no reason beyond the cancel itself (a cancel command, a shutdown). */
+	const char *cancel_reason;
 };
 
 /* How a job ended. */
