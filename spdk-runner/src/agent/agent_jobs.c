@@ -143,6 +143,11 @@ static int start_job(struct dq_agent *agent, size_t slot_index,
 						   agent->config->health_poll_interval_s;
 	job->spec.phase_count = start->phase_count;
 	job->spec.phases = job->phases;
+	if (start->has_resume) {
+		job->spec.first_phase = start->resume_phase_index;
+		job->spec.first_phase_from_s = start->resume_from_s;
+		job->spec.first_seq = start->resume_event_seq;
+	}
 	dq_kafka_sink_init(&job->sink, &agent->producer, agent->config->topic_samples,
 			   agent->config->topic_events);
 	/* Signals are the main thread's business: the job thread inherits a mask without them. */
@@ -159,9 +164,14 @@ static int start_job(struct dq_agent *agent, size_t slot_index,
 	}
 	slot->job = job;
 	dq_strlcpy(slot->job_id, command->job_id, sizeof(slot->job_id));
-	DQ_AGENT_LOG("job %s: starting on %s (%s %s), %zu phase(s)\n", command->job_id,
-		     start->device_serial, slot->config->engine, slot->config->target,
-		     start->phase_count);
+	DQ_AGENT_LOG("job %s: %s on %s (%s %s), %zu phase(s)\n", command->job_id,
+		     start->has_resume ? "resuming" : "starting", start->device_serial,
+		     slot->config->engine, slot->config->target, start->phase_count);
+	if (start->has_resume) {
+		DQ_AGENT_LOG("job %s: resumes at phase %u, second %u; events from seq %u\n",
+			     command->job_id, start->resume_phase_index, start->resume_from_s,
+			     start->resume_event_seq);
+	}
 	return 0;
 }
 

@@ -2,7 +2,9 @@
  * A runner that stops heartbeating loses its jobs: they become INTERRUPTED and their drives are
  * freed, so the drive can be qualified again and nobody waits for a dead host. A heartbeat's age
  * only means something once the heartbeats in transit have been read: not while the broker is
- * away, Elasticsearch was unreadable, or a dead replica still holds heartbeat partitions.
+ * away, Elasticsearch was unreadable, or a dead replica still holds heartbeat partitions. A RUNNING
+ * job waits for its runner the resume grace (drivequal.runners.resume-grace) instead, holding its
+ * drive; a runner back within it resumes the job (JobResumer).
  */
 package io.drivequal.service.qualification;
 
@@ -42,6 +44,10 @@ class LivenessSweeper {
 
 	private final Duration timeout;
 
+	private final Duration resumeGrace;
+
+	private final JobResumer resumer;
+
 	/**
 	 * How long the heartbeat consumer may take to retry once storage is back: its longest
 	 * backoff interval (drivequal.kafka.retry.max-interval).
@@ -66,13 +72,15 @@ class LivenessSweeper {
 	private boolean warnedBehind;
 
 	LivenessSweeper(JobStore store, DriveLeases leases, RunnerRegistry registry, Clock clock, BrokerHealth broker,
-			@Value("${drivequal.kafka.retry.max-interval:30s}") Duration consumerRetryMax) {
+			JobResumer resumer, @Value("${drivequal.kafka.retry.max-interval:30s}") Duration consumerRetryMax) {
 		this.store = store;
 		this.leases = leases;
 		this.registry = registry;
 		this.clock = clock;
 		this.broker = broker;
 		this.timeout = registry.timeouts().heartbeatTimeout();
+		this.resumeGrace = registry.timeouts().resumeGrace();
+		this.resumer = resumer;
 		this.consumerRetryMax = consumerRetryMax;
 	}
 
@@ -136,6 +144,16 @@ class LivenessSweeper {
 		for (Job job : active) {
 			Optional<Runner> runner = Optional.ofNullable(runners.get(job.runnerId()));
 			if (runner.isPresent() && this.registry.isAlive(runner.get())) {
+				if (job.runnerLostAt() != null) {
+					this.resumer.runnerBack(job, runner.get());
+				}
+				continue;
+			}
+			if (runner.isPresent() && JobResumer.mayResume(job)
+					&& runner.get().lastHeartbeatAt().plus(this.resumeGrace).isAfter(now)) {
+				if (job.runnerLostAt() == null) {
+					waitForRunner(job, runner.get(), now);
+				}
 				continue;
 			}
 			String lastSeen = runner.map((r) -> "since " + r.lastHeartbeatAt()).orElse("ever");
@@ -152,6 +170,20 @@ class LivenessSweeper {
 					log.warn("job {} INTERRUPTED: {}", interrupted.jobId(), interrupted.message());
 				});
 		}
+	}
+
+	/** The runner is silent: the job keeps its drive and waits the grace for it. */
+	private void waitForRunner(Job job, Runner runner, Instant now) {
+		this.store
+			.update(job.jobId(), (current) -> (current.state() != JobState.RUNNING || current.runnerLostAt() != null)
+					? Optional.empty() : Optional.of(current.edit((draft) -> {
+						draft.runnerLostAt = runner.lastHeartbeatAt();
+						draft.message = "runner " + current.runnerId() + " has sent no heartbeat since "
+								+ runner.lastHeartbeatAt() + "; the job resumes if it is back within "
+								+ this.resumeGrace.toSeconds() + " s";
+						draft.updatedAt = now;
+					})))
+			.ifPresent((waiting) -> log.warn("job {}: {}", waiting.jobId(), waiting.message()));
 	}
 
 }

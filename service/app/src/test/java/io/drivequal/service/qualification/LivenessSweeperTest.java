@@ -107,10 +107,10 @@ class LivenessSweeperTest {
 	}
 
 	private LivenessSweeper sweeper() {
-		given(this.registry.timeouts()).willReturn(new RunnerRegistry.Timeouts(Duration.ofSeconds(20)));
+		given(this.registry.timeouts()).willReturn(new RunnerRegistry.Timeouts(Duration.ofSeconds(20), Duration.ZERO));
 		given(this.broker.reachable()).willReturn(true);
 		return new LivenessSweeper(this.store, mock(DriveLeases.class), this.registry, this.clock, this.broker,
-				Duration.ofSeconds(30));
+				mock(JobResumer.class), Duration.ofSeconds(30));
 	}
 
 	/** The registry shows the runner's last heartbeat {@code silence} ago: not alive. */
