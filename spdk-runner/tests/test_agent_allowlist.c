@@ -166,6 +166,8 @@ static struct dq_agent_job *start_job(struct dq_agent *agent, struct dq_agent_sl
 	dq_allowlist_copy(&job->allowlist, &agent->allowlist.current);
 	snprintf(job->serial, sizeof(job->serial), "%s", serial);
 	slot->identified = true;
+	slot->needs_allowlist =
+		true; /* as for a drive; a diskless engine's slot is never revoked */
 	slot->entry.device = device(serial, "/dev/nvme9n1");
 	snprintf(slot->job_id, sizeof(slot->job_id), "%s", job_id);
 	slot->job = job;

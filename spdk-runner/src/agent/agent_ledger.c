@@ -93,7 +93,7 @@ size_t dq_agent_ledger_revoked(const struct dq_agent_ledger *ledger,
 
 	for (i = 0; i < ledger->slot_count && count < max; i++) {
 		slot = &ledger->slots[i];
-		if (slot->job_id[0] == '\0' || !slot->identified) {
+		if (slot->job_id[0] == '\0' || !slot->identified || !slot->needs_allowlist) {
 			continue;
 		}
 		if (dq_allowlist_match(previous, &slot->entry.device) != NULL &&

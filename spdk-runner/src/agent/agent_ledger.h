@@ -22,6 +22,7 @@ struct dq_agent_slot {
 	const struct dq_agent_device_config *config;
 	enum dq_engine engine; /* the configured engine */
 	bool identified; /* entry.device holds the device's identity */
+	bool needs_allowlist; /* destructive work there needs an allowlist entry (not diskless) */
 	struct dq_heartbeat_device entry; /* identity, allowlisted, state (idle/refused), interlock */
 	char message[DQ_UTF8_BUF(DQ_MESSAGE_MAX_CHARS)]; /* why it did not open / is refused */
 	char job_id[DQ_ID_MAX_LEN + 1]; /* the job running on it; empty when idle */
@@ -83,9 +84,9 @@ void dq_agent_ledger_decide_invalid(const struct dq_agent_ledger *ledger, const 
 void dq_agent_ledger_remember(struct dq_agent_ledger *ledger, const struct dq_job_command *command);
 
 /*
- * After an allowlist reload: the slots running a job whose device the previous allowlist matched
- * and the new one does not, written to slots (at most max). Returns how many. A device the previous
- * allowlist did not match (a diskless engine needs no entry) is never revoked.
+ * After an allowlist reload: the slots running a job on a device that needs an allowlist entry
+ * (not a diskless engine's, which the interlocks never ask for one), which the previous allowlist
+ * matched and the new one does not, written to slots (at most max). Returns how many.
  */
 size_t dq_agent_ledger_revoked(const struct dq_agent_ledger *ledger,
 			       const struct dq_allowlist *previous,

@@ -132,6 +132,7 @@ class JobResumer {
 							draft.gaps = gaps;
 							draft.runnerLostAt = null;
 							draft.commandId = "resume-" + current.jobId() + "-" + resumeNumber;
+							draft.dispatchedAt = now;
 							draft.message = "runner " + runner.runnerId() + " was lost for " + gapS
 									+ " s; resumed at phase " + resumePhase + ", second " + resumeSecond;
 							draft.updatedAt = now;

@@ -144,15 +144,22 @@ class LivenessSweeper {
 		for (Job job : active) {
 			Optional<Runner> runner = Optional.ofNullable(runners.get(job.runnerId()));
 			if (runner.isPresent() && this.registry.isAlive(runner.get())) {
-				if (job.runnerLostAt() != null) {
+				if (job.runnerLostAt() != null && !now.isBefore(job.runnerLostAt().plus(this.timeout))) {
 					this.resumer.runnerBack(job, runner.get());
+				}
+				else if (job.runnerLostAt() == null && forgotten(job, runner.get()) && JobResumer.mayResume(job)
+						&& !this.resumeGrace.isZero()) {
+					// Restarted faster than the heartbeat timeout: alive, but without the
+					// job. Confirmed one timeout later (a job that just ended leaves the
+					// list before its final event is indexed), then resumed.
+					waitForRunner(job, runner.get(), now, now);
 				}
 				continue;
 			}
 			if (runner.isPresent() && JobResumer.mayResume(job)
 					&& runner.get().lastHeartbeatAt().plus(this.resumeGrace).isAfter(now)) {
 				if (job.runnerLostAt() == null) {
-					waitForRunner(job, runner.get(), now);
+					waitForRunner(job, runner.get(), runner.get().lastHeartbeatAt(), now);
 				}
 				continue;
 			}
@@ -172,18 +179,32 @@ class LivenessSweeper {
 		}
 	}
 
-	/** The runner is silent: the job keeps its drive and waits the grace for it. */
-	private void waitForRunner(Job job, Runner runner, Instant now) {
+	/**
+	 * The runner is silent, or alive without the job: the job keeps its drive and waits
+	 * for it, lost since lostAt (its last heartbeat, or now).
+	 */
+	private void waitForRunner(Job job, Runner runner, Instant lostAt, Instant now) {
+		String why = lostAt.equals(now) ? "runner " + job.runnerId() + " no longer lists the job (restarted?)"
+				: "runner " + job.runnerId() + " has sent no heartbeat since " + lostAt;
 		this.store
 			.update(job.jobId(), (current) -> (current.state() != JobState.RUNNING || current.runnerLostAt() != null)
 					? Optional.empty() : Optional.of(current.edit((draft) -> {
-						draft.runnerLostAt = runner.lastHeartbeatAt();
-						draft.message = "runner " + current.runnerId() + " has sent no heartbeat since "
-								+ runner.lastHeartbeatAt() + "; the job resumes if it is back within "
-								+ this.resumeGrace.toSeconds() + " s";
+						draft.runnerLostAt = lostAt;
+						draft.message = why + "; the job resumes if it is back within " + this.resumeGrace.toSeconds()
+								+ " s";
 						draft.updatedAt = now;
 					})))
 			.ifPresent((waiting) -> log.warn("job {}: {}", waiting.jobId(), waiting.message()));
+	}
+
+	/**
+	 * An alive runner whose heartbeat, sent one heartbeat timeout or more after the job's
+	 * (re)start command, does not list the job: it restarted and lost it.
+	 */
+	private boolean forgotten(Job job, Runner runner) {
+		Instant commandAt = (job.dispatchedAt() != null) ? job.dispatchedAt() : job.startedAt();
+		return commandAt != null && !runner.activeJobIds().contains(job.jobId())
+				&& runner.lastHeartbeatAt().isAfter(commandAt.plus(this.timeout));
 	}
 
 }

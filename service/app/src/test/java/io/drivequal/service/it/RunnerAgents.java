@@ -89,7 +89,8 @@ public final class RunnerAgents implements AutoCloseable {
 	public static void writeAllowlist(String runnerId, List<String> targets) throws IOException {
 		StringBuilder allowed = new StringBuilder();
 		for (String target : targets) {
-			allowed.append(allowed.isEmpty() ? "" : ",").append("{\"transportAddress\":\"%s\"}".formatted(target));
+			allowed.append(allowed.isEmpty() ? "" : ",")
+				.append("{\"transportAddress\":\"%s\"}".formatted(deviceTarget(target)));
 		}
 		writeAllowlistText(runnerId, "{\"devices\":[" + allowed + "]}");
 	}
@@ -109,7 +110,7 @@ public final class RunnerAgents implements AutoCloseable {
 		for (String target : targets) {
 			String engine = target.substring(0, target.indexOf(':'));
 			devices.append(devices.isEmpty() ? "" : ",")
-				.append("{\"engine\":\"%s\",\"target\":\"%s\"%s}".formatted(engine, target,
+				.append("{\"engine\":\"%s\",\"target\":\"%s\"%s}".formatted(engine, deviceTarget(target),
 						(deviceOptions != null) ? ",\"options\":" + deviceOptions : ""));
 		}
 		writeAllowlist(runnerId, targets);
@@ -125,6 +126,15 @@ public final class RunnerAgents implements AutoCloseable {
 			.redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("agent.log").toFile()));
 		agent.environment().putAll(environment);
 		return agent.start();
+	}
+
+	/**
+	 * The agent's device target of a test target: the sim and null engines take the whole
+	 * string ({@code sim:test-client-7pct@1}), the uring engine the path after
+	 * {@code uring:} (a file or block device, also its transport address).
+	 */
+	public static String deviceTarget(String target) {
+		return target.startsWith("uring:") ? target.substring("uring:".length()) : target;
 	}
 
 	/** SIGKILL: no goodbye, no flush, as when a host loses power. */

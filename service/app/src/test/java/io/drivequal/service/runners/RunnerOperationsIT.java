@@ -5,7 +5,7 @@
  * the undrain runs the job that waited: 0 jobs cancelled. Item 11: the runner's allowlist file
  * changes under the running agent (no restart): a removed drive's job is cancelled with that
  * reason, the other drive's job completes, a malformed file changes nothing, and the drive comes
- * back when its entry does. Item 12: a runner SIGKILLed mid-job and back within the resume grace:
+ * back when its entry does (two files written through io_uring, as drives the allowlist guards). Item 12: a runner SIGKILLed mid-job and back within the resume grace:
  * the job resumes at the last round boundary, completes, records the gap (whose round the
  * analysis leaves out) and still gets its verdict. Real C agents on simulated drives paced in
  * real time, a real broker and Elasticsearch.
@@ -123,13 +123,18 @@ class RunnerOperationsIT {
 	void anAllowlistChangeIsAppliedWithoutARestart() throws Exception {
 		String runnerId = "allow-" + UUID.randomUUID().toString().substring(0, 8);
 		String brokers = RealInfrastructure.shared().kafkaBootstrapServers();
-		String removed = "sim:test-client-7pct@43";
-		String kept = "sim:test-client-7pct@44";
-		Process agent = RunnerAgents.start(runnerId, brokers, List.of(removed, kept), REAL_TIME);
+		// Real IO on two files through io_uring: the allowlist guards them (a simulated
+		// drive is
+		// diskless and needs no entry).
+		java.nio.file.Path dir = java.nio.file.Files
+			.createDirectories(java.nio.file.Path.of("target", "agents", runnerId).toAbsolutePath().normalize());
+		String removed = "uring:" + disk(dir.resolve("removed.img"));
+		String kept = "uring:" + disk(dir.resolve("kept.img"));
+		Process agent = RunnerAgents.start(runnerId, brokers, List.of(removed, kept), null);
 		try {
 			List<JsonNode> drives = api().awaitDrives(runnerId, 2);
-			String removedSerial = ApiClient.serialAt(drives, removed);
-			String keptSerial = ApiClient.serialAt(drives, kept);
+			String removedSerial = ApiClient.serialAt(drives, RunnerAgents.deviceTarget(removed));
+			String keptSerial = ApiClient.serialAt(drives, RunnerAgents.deviceTarget(kept));
 			String onRemoved = submitted(api().submitRandomWrite(removedSerial, runnerId, 120));
 			String onKept = submitted(api().submitRandomWrite(keptSerial, runnerId, 20));
 			awaitState(onRemoved, "RUNNING", 60);
@@ -250,6 +255,16 @@ class RunnerOperationsIT {
 			latest = Math.max(latest, item.path("t").asInt());
 		}
 		return latest;
+	}
+
+	/**
+	 * A 256 MiB file of zeros: no partition table, no signature, so the interlocks pass.
+	 */
+	private static String disk(java.nio.file.Path path) throws java.io.IOException {
+		try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(path.toFile(), "rw")) {
+			file.setLength(256L << 20);
+		}
+		return path.toString();
 	}
 
 	private static String submitted(ApiClient.Response response) {
