@@ -96,14 +96,19 @@ class JobResumer {
 		Instant lostAt = job.runnerLostAt();
 		long gapS = Duration.between(lostAt, now).toSeconds();
 		if (runner.activeJobIds().contains(job.jobId())) {
-			log.info("runner {} is back after {} s and still runs job {}", runner.runnerId(), gapS, job.jobId());
-			return this.store.update(job.jobId(), (current) -> (current.runnerLostAt() == null) ? Optional.empty()
-					: Optional.of(current.edit((draft) -> {
+			// The job comes from a search: the update judges the stored one (a resume of
+			// a
+			// second ago has already cleared the loss).
+			Optional<Job> kept = this.store.update(job.jobId(), (current) -> (current.runnerLostAt() == null)
+					? Optional.empty() : Optional.of(current.edit((draft) -> {
 						draft.runnerLostAt = null;
 						draft.message = "runner " + runner.runnerId() + " was silent for " + gapS
 								+ " s and kept running the job";
 						draft.updatedAt = now;
 					})));
+			kept.ifPresent((current) -> log.info("runner {} is back after {} s and still runs job {}",
+					runner.runnerId(), gapS, current.jobId()));
+			return kept;
 		}
 		int phaseIndex = (job.currentPhaseIndex() != null) ? job.currentPhaseIndex() : 0;
 		long fromSecond = 0;

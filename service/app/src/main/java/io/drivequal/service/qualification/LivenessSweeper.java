@@ -184,16 +184,21 @@ class LivenessSweeper {
 	 * for it, lost since lostAt (its last heartbeat, or now).
 	 */
 	private void waitForRunner(Job job, Runner runner, Instant lostAt, Instant now) {
-		String why = lostAt.equals(now) ? "runner " + job.runnerId() + " no longer lists the job (restarted?)"
+		boolean forgotten = lostAt.equals(now);
+		String why = forgotten ? "runner " + job.runnerId() + " no longer lists the job (restarted?)"
 				: "runner " + job.runnerId() + " has sent no heartbeat since " + lostAt;
-		this.store
-			.update(job.jobId(), (current) -> (current.state() != JobState.RUNNING || current.runnerLostAt() != null)
-					? Optional.empty() : Optional.of(current.edit((draft) -> {
-						draft.runnerLostAt = lostAt;
-						draft.message = why + "; the job resumes if it is back within " + this.resumeGrace.toSeconds()
-								+ " s";
-						draft.updatedAt = now;
-					})))
+		// Judged again on the stored job: the sweep's list comes from a search, which may
+		// not
+		// show a resume of a second ago yet.
+		this.store.update(job.jobId(),
+				(current) -> (current.state() != JobState.RUNNING || current.runnerLostAt() != null
+						|| (forgotten && !forgotten(current, runner))) ? Optional.empty()
+								: Optional.of(current.edit((draft) -> {
+									draft.runnerLostAt = lostAt;
+									draft.message = why + "; the job resumes if it is back within "
+											+ this.resumeGrace.toSeconds() + " s";
+									draft.updatedAt = now;
+								})))
 			.ifPresent((waiting) -> log.warn("job {}: {}", waiting.jobId(), waiting.message()));
 	}
 
