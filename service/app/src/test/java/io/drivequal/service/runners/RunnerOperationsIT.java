@@ -226,10 +226,6 @@ class RunnerOperationsIT {
 				.size();
 			String analysis = done.path("analysis").toString();
 			JsonNode gapRoundFigures = roundOf(done.path("analysis"), gap.path("gapRound").asInt());
-				.path("phases")
-				.path(0)
-				.path("rounds")
-				.path(gap.path("gapRound").asInt());
 
 			FaultFigures figures = FaultFigures.item("12", "Runner SIGKILLed and back within the resume grace")
 				.put("jobId", jobId)
