@@ -105,6 +105,23 @@ expect "setup Job is a post-install/upgrade hook" 'helm.sh/hook: post-install,po
 expect_not "nothing is privileged" 'privileged: true'
 expect_not "no host namespaces" 'host(Network|PID|IPC): true'
 expect_not "no secret value in the manifests" 'sasl.password": "[^@]'
+expect "runner DaemonSet updates OnDelete (drain, then delete the pod)" 'type: OnDelete'
+expect "runner allowlist is mounted as a directory (the agent reloads it)" 'mountPath: /etc/drivequal-allowlist, readOnly: true'
+expect_not "runner allowlist is never a subPath mount (a subPath never updates)" 'subPath: allowlist'
+# A changed allowlist must leave the pod template alone (no restart); a changed agent config not.
+checksum() { helm template drivequal "$chart" --kube-version "$kube_version" -f "$chart/ci/production-values.yaml" "$@" |
+	grep -m1 'checksum/config:'; }
+base_sum=$(checksum)
+if [ "$base_sum" = "$(checksum --set 'runner.allowlist.devices[0].serial=S0ADDED')" ]; then
+	ok "a changed allowlist keeps the runner pod template (no restart)"
+else
+	bad "a changed allowlist changes the runner pod template"
+fi
+if [ "$base_sum" != "$(checksum --set runner.heartbeatIntervalMs=7000)" ]; then
+	ok "a changed agent configuration changes the runner pod template"
+else
+	bad "a changed agent configuration keeps the runner pod template"
+fi
 caps=$(awk '/name: runner$/,/volumeMounts/' "$prod" | awk '/add:/{getline; print}')
 [ "$caps" = "              - IPC_LOCK" ] && ok "runner capabilities: IPC_LOCK only" || bad "runner capabilities: got '$caps'"
 
@@ -117,7 +134,7 @@ if [ -x "$runner" ]; then
 			awk -v key="  $key.json: |" '$0 == key {on = 1; next} on && /^    / {print substr($0, 5); next} on {on = 0}' \
 				"$out/$name.yaml" >"$out/$name.$key.json"
 		done
-		sed -i "s|/etc/drivequal/allowlist.json|$out/$name.allowlist.json|" "$out/$name.agent.json"
+		sed -i "s|/etc/drivequal-allowlist/allowlist.json|$out/$name.allowlist.json|" "$out/$name.agent.json"
 		if "$runner" agent --config "$out/$name.agent.json" --runner-id node-1 --check >"$out/$name.agent-check.txt" 2>&1; then
 			ok "drivequal-runner agent --check accepts the rendered agent.json ($name values)"
 		else

@@ -21,6 +21,9 @@ REQUIREMENTS = {
     "7": "Authorization matrix, every endpoint x {anonymous, viewer, submitter, admin}; cross-submitter cancel refused",
     "8": "Runner interlocks on loop devices: refused with a clear event, device bytes unchanged",
     "9": "Load: 200 API clients for 60 s (p99, error rate); 50 runners at once without lag growth",
+    "10": "Drain a runner holding a running job, restart it once drained: 0 jobs cancelled",
+    "11": "Allowlist changed under a running agent: applied without a restart, only the removed drive's job cancelled",
+    "12": "Runner SIGKILLed and back within the resume grace: the job resumes, completes, the gap's round marked",
 }
 
 # Figures shown in the summary table, per item; everything else stays in report.json.
@@ -38,6 +41,12 @@ HEADLINE = {
     "8": ["cases", "reasons", "refusals", "devicesUnchanged"],
     "9": ["requests", "requestsPerSecond", "latencyP50Ms", "latencyP99Ms", "errorRatePercent", "runners",
           "lagFirstHalfMax", "lagSecondHalfMax", "lagDrainedAfterLoadMs"],
+    "10": ["runningJobEnd", "drainingToDrainedMs", "queuedJobWhileDrained", "stateAfterRestart",
+           "queuedJobAfterUndrain", "jobsCancelled"],
+    "11": ["malformedFileKeptPreviousAllowlist", "removedDriveJobCancelledAfterMs", "removedDriveJobMessage",
+           "otherJobEnd", "agentRestarted"],
+    "12": ["samplesAtKill", "stateWhileRunnerLost", "resumedAfterKillMs", "gapFromSecond", "gapRound", "gapS",
+           "finalState", "samplesOfPhase", "verdict"],
 }
 
 
@@ -89,7 +98,7 @@ def main():
     lines = ["# drivequal fault-injection suite: report", "",
              "Produced by `service/bin/drivequal-fault-suite`; every figure below comes from that run.", "",
              "| item | requirement | result | figures |", "|---|---|---|---|"]
-    for key in ["1", "2", "3", "4", "5", "5b", "6", "7", "7b", "8", "9"]:
+    for key in ["1", "2", "3", "4", "5", "5b", "6", "7", "7b", "8", "9", "10", "11", "12"]:
         figures = items.get(key)
         requirement = REQUIREMENTS.get(key, figures.get("title", "") if figures else "")
         if figures is None:

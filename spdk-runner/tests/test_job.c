@@ -1,7 +1,8 @@
 /*
  * The job runner and IO core on the null engine: event order and numbering, one sample per second
  * with t consecutive from 1, samples adding up to the phase totals, exact sized and precondition
- * byte counts, every phase kind, cancellation, sink failure and the refusals that need no device.
+ * byte counts, every phase kind, cancellation, sink failure, a resumed job and the refusals that
+ * need no device.
  * The same rules hold for the sim engine's fluid model (one interval per second instead of one
  * IO at a time), and a paced drive never runs ahead of the wall clock.
  * Every message is encoded with the codecs, so all of it is schema-valid.
@@ -103,6 +104,11 @@ static struct dq_phase_spec workload(uint32_t index, enum dq_rw rw, uint32_t bs,
 /* The engine options run() passes (NULL: the engine's defaults). */
 static void *g_engine_options;
 
+/* The resume point run() gives the job (all 0: a fresh start). */
+static struct {
+	uint32_t first_phase, from_s, first_seq;
+} g_resume;
+
 static int run(struct capture *c, struct test_ctx *t, const char *engine, const char *target,
 	       const struct dq_phase_spec *phases, size_t count, struct dq_job_outcome *outcome)
 {
@@ -115,7 +121,10 @@ static int run(struct capture *c, struct test_ctx *t, const char *engine, const 
 				    .seed = 12345,
 				    .engine_options = g_engine_options,
 				    .phases = phases,
-				    .phase_count = count };
+				    .phase_count = count,
+				    .first_phase = g_resume.first_phase,
+				    .first_phase_from_s = g_resume.from_s,
+				    .first_seq = g_resume.first_seq };
 	struct dq_sink sink = { .sample = capture_sample, .event = capture_event, .arg = c };
 	int fail_at = c->fail_sample_at, cancel_at = c->cancel_at_sample;
 
@@ -519,6 +528,52 @@ static void test_pacing(struct test_ctx *t, struct capture *c, const char *model
 	g_engine_options = NULL;
 }
 
+/*
+ * A resumed job (the agent's start command with resume): the phases before first_phase are
+ * skipped, the resumed timed phase runs its remaining seconds numbered on after from_s, events are
+ * numbered from first_seq; a resume inside a phase that cannot resume there is refused.
+ */
+static void test_resume(struct test_ctx *t, struct capture *c)
+{
+	struct dq_phase_spec phases[2] = { workload(0, DQ_RW_RANDWRITE, 4096, 8),
+					   workload(1, DQ_RW_RANDWRITE, 4096, 8) };
+	struct dq_job_outcome outcome;
+	size_t i, phase0_events = 0;
+	int rc;
+
+	phases[0].has_size_bytes = true;
+	phases[0].size_bytes = 64 << 20;
+	phases[1].has_runtime_s = true;
+	phases[1].runtime_s = 5;
+	g_resume.first_phase = 1;
+	g_resume.from_s = 3;
+	g_resume.first_seq = 100000000;
+	rc = run(c, t, "null", "null:1g", phases, 2, &outcome);
+	CHECK(t, rc == 0 && outcome.type == DQ_JOB_EVENT_COMPLETED, "resumed: rc %d outcome %s: %s",
+	      rc, dq_job_event_type_to_str(outcome.type), outcome.message);
+	CHECK(t, c->event_count > 0 && c->events[0].seq == 100000000,
+	      "the resumed run's first event is seq %u", c->events[0].seq);
+	for (i = 0; i < c->event_count && i < 64; i++) {
+		phase0_events += c->events[i].type == DQ_JOB_EVENT_PHASE_STARTED &&
+				 c->events[i].event.phase_started.phase_index == 0;
+	}
+	CHECK(t, phase0_events == 0, "the completed phase 0 ran again");
+	CHECK(t,
+	      c->sample_count == 2 && c->samples[0].phase_index == 1 && c->samples[0].t == 4 &&
+		      c->samples[1].t == 5,
+	      "resumed after second 3 of 5: %zu samples, first t=%u", c->sample_count,
+	      c->sample_count > 0 ? c->samples[0].t : 0);
+
+	g_resume.first_phase = 0; /* inside a sized phase: refused */
+	rc = run(c, t, "null", "null:1g", phases, 2, &outcome);
+	CHECK(t,
+	      rc == 0 && outcome.type == DQ_JOB_EVENT_REFUSED &&
+		      outcome.refuse_reason == DQ_REFUSE_INVALID_COMMAND,
+	      "resume inside a sized phase: %s: %s", dq_job_event_type_to_str(outcome.type),
+	      outcome.message);
+	memset(&g_resume, 0, sizeof(g_resume));
+}
+
 int main(void)
 {
 	struct test_ctx t = { 0 };
@@ -531,6 +586,7 @@ int main(void)
 	test_precondition_and_other_phases(&t, c);
 	test_cancel_and_sink_failure(&t, c);
 	test_refusals(&t, c);
+	test_resume(&t, c);
 	test_fluid(&t, c);
 	test_pacing(&t, c, "fluid", "1", 2);
 	test_pacing(&t, c, "ftl", "2", 2);

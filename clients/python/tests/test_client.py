@@ -1,7 +1,8 @@
 """The generated client against a running drivequal (the real stack: Kafka, Elasticsearch, the
 service and the C runner's agent with a simulated drive, started by PythonClientIT): submit a
 qualification, poll it to its verdict, and export its samples, with the client's typed models
-throughout; plus the refusals a caller meets (a viewer submitting, an unknown job).
+throughout; the runner with its drain state; plus the refusals a caller meets (a viewer submitting
+or draining a runner, an unknown job).
 
 Environment: DRIVEQUAL_URL, DRIVEQUAL_SUBMITTER and DRIVEQUAL_VIEWER (user:password),
 DRIVEQUAL_SERIAL and DRIVEQUAL_RUNNER (a drive in a runner's inventory)."""
@@ -19,6 +20,7 @@ import pytest
 from drivequal_client import Client
 from drivequal_client.api.export import export_samples_csv
 from drivequal_client.api.qualification import qualification_get, qualification_submit
+from drivequal_client.api.runner import runner_drain, runner_runner
 from drivequal_client.api.sample import sample_raw
 from drivequal_client.models import (
     Criterion,
@@ -136,3 +138,11 @@ def test_a_viewer_may_not_submit() -> None:
 def test_an_unknown_job_is_404() -> None:
     viewer = client(os.environ["DRIVEQUAL_VIEWER"], raise_on_unexpected_status=False)
     assert qualification_get.sync_detailed("q-nobody", client=viewer).status_code == 404
+
+
+def test_the_runner_shows_its_drain_state_and_only_an_admin_drains_it() -> None:
+    viewer = client(os.environ["DRIVEQUAL_VIEWER"], raise_on_unexpected_status=False)
+    runner = runner_runner.sync_detailed(os.environ["DRIVEQUAL_RUNNER"], client=viewer)
+    assert runner.status_code == 200, f"HTTP {runner.status_code}: {runner.content!r}"
+    assert runner.parsed.state in ("active", "draining", "drained")
+    assert runner_drain.sync_detailed(os.environ["DRIVEQUAL_RUNNER"], client=viewer).status_code == 403

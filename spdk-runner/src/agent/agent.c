@@ -1,6 +1,7 @@
 /*
  * The agent's life: set up the producer, the command consumer and the devices, then tick (one
- * command, one producer poll, one commit, reap finished jobs, heartbeat when due) until a signal
+ * command, one producer poll, one commit, reap finished jobs, look at the allowlist file once a
+ * second, heartbeat when due) until a signal
  * or a fatal Kafka error, and shut down in the order that loses nothing: cancel jobs, wait for
  * their final events, commit, close the consumer, flush the producer (bounded) and check it.
  */
@@ -17,6 +18,7 @@
 
 #define AGENT_TICK_MS 100
 #define AGENT_WAIT_LOG_MS 5000
+#define AGENT_ALLOWLIST_POLL_MS 1000 /* a changed allowlist is in force within about a second */
 #define AGENT_MAX_PRODUCER_PROPERTIES (DQ_AGENT_MAX_PROPERTIES + 3)
 
 static uint64_t monotonic_ms(void)
@@ -86,12 +88,10 @@ static int agent_setup(struct dq_agent *agent, const struct dq_agent_config *con
 	agent->config = config;
 	snprintf(agent->client_id, sizeof(agent->client_id), "drivequal-runner-%s",
 		 config->runner_id);
-	if (config->allowlist_path != NULL) {
-		rc = dq_allowlist_load(config->allowlist_path, &agent->allowlist, err, sizeof(err));
-		if (rc != 0) {
-			DQ_AGENT_LOG("%s\n", err);
-			return rc == -ENOMEM ? rc : -EINVAL;
-		}
+	rc = dq_allowlist_watch_init(&agent->allowlist, config->allowlist_path, err, sizeof(err));
+	if (rc != 0) {
+		DQ_AGENT_LOG("%s\n", rc == -ENOMEM ? strerror(ENOMEM) : err);
+		return rc == -ENOMEM ? rc : -EINVAL;
 	}
 	rc = dq_agent_ledger_init(&agent->ledger, config, DQ_AGENT_RECENT_DEFAULT);
 	rc = rc != 0 ? rc : producer_setup(agent);
@@ -100,7 +100,7 @@ static int agent_setup(struct dq_agent *agent, const struct dq_agent_config *con
 		return rc;
 	}
 	for (i = 0; i < agent->ledger.slot_count; i++) {
-		dq_agent_slot_identify(&agent->ledger.slots[i], &agent->allowlist);
+		dq_agent_slot_identify(&agent->ledger.slots[i], &agent->allowlist.current);
 	}
 	if (config->device_count == 0) {
 		DQ_AGENT_LOG("no devices configured: heartbeats only, every start is refused\n");
@@ -150,6 +150,10 @@ static void tick(struct dq_agent *agent)
 	dq_kafka_consumer_commit(agent->consumer);
 	check_fatal(agent);
 	dq_agent_reap_jobs(agent);
+	if (monotonic_ms() >= agent->next_allowlist_poll_ms) {
+		dq_agent_allowlist_poll(agent);
+		agent->next_allowlist_poll_ms = monotonic_ms() + AGENT_ALLOWLIST_POLL_MS;
+	}
 	if (!agent->fatal) {
 		heartbeat_if_due(agent);
 	}
@@ -260,7 +264,7 @@ cleanup:
 	}
 	dq_locked_producer_fini(&agent->producer, 0);
 	dq_agent_ledger_fini(&agent->ledger);
-	dq_allowlist_fini(&agent->allowlist);
+	dq_allowlist_watch_fini(&agent->allowlist);
 	free(agent);
 	return rc;
 }

@@ -67,7 +67,8 @@ void dq_agent_slot_identify(struct dq_agent_slot *slot, const struct dq_allowlis
 	slot->entry.interlock = DQ_INTERLOCK_NONE;
 	entry = dq_allowlist_match(allowlist, &engine.target.device);
 	/* A diskless engine has nothing to destroy: jobs need no allowlist entry there. */
-	slot->entry.allowlisted = entry != NULL || dq_io_engine_has(&engine, DQ_ENGINE_DISKLESS);
+	slot->needs_allowlist = !dq_io_engine_has(&engine, DQ_ENGINE_DISKLESS);
+	slot->entry.allowlisted = entry != NULL || !slot->needs_allowlist;
 	if (!slot->entry.allowlisted) {
 		slot->entry.interlock = DQ_INTERLOCK_NOT_ALLOWLISTED;
 		slot->entry.state = DQ_DEVICE_STATE_REFUSED;
@@ -89,7 +90,7 @@ void dq_agent_identify_idle(struct dq_agent *agent)
 
 	for (i = 0; i < agent->ledger.slot_count; i++) {
 		if (agent->ledger.slots[i].job == NULL) {
-			dq_agent_slot_identify(&agent->ledger.slots[i], &agent->allowlist);
+			dq_agent_slot_identify(&agent->ledger.slots[i], &agent->allowlist.current);
 		}
 	}
 }

@@ -86,7 +86,7 @@ static void *job_thread(void *arg)
 	struct dq_sink sink = dq_kafka_sink_get(&job->sink);
 	struct dq_job_outcome *outcome = &job->outcome;
 
-	job->rc = dq_job_run(&job->spec, &job->agent->allowlist, &sink, &job->cancel, outcome);
+	job->rc = dq_job_run(&job->spec, &job->allowlist, &sink, &job->cancel, outcome);
 	if (job->rc == -ENOTRECOVERABLE) {
 		DQ_AGENT_LOG("job %s stopped: the Kafka producer hit a fatal error\n",
 			     job->spec.job_id);
@@ -119,9 +119,14 @@ static int start_job(struct dq_agent *agent, size_t slot_index,
 	if (job == NULL) {
 		return -ENOMEM;
 	}
+	if (dq_allowlist_copy(&job->allowlist, &agent->allowlist.current) != 0) {
+		free(job);
+		return -ENOMEM;
+	}
 	job->agent = agent;
 	job->slot = slot_index;
 	atomic_init(&job->cancel, 0);
+	job->spec.cancel_reason = job->cancel_reason;
 	atomic_init(&job->finished, false);
 	memcpy(job->phases, start->phases, start->phase_count * sizeof(start->phases[0]));
 	dq_strlcpy(job->serial, start->device_serial, sizeof(job->serial));
@@ -138,6 +143,11 @@ static int start_job(struct dq_agent *agent, size_t slot_index,
 						   agent->config->health_poll_interval_s;
 	job->spec.phase_count = start->phase_count;
 	job->spec.phases = job->phases;
+	if (start->has_resume) {
+		job->spec.first_phase = start->resume_phase_index;
+		job->spec.first_phase_from_s = start->resume_from_s;
+		job->spec.first_seq = start->resume_event_seq;
+	}
 	dq_kafka_sink_init(&job->sink, &agent->producer, agent->config->topic_samples,
 			   agent->config->topic_events);
 	/* Signals are the main thread's business: the job thread inherits a mask without them. */
@@ -148,14 +158,20 @@ static int start_job(struct dq_agent *agent, size_t slot_index,
 	rc = -pthread_create(&job->thread, NULL, job_thread, job);
 	pthread_sigmask(SIG_SETMASK, &previous, NULL);
 	if (rc != 0) {
+		dq_allowlist_fini(&job->allowlist);
 		free(job);
 		return rc;
 	}
 	slot->job = job;
 	dq_strlcpy(slot->job_id, command->job_id, sizeof(slot->job_id));
-	DQ_AGENT_LOG("job %s: starting on %s (%s %s), %zu phase(s)\n", command->job_id,
-		     start->device_serial, slot->config->engine, slot->config->target,
-		     start->phase_count);
+	DQ_AGENT_LOG("job %s: %s on %s (%s %s), %zu phase(s)\n", command->job_id,
+		     start->has_resume ? "resuming" : "starting", start->device_serial,
+		     slot->config->engine, slot->config->target, start->phase_count);
+	if (start->has_resume) {
+		DQ_AGENT_LOG("job %s: resumes at phase %u, second %u; events from seq %u\n",
+			     command->job_id, start->resume_phase_index, start->resume_from_s,
+			     start->resume_event_seq);
+	}
 	return 0;
 }
 
@@ -232,7 +248,7 @@ static void act(struct dq_agent *agent, const struct dq_job_command *command,
 		break;
 	case DQ_AGENT_ACTION_CANCEL:
 		job = agent->ledger.slots[decision->slot].job;
-		atomic_store(&job->cancel, 1);
+		dq_agent_job_cancel(job, NULL);
 		DQ_AGENT_LOG("job %s: cancelling (command %s%s%s)\n", command->job_id,
 			     command->command_id, command->cancel.has_reason ? ": " : "",
 			     command->cancel.has_reason ? command->cancel.reason : "");
@@ -301,9 +317,48 @@ size_t dq_agent_reap_jobs(struct dq_agent *agent)
 		pthread_join(job->thread, NULL);
 		slot->job = NULL;
 		slot->job_id[0] = '\0';
+		dq_allowlist_fini(&job->allowlist);
 		free(job);
 	}
 	return running;
+}
+
+void dq_agent_job_cancel(struct dq_agent_job *job, const char *reason)
+{
+	if (atomic_load(&job->cancel) != 0) {
+		return; /* the first cancel's reason stands */
+	}
+	dq_strlcpy(job->cancel_reason, reason != NULL ? reason : "", sizeof(job->cancel_reason));
+	atomic_store(&job->cancel, 1); /* seq_cst: the reason is visible before the flag */
+}
+
+void dq_agent_allowlist_poll(struct dq_agent *agent)
+{
+	struct dq_allowlist previous;
+	struct dq_agent_job *job;
+	size_t revoked[DQ_AGENT_MAX_DEVICES], count, i;
+	int rc = dq_allowlist_watch_poll(&agent->allowlist, &previous);
+
+	if (rc < 0) {
+		DQ_AGENT_LOG("%s; keeping the previous allowlist (%zu entries)\n",
+			     agent->allowlist.error, agent->allowlist.current.count);
+		return;
+	}
+	if (rc == 0) {
+		return;
+	}
+	DQ_AGENT_LOG("allowlist %s reloaded: %zu entries (was %zu)\n", agent->allowlist.path,
+		     agent->allowlist.current.count, previous.count);
+	count = dq_agent_ledger_revoked(&agent->ledger, &previous, &agent->allowlist.current,
+					revoked, DQ_AGENT_MAX_DEVICES);
+	for (i = 0; i < count; i++) {
+		job = agent->ledger.slots[revoked[i]].job;
+		DQ_AGENT_LOG("job %s: cancelling: drive %s removed from the allowlist\n",
+			     agent->ledger.slots[revoked[i]].job_id, job->serial);
+		dq_agent_job_cancel(job, DQ_AGENT_ALLOWLIST_REMOVED);
+	}
+	dq_allowlist_fini(&previous);
+	dq_agent_identify_idle(agent); /* the next heartbeat says allowlisted or not */
 }
 
 void dq_agent_cancel_jobs(struct dq_agent *agent)

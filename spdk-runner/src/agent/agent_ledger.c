@@ -84,6 +84,26 @@ void dq_agent_ledger_fini(struct dq_agent_ledger *ledger)
 	memset(ledger, 0, sizeof(*ledger));
 }
 
+size_t dq_agent_ledger_revoked(const struct dq_agent_ledger *ledger,
+			       const struct dq_allowlist *previous,
+			       const struct dq_allowlist *current, size_t *slots, size_t max)
+{
+	const struct dq_agent_slot *slot;
+	size_t i, count = 0;
+
+	for (i = 0; i < ledger->slot_count && count < max; i++) {
+		slot = &ledger->slots[i];
+		if (slot->job_id[0] == '\0' || !slot->identified || !slot->needs_allowlist) {
+			continue;
+		}
+		if (dq_allowlist_match(previous, &slot->entry.device) != NULL &&
+		    dq_allowlist_match(current, &slot->entry.device) == NULL) {
+			slots[count++] = i;
+		}
+	}
+	return count;
+}
+
 int dq_agent_ledger_find_job(const struct dq_agent_ledger *ledger, const char *job_id)
 {
 	size_t i;

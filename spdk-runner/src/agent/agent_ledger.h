@@ -13,6 +13,7 @@
 #include "contract/msg_job_command.h"
 #include "contract/msg_job_event.h"
 #include "contract/msg_runner_heartbeat.h"
+#include "device/interlock.h"
 
 #define DQ_AGENT_RECENT_DEFAULT 4096
 
@@ -21,6 +22,7 @@ struct dq_agent_slot {
 	const struct dq_agent_device_config *config;
 	enum dq_engine engine; /* the configured engine */
 	bool identified; /* entry.device holds the device's identity */
+	bool needs_allowlist; /* destructive work there needs an allowlist entry (not diskless) */
 	struct dq_heartbeat_device entry; /* identity, allowlisted, state (idle/refused), interlock */
 	char message[DQ_UTF8_BUF(DQ_MESSAGE_MAX_CHARS)]; /* why it did not open / is refused */
 	char job_id[DQ_ID_MAX_LEN + 1]; /* the job running on it; empty when idle */
@@ -80,6 +82,15 @@ void dq_agent_ledger_decide_invalid(const struct dq_agent_ledger *ledger, const 
 
 /* Record that command was acted on (its commandId, and its jobId for starts and cancels). */
 void dq_agent_ledger_remember(struct dq_agent_ledger *ledger, const struct dq_job_command *command);
+
+/*
+ * After an allowlist reload: the slots running a job on a device that needs an allowlist entry
+ * (not a diskless engine's, which the interlocks never ask for one), which the previous allowlist
+ * matched and the new one does not, written to slots (at most max). Returns how many.
+ */
+size_t dq_agent_ledger_revoked(const struct dq_agent_ledger *ledger,
+			       const struct dq_allowlist *previous,
+			       const struct dq_allowlist *current, size_t *slots, size_t max);
 
 /* The slot running job_id, or -ENOENT. */
 int dq_agent_ledger_find_job(const struct dq_agent_ledger *ledger, const char *job_id);

@@ -15,9 +15,11 @@ static const struct dq_enum_names command_type_names = DQ_ENUM_NAMES(command_typ
 
 /* The oneOf branches: each lists every member it allows (additionalProperties: false). */
 static const char *const start_keys[] = {
-	"schemaVersion", "type",   "commandId",		  "jobId", "runnerId", "issuedAt", "device",
-	"engine",	 "phases", "healthPollIntervalS", NULL
+	"schemaVersion", "type",   "commandId", "jobId",  "runnerId",
+	"issuedAt",	 "device", "engine",	"phases", "healthPollIntervalS",
+	"resume",	 NULL
 };
+static const char *const resume_keys[] = { "fromPhaseIndex", "fromSecond", "eventSeq", NULL };
 static const char *const cancel_keys[] = { "schemaVersion", "type",	"commandId", "jobId",
 					   "runnerId",	    "issuedAt", "reason",    NULL };
 static const char *const device_keys[] = { "serial", "transportAddress", NULL };
@@ -32,7 +34,8 @@ static int start_decode(struct dq_jctx *ctx, struct json_object *root,
 {
 	const struct dq_jpath *device_path = DQ_JPATH_KEY(NULL, "device");
 	const struct dq_jpath *phases_path = DQ_JPATH_KEY(NULL, "phases");
-	struct json_object *device, *phases;
+	const struct dq_jpath *resume_path = DQ_JPATH_KEY(NULL, "resume");
+	struct json_object *device, *phases, *resume = NULL;
 	size_t i, n = 0;
 
 	dq_json_object(ctx, NULL, root, "device", true, &device);
@@ -53,6 +56,22 @@ static int start_decode(struct dq_jctx *ctx, struct json_object *root,
 	}
 	dq_json_u32(ctx, NULL, root, "healthPollIntervalS", false, 0, DQ_HEALTH_POLL_INTERVAL_MAX_S,
 		    &start->health_poll_interval_s, &start->has_health_poll_interval_s);
+	dq_json_object(ctx, NULL, root, "resume", false, &resume);
+	if (resume != NULL && ctx->rc == 0) {
+		start->has_resume = true;
+		dq_json_check_keys(ctx, resume_path, resume, resume_keys, NULL);
+		dq_json_u32(ctx, resume_path, resume, "fromPhaseIndex", true, 0, DQ_MAX_PHASES - 1,
+			    &start->resume_phase_index, NULL);
+		dq_json_u32(ctx, resume_path, resume, "fromSecond", true, 0, 31536000,
+			    &start->resume_from_s, NULL);
+		dq_json_u32(ctx, resume_path, resume, "eventSeq", true, 1, 999999999,
+			    &start->resume_event_seq, NULL);
+		if (ctx->rc == 0 && start->resume_phase_index >= start->phase_count) {
+			dq_json_fail(ctx, resume_path,
+				     "fromPhaseIndex %u: the job has %zu phase(s)",
+				     start->resume_phase_index, start->phase_count);
+		}
+	}
 	return ctx->rc;
 }
 
@@ -95,7 +114,7 @@ int dq_job_command_decode(const char *json, size_t len, struct dq_job_command *c
 static void start_encode(struct dq_jbuild *b, struct json_object *root,
 			 const struct dq_job_command_start *start)
 {
-	struct json_object *device, *phases;
+	struct json_object *device, *phases, *resume;
 	size_t i;
 
 	device = dq_jb_object(b, root, "device");
@@ -113,6 +132,12 @@ static void start_encode(struct dq_jbuild *b, struct json_object *root,
 	}
 	if (start->has_health_poll_interval_s) {
 		dq_jb_u64(b, root, "healthPollIntervalS", start->health_poll_interval_s);
+	}
+	if (start->has_resume) {
+		resume = dq_jb_object(b, root, "resume");
+		dq_jb_u64(b, resume, "fromPhaseIndex", start->resume_phase_index);
+		dq_jb_u64(b, resume, "fromSecond", start->resume_from_s);
+		dq_jb_u64(b, resume, "eventSeq", start->resume_event_seq);
 	}
 }
 

@@ -175,6 +175,21 @@ out:
 	return rc;
 }
 
+int dq_allowlist_copy(struct dq_allowlist *dst, const struct dq_allowlist *src)
+{
+	memset(dst, 0, sizeof(*dst));
+	if (src == NULL || src->count == 0) {
+		return 0;
+	}
+	dst->entries = calloc(src->count, sizeof(*dst->entries));
+	if (dst->entries == NULL) {
+		return -ENOMEM;
+	}
+	memcpy(dst->entries, src->entries, src->count * sizeof(*dst->entries));
+	dst->count = src->count;
+	return 0;
+}
+
 void dq_allowlist_fini(struct dq_allowlist *list)
 {
 	free(list->entries);

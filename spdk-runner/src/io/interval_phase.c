@@ -47,7 +47,7 @@ static int emit(const struct dq_phase_env *env, const struct dq_io_phase_params 
 	dq_strlcpy(sample.device_serial, env->serial, sizeof(sample.device_serial));
 	sample.phase_index = params->phase_index;
 	dq_strlcpy(sample.phase_name, params->phase_name, sizeof(sample.phase_name));
-	sample.t = t;
+	sample.t = t + params->t_offset_s;
 	sample.time_ms = dq_phase_env_epoch_ms(env, end_ns);
 	sample.has_effective_queue_depth_milli = true;
 	sample.effective_queue_depth_milli =

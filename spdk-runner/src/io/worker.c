@@ -75,7 +75,7 @@ static void close_second(struct io_worker *w, uint64_t interval_end_ns)
 	dq_strlcpy(sample.device_serial, env->serial, sizeof(sample.device_serial));
 	sample.phase_index = w->params->phase_index;
 	dq_strlcpy(sample.phase_name, w->params->phase_name, sizeof(sample.phase_name));
-	sample.t = w->t;
+	sample.t = w->t + w->params->t_offset_s;
 	sample_end_ns = w->next_boundary_ns;
 	sample.time_ms = dq_phase_env_epoch_ms(env, sample_end_ns);
 	sample.has_effective_queue_depth_milli = true;

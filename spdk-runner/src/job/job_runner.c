@@ -279,6 +279,11 @@ static void io_params_from(const struct job *job, const struct dq_phase_spec *sp
 	if (spec->has_runtime_s) {
 		params->runtime_ns = (uint64_t)spec->runtime_s * DQ_NS_PER_S;
 	}
+	if (spec->index == job->spec->first_phase && job->spec->first_phase_from_s > 0) {
+		/* resumed at a round boundary: the rest of its time, its seconds numbered on */
+		params->t_offset_s = job->spec->first_phase_from_s;
+		params->runtime_ns -= (uint64_t)params->t_offset_s * DQ_NS_PER_S;
+	}
 	if (spec->has_size_bytes) {
 		params->total_bytes = spec->size_bytes - spec->size_bytes % spec->block_size_bytes;
 	}
@@ -349,6 +354,18 @@ static int admit(struct job *job, const struct dq_allowlist *allowlist)
 	rc = dq_phase_list_check(spec->phases, spec->phase_count, err, sizeof(err));
 	if (rc != 0) {
 		return job_refuse(job, DQ_REFUSE_INVALID_COMMAND, "%s", err);
+	}
+	if (spec->first_phase_from_s > 0 &&
+	    (spec->first_phase >= spec->phase_count ||
+	     spec->phases[spec->first_phase].kind != DQ_PHASE_KIND_WORKLOAD ||
+	     spec->phases[spec->first_phase].has_rounds ||
+	     spec->phases[spec->first_phase].has_size_bytes ||
+	     !spec->phases[spec->first_phase].has_runtime_s ||
+	     spec->first_phase_from_s >= spec->phases[spec->first_phase].runtime_s)) {
+		return job_refuse(job, DQ_REFUSE_INVALID_COMMAND,
+				  "resume from second %u of phase %u: only a timed workload phase "
+				  "without rounds resumes inside, before its end",
+				  spec->first_phase_from_s, spec->first_phase);
 	}
 	ops = spec->engine_ops;
 	rc = 0;
@@ -550,7 +567,11 @@ static int finish(struct job *job, const struct dq_phase_spec *last,
 		event.cancelled.phase_index = last->index;
 		event.cancelled.has_message = true;
 		snprintf(event.cancelled.message, sizeof(event.cancelled.message),
-			 "cancelled during phase %s", last->name);
+			 "cancelled during phase %s%s%.200s", last->name,
+			 job->spec->cancel_reason != NULL && job->spec->cancel_reason[0] != '\0' ?
+				 ": " :
+				 "",
+			 job->spec->cancel_reason != NULL ? job->spec->cancel_reason : "");
 		dq_strlcpy(outcome->message, event.cancelled.message, sizeof(outcome->message));
 	} else if (stats->fail_reason != DQ_FAIL_NONE) {
 		event.type = DQ_JOB_EVENT_FAILED;
@@ -604,6 +625,7 @@ int dq_job_run(const struct dq_job_spec *spec, const struct dq_allowlist *allowl
 	int rc;
 
 	memset(outcome, 0, sizeof(*outcome));
+	job.seq = spec->first_seq;
 	pthread_mutex_init(&job.sink_lock, NULL);
 	job.locked_sink = (struct dq_sink){ .sample = locked_sample, .event = NULL, .arg = &job };
 	rc = admit(&job, allowlist);
@@ -642,7 +664,8 @@ int dq_job_run(const struct dq_job_spec *spec, const struct dq_allowlist *allowl
 			 strerror(-rc));
 	}
 	start_ns = dq_phase_env_now(&job.env);
-	for (i = 0; i < spec->phase_count && stats->fail_reason == DQ_FAIL_NONE; i++) {
+	for (i = spec->first_phase; i < spec->phase_count && stats->fail_reason == DQ_FAIL_NONE;
+	     i++) {
 		if (atomic_load(cancel) != 0) {
 			stats->cancelled = true;
 		} else {

@@ -27,6 +27,12 @@ struct dq_job_command_start {
 	struct dq_phase_spec phases[DQ_MAX_PHASES];
 	bool has_health_poll_interval_s; /* absent: the runner's own setting */
 	uint32_t health_poll_interval_s;
+	/* A lost job resumed: from this phase (the ones before completed), its samples after
+	 * resume_from_s (0: the phase restarts), events numbered from resume_event_seq. */
+	bool has_resume;
+	uint32_t resume_phase_index;
+	uint32_t resume_from_s;
+	uint32_t resume_event_seq;
 };
 
 struct dq_job_command_cancel {

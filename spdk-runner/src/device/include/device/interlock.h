@@ -44,6 +44,9 @@ struct dq_allowlist {
 int dq_allowlist_load(const char *path, struct dq_allowlist *list, char *err, size_t err_len);
 void dq_allowlist_fini(struct dq_allowlist *list);
 
+/* dst = a copy of src (which may be NULL: empty), owned by dst. Returns 0 or -ENOMEM. */
+int dq_allowlist_copy(struct dq_allowlist *dst, const struct dq_allowlist *src);
+
 /* The first entry matching device, or NULL. list may be NULL (an empty allowlist). */
 const struct dq_allowlist_entry *dq_allowlist_match(const struct dq_allowlist *list,
 						    const struct dq_device *device);

@@ -59,6 +59,8 @@ struct dq_io_phase_params {
 	uint64_t runtime_ns; /* 0: no time limit */
 	uint64_t total_bytes; /* bytes to transfer; 0: no size limit */
 	enum dq_data_pattern data_pattern;
+	/* A resumed phase: its samples' t continue after this second (the lost run's rounds). */
+	uint32_t t_offset_s;
 };
 
 struct dq_direction_stats {

@@ -35,6 +35,15 @@ struct dq_job_spec {
 	uint32_t health_poll_interval_s;
 	size_t phase_count;
 	const struct dq_phase_spec *phases;
+	/* Why the job was cancelled, read once *cancel became non-zero (written before it was set);
+	 * NULL or empty: no reason beyond the cancel itself (a cancel command, a shutdown). */
+	const char *cancel_reason;
+	/* A resumed job (a start command's resume): run from phase first_phase (the earlier ones
+	 * completed before the runner was lost), that phase's samples after second first_phase_from_s
+	 * (a timed workload phase only; 0 restarts the phase), events numbered from first_seq. */
+	uint32_t first_phase;
+	uint32_t first_phase_from_s;
+	uint32_t first_seq;
 };
 
 /* How a job ended. */

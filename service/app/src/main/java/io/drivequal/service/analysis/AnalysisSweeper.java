@@ -19,6 +19,7 @@ import io.drivequal.analysis.Outcome;
 import io.drivequal.service.catalog.Catalog;
 import io.drivequal.service.catalog.PhaseSpec;
 import io.drivequal.service.catalog.Profile;
+import io.drivequal.service.ingest.SamplePoint;
 import io.drivequal.service.qualification.CompletedJobs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -112,9 +113,20 @@ class AnalysisSweeper {
 				}
 				notes.add("phase " + phase.name() + ": no phase-completed result arrived");
 			}
-			inputs.add(new JobAnalyzer.PhaseInput(phase, result,
-					(indexed > 0) ? this.data.samples(job.jobId(), phase.index()) : List.of(),
-					smart.get(phase.index())));
+			List<SamplePoint> samples = (indexed > 0) ? this.data.samples(job.jobId(), phase.index()) : List.of();
+			for (CompletedJobs.GapRound gap : job.gapRounds()) {
+				if (gap.phaseIndex() == phase.index()) {
+					// The round after a runner loss: the drive idled through the gap, so
+					// its
+					// figures are not those of the workload; left out, it never counts.
+					samples = samples.stream()
+						.filter((sample) -> sample.t() <= gap.afterS() || sample.t() > gap.throughS())
+						.toList();
+					notes.add("phase " + phase.name() + ": round " + gap.round() + " (t " + gap.afterS() + "-"
+							+ gap.throughS() + " s) follows a runner loss of " + gap.gapS() + " s and is not counted");
+				}
+			}
+			inputs.add(new JobAnalyzer.PhaseInput(phase, result, samples, smart.get(phase.index())));
 		}
 		Optional<Profile> profile = Optional.ofNullable(job.profile()).flatMap(this.catalog::find);
 		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(job, profile, inputs,

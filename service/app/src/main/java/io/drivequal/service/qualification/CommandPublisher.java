@@ -44,6 +44,19 @@ class CommandPublisher {
 		send(job.runnerId(), startCommand(job));
 	}
 
+	/**
+	 * The start command again, with where to resume (JobResumer): from phase
+	 * fromPhaseIndex, that phase's samples after fromSecond, events from eventSeq.
+	 */
+	void resume(Job job, int fromPhaseIndex, long fromSecond, long eventSeq) {
+		ObjectNode command = startCommand(job);
+		ObjectNode resume = command.putObject("resume");
+		resume.put("fromPhaseIndex", fromPhaseIndex);
+		resume.put("fromSecond", fromSecond);
+		resume.put("eventSeq", eventSeq);
+		send(job.runnerId(), command);
+	}
+
 	void cancel(Job job, String reason) {
 		ObjectNode command = envelope("cancel", "cancel-" + job.jobId(), job);
 		command.put("reason", reason);

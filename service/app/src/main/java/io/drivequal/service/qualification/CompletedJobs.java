@@ -51,7 +51,15 @@ public class CompletedJobs {
 	 */
 	public record JobFacts(String jobId, String profile, String deviceSerial, String driveModel, String firmware,
 			Long capacityBytes, List<PhaseSpec> plan, DriveSpec spec, List<Criterion> criteria, Instant endedAt,
-			Double rangeWritesRequired, boolean historyUnknown) {
+			Double rangeWritesRequired, boolean historyUnknown, List<GapRound> gapRounds) {
+
+		/** As the canonical constructor, for a job that never lost its runner. */
+		public JobFacts(String jobId, String profile, String deviceSerial, String driveModel, String firmware,
+				Long capacityBytes, List<PhaseSpec> plan, DriveSpec spec, List<Criterion> criteria, Instant endedAt,
+				Double rangeWritesRequired, boolean historyUnknown) {
+			this(jobId, profile, deviceSerial, driveModel, firmware, capacityBytes, plan, spec, criteria, endedAt,
+					rangeWritesRequired, historyUnknown, List.of());
+		}
 
 		/**
 		 * A job whose plan says what was done to the drive (a purge or fill, or a fresh
@@ -66,13 +74,33 @@ public class CompletedJobs {
 
 	}
 
+	/**
+	 * The seconds of a phase that follow a runner loss the job resumed from: the round
+	 * the gap falls in, whose samples the analysis leaves out, so that round never counts
+	 * and no steady-state window spans the gap (docs/methodology.md, "Rounds").
+	 */
+	public record GapRound(int phaseIndex, int round, long afterS, long throughS, long gapS) {
+	}
+
 	public List<JobFacts> awaitingAnalysis(int limit) {
 		return this.store.completedWithoutVerdict(limit)
 			.stream()
 			.map((job) -> new JobFacts(job.jobId(), job.profile(), job.deviceSerial(), job.driveModel(), job.firmware(),
 					job.capacityBytes(), job.plan(), job.spec(), job.criteria(), job.endedAt(),
 					(job.analysisSettings() != null) ? job.analysisSettings().rangeWritesRequired() : null,
-					job.analysisSettings() != null && job.analysisSettings().historyUnknown()))
+					job.analysisSettings() != null && job.analysisSettings().historyUnknown(), gapRounds(job)))
+			.toList();
+	}
+
+	private static List<GapRound> gapRounds(Job job) {
+		if (job.gaps() == null) {
+			return List.of();
+		}
+		return job.gaps()
+			.stream()
+			.filter((gap) -> gap.gapRound() != null)
+			.map((gap) -> new GapRound(gap.phaseIndex(), gap.gapRound(), gap.fromSecond(),
+					gap.fromSecond() + JobResumer.roundLengthS(job), gap.gapS()))
 			.toList();
 	}
 

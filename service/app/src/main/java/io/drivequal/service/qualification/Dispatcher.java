@@ -8,7 +8,8 @@
  * round reads the queue once, looks up the leases, drives and runners of every queue head in three
  * multi-gets (a drive busy with another job is passed over without a write), and dispatches the heads of different drives concurrently (the lease and the
  * compare-and-set make that safe); each replica starts its walk at a random point of the heads,
- * so two replicas mostly dispatch different drives instead of racing for the same ones.
+ * so two replicas mostly dispatch different drives instead of racing for the same ones. A runner
+ * an admin drained (RunnerDrains) gets nothing new: its drives' queues wait until the undrain.
  */
 package io.drivequal.service.qualification;
 
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -34,6 +36,7 @@ import java.util.stream.Collectors;
 import io.drivequal.service.qualification.JobStore.Versioned;
 import io.drivequal.service.runners.Drive;
 import io.drivequal.service.runners.Runner;
+import io.drivequal.service.runners.RunnerDrains;
 import io.drivequal.service.runners.RunnerRegistry;
 import jakarta.annotation.PreDestroy;
 import org.slf4j.Logger;
@@ -56,6 +59,8 @@ class Dispatcher {
 
 	private final RunnerRegistry registry;
 
+	private final RunnerDrains drains;
+
 	private final CommandPublisher commands;
 
 	private final SchedulingSettings settings;
@@ -64,11 +69,12 @@ class Dispatcher {
 
 	private final ExecutorService workers;
 
-	Dispatcher(JobStore store, DriveLeases leases, RunnerRegistry registry, CommandPublisher commands,
-			SchedulingSettings settings, Clock clock) {
+	Dispatcher(JobStore store, DriveLeases leases, RunnerRegistry registry, RunnerDrains drains,
+			CommandPublisher commands, SchedulingSettings settings, Clock clock) {
 		this.store = store;
 		this.leases = leases;
 		this.registry = registry;
+		this.drains = drains;
 		this.commands = commands;
 		this.settings = settings;
 		this.clock = clock;
@@ -123,11 +129,12 @@ class Dispatcher {
 		Map<String, Drive> drives = this.registry.drives(heads.keySet());
 		Map<String, Runner> runners = this.registry.runners(
 				drives.values().stream().map(Drive::runnerId).filter(Objects::nonNull).collect(Collectors.toSet()));
+		Set<String> drained = runners.isEmpty() ? Set.of() : this.drains.all().keySet();
 		List<Callable<Boolean>> dispatches = new ArrayList<>();
 		for (Versioned head : heads.values()) {
 			Drive drive = drives.get(head.job().deviceSerial());
 			Runner runner = (drive != null) ? runners.get(drive.runnerId()) : null;
-			if (runner != null && this.registry.isAlive(runner)) {
+			if (runner != null && this.registry.isAlive(runner) && !drained.contains(runner.runnerId())) {
 				dispatches.add(() -> tryDispatch(head, drive));
 			}
 		}

@@ -19,7 +19,18 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 		String verdict, String failureReason, String message, Instant cancelRequestedAt, String cancelRequestedBy,
 		List<PhaseSpec> plan, DriveSpec spec, List<Criterion> criteria, Map<String, Object> analysis,
 		String criteriaSet, AnalysisSettings analysisSettings, String priority, Integer priorityRank, Long queueOrder,
-		Instant notBefore, List<String> submitterTeams) {
+		Instant notBefore, List<String> submitterTeams, Instant runnerLostAt, List<Gap> gaps) {
+
+	/**
+	 * A runner loss the job survived (docs/reliability.md, "Resume after a short runner
+	 * loss"): the runner was silent from lostAt, back and told to resume at resumedAt,
+	 * from second fromSecond of phase phaseIndex (0: the phase restarted). gapRound is
+	 * the round of that phase the gap falls in (fromSecond / round length), which no
+	 * figure counts; null when the phase restarted.
+	 */
+	record Gap(int phaseIndex, long fromSecond, Integer gapRound, Instant lostAt, Instant resumedAt, long gapS,
+			long eventSeq) {
+	}
 
 	/** A fresh job id, for a job submitted without an Idempotency-Key or imported. */
 	static String newId() {
@@ -109,6 +120,10 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 
 		List<String> submitterTeams;
 
+		Instant runnerLostAt;
+
+		List<Gap> gaps;
+
 		Draft() {
 		}
 
@@ -150,6 +165,8 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 			this.queueOrder = job.queueOrder;
 			this.notBefore = job.notBefore;
 			this.submitterTeams = job.submitterTeams;
+			this.runnerLostAt = job.runnerLostAt;
+			this.gaps = job.gaps;
 		}
 
 		Job build() {
@@ -159,7 +176,8 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 					this.startedAt, this.endedAt, this.updatedAt, this.currentPhaseIndex, this.expectedDurationS,
 					this.verdict, this.failureReason, this.message, this.cancelRequestedAt, this.cancelRequestedBy,
 					this.plan, this.spec, this.criteria, this.analysis, this.criteriaSet, this.analysisSettings,
-					this.priority, this.priorityRank, this.queueOrder, this.notBefore, this.submitterTeams);
+					this.priority, this.priorityRank, this.queueOrder, this.notBefore, this.submitterTeams,
+					this.runnerLostAt, this.gaps);
 		}
 
 	}

@@ -2,7 +2,9 @@
  * A runner that stops heartbeating loses its jobs: they become INTERRUPTED and their drives are
  * freed, so the drive can be qualified again and nobody waits for a dead host. A heartbeat's age
  * only means something once the heartbeats in transit have been read: not while the broker is
- * away, Elasticsearch was unreadable, or a dead replica still holds heartbeat partitions.
+ * away, Elasticsearch was unreadable, or a dead replica still holds heartbeat partitions. A RUNNING
+ * job waits for its runner the resume grace (drivequal.runners.resume-grace) instead, holding its
+ * drive; a runner back within it resumes the job (JobResumer).
  */
 package io.drivequal.service.qualification;
 
@@ -42,6 +44,10 @@ class LivenessSweeper {
 
 	private final Duration timeout;
 
+	private final Duration resumeGrace;
+
+	private final JobResumer resumer;
+
 	/**
 	 * How long the heartbeat consumer may take to retry once storage is back: its longest
 	 * backoff interval (drivequal.kafka.retry.max-interval).
@@ -66,13 +72,15 @@ class LivenessSweeper {
 	private boolean warnedBehind;
 
 	LivenessSweeper(JobStore store, DriveLeases leases, RunnerRegistry registry, Clock clock, BrokerHealth broker,
-			@Value("${drivequal.kafka.retry.max-interval:30s}") Duration consumerRetryMax) {
+			JobResumer resumer, @Value("${drivequal.kafka.retry.max-interval:30s}") Duration consumerRetryMax) {
 		this.store = store;
 		this.leases = leases;
 		this.registry = registry;
 		this.clock = clock;
 		this.broker = broker;
 		this.timeout = registry.timeouts().heartbeatTimeout();
+		this.resumeGrace = registry.timeouts().resumeGrace();
+		this.resumer = resumer;
 		this.consumerRetryMax = consumerRetryMax;
 	}
 
@@ -136,6 +144,23 @@ class LivenessSweeper {
 		for (Job job : active) {
 			Optional<Runner> runner = Optional.ofNullable(runners.get(job.runnerId()));
 			if (runner.isPresent() && this.registry.isAlive(runner.get())) {
+				if (job.runnerLostAt() != null && !now.isBefore(job.runnerLostAt().plus(this.timeout))) {
+					this.resumer.runnerBack(job, runner.get());
+				}
+				else if (job.runnerLostAt() == null && forgotten(job, runner.get()) && JobResumer.mayResume(job)
+						&& !this.resumeGrace.isZero()) {
+					// Restarted faster than the heartbeat timeout: alive, but without the
+					// job. Confirmed one timeout later (a job that just ended leaves the
+					// list before its final event is indexed), then resumed.
+					waitForRunner(job, runner.get(), now, now);
+				}
+				continue;
+			}
+			if (runner.isPresent() && JobResumer.mayResume(job)
+					&& runner.get().lastHeartbeatAt().plus(this.resumeGrace).isAfter(now)) {
+				if (job.runnerLostAt() == null) {
+					waitForRunner(job, runner.get(), runner.get().lastHeartbeatAt(), now);
+				}
 				continue;
 			}
 			String lastSeen = runner.map((r) -> "since " + r.lastHeartbeatAt()).orElse("ever");
@@ -152,6 +177,39 @@ class LivenessSweeper {
 					log.warn("job {} INTERRUPTED: {}", interrupted.jobId(), interrupted.message());
 				});
 		}
+	}
+
+	/**
+	 * The runner is silent, or alive without the job: the job keeps its drive and waits
+	 * for it, lost since lostAt (its last heartbeat, or now).
+	 */
+	private void waitForRunner(Job job, Runner runner, Instant lostAt, Instant now) {
+		boolean forgotten = lostAt.equals(now);
+		String why = forgotten ? "runner " + job.runnerId() + " no longer lists the job (restarted?)"
+				: "runner " + job.runnerId() + " has sent no heartbeat since " + lostAt;
+		// Judged again on the stored job: the sweep's list comes from a search, which may
+		// not
+		// show a resume of a second ago yet.
+		this.store.update(job.jobId(),
+				(current) -> (current.state() != JobState.RUNNING || current.runnerLostAt() != null
+						|| (forgotten && !forgotten(current, runner))) ? Optional.empty()
+								: Optional.of(current.edit((draft) -> {
+									draft.runnerLostAt = lostAt;
+									draft.message = why + "; the job resumes if it is back within "
+											+ this.resumeGrace.toSeconds() + " s";
+									draft.updatedAt = now;
+								})))
+			.ifPresent((waiting) -> log.warn("job {}: {}", waiting.jobId(), waiting.message()));
+	}
+
+	/**
+	 * An alive runner whose heartbeat, sent one heartbeat timeout or more after the job's
+	 * (re)start command, does not list the job: it restarted and lost it.
+	 */
+	private boolean forgotten(Job job, Runner runner) {
+		Instant commandAt = (job.dispatchedAt() != null) ? job.dispatchedAt() : job.startedAt();
+		return commandAt != null && !runner.activeJobIds().contains(job.jobId())
+				&& runner.lastHeartbeatAt().isAfter(commandAt.plus(this.timeout));
 	}
 
 }

@@ -17,7 +17,17 @@ public record QualificationView(String id, JobState state, String submitter, Str
 		Double progressPercent, Long etaS, Integer queuePosition, Instant queuedAt, Instant dispatchedAt,
 		Instant startedAt, Instant endedAt, boolean cancelRequested, String verdict, String failureReason,
 		String message, Map<String, Object> analysis, List<String> warnings, String criteriaSet,
-		AnalysisSettings analysisSettings, String priority, Instant notBefore) {
+		AnalysisSettings analysisSettings, String priority, Instant notBefore, Instant runnerLostAt,
+		List<RunnerGap> runnerGaps) {
+
+	/**
+	 * A runner loss the job resumed from: phase phaseIndex resumed after second
+	 * fromSecond (0: it restarted); gapRound, that phase's round the gap falls in, is not
+	 * counted.
+	 */
+	public record RunnerGap(int phaseIndex, long fromSecond, Integer gapRound, Instant lostAt, Instant resumedAt,
+			long gapS) {
+	}
 
 	public record DriveView(String serial, String model, String firmware, String runnerId, String transportAddress,
 			String engine, Long capacityBytes, Integer lbaSizeBytes) {

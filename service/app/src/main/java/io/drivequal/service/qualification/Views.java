@@ -76,7 +76,13 @@ class Views {
 				job.queuedAt(), job.dispatchedAt(), job.startedAt(), job.endedAt(), job.cancelRequestedAt() != null,
 				job.verdict(), job.failureReason(), job.message(), job.analysis(),
 				(warnings == null || warnings.isEmpty()) ? null : warnings, job.criteriaSet(), job.analysisSettings(),
-				JobPriority.of(job).wireName(), job.notBefore());
+				JobPriority.of(job).wireName(), job.notBefore(), job.runnerLostAt(),
+				(job.gaps() == null || job.gaps().isEmpty()) ? null
+						: job.gaps()
+							.stream()
+							.map((gap) -> new QualificationView.RunnerGap(gap.phaseIndex(), gap.fromSecond(),
+									gap.gapRound(), gap.lostAt(), gap.resumedAt(), gap.gapS()))
+							.toList());
 	}
 
 }

@@ -101,12 +101,15 @@ public class RunnerRegistry {
 		return this.broker.consumedSinceLastAsked(HEARTBEAT_GROUP, this.heartbeatTopic);
 	}
 
-	/** The liveness rule's figures, for components that must wait them out. */
-	public record Timeouts(Duration heartbeatTimeout) {
+	/**
+	 * The liveness rule's figures, for components that must wait them out; resumeGrace is
+	 * how long a lost runner's RUNNING job waits for it to come back.
+	 */
+	public record Timeouts(Duration heartbeatTimeout, Duration resumeGrace) {
 	}
 
 	public Timeouts timeouts() {
-		return new Timeouts(this.settings.heartbeatTimeout());
+		return new Timeouts(this.settings.heartbeatTimeout(), this.settings.resumeGrace());
 	}
 
 	public List<Runner> runners() {

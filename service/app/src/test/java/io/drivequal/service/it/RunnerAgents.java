@@ -70,19 +70,51 @@ public final class RunnerAgents implements AutoCloseable {
 		return start(runnerId, brokers, targets, null, Map.of(), null);
 	}
 
+	/**
+	 * As {@link #start(String, String, List)}, every device with the engine options
+	 * {@code deviceOptions} (JSON, e.g.
+	 * {@code {"sim_model":"fluid","sim_time_scale":1}}): for tests that stop and start
+	 * one runner themselves.
+	 */
+	public static Process start(String runnerId, String brokers, List<String> targets, String deviceOptions)
+			throws IOException {
+		return start(runnerId, brokers, targets, deviceOptions, Map.of(), null);
+	}
+
+	/**
+	 * Rewrites a started agent's allowlist file (as a ConfigMap update would: a new file
+	 * renamed over the old one), each target allowlisted by its transport address; the
+	 * agent reloads it without a restart.
+	 */
+	public static void writeAllowlist(String runnerId, List<String> targets) throws IOException {
+		StringBuilder allowed = new StringBuilder();
+		for (String target : targets) {
+			allowed.append(allowed.isEmpty() ? "" : ",")
+				.append("{\"transportAddress\":\"%s\"}".formatted(deviceTarget(target)));
+		}
+		writeAllowlistText(runnerId, "{\"devices\":[" + allowed + "]}");
+	}
+
+	/** Rewrites a started agent's allowlist file with any text, well-formed or not. */
+	public static void writeAllowlistText(String runnerId, String text) throws IOException {
+		Path dir = Files.createDirectories(Path.of("target", "agents", runnerId));
+		Path next = Files.writeString(dir.resolve("allowlist.json.next"), text);
+		Files.move(next, dir.resolve("allowlist.json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+				java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+	}
+
 	private static Process start(String runnerId, String brokers, List<String> targets, String deviceOptions,
 			Map<String, String> environment, String configMembers) throws IOException {
 		Path dir = Files.createDirectories(Path.of("target", "agents", runnerId));
 		StringBuilder devices = new StringBuilder();
-		StringBuilder allowed = new StringBuilder();
 		for (String target : targets) {
 			String engine = target.substring(0, target.indexOf(':'));
 			devices.append(devices.isEmpty() ? "" : ",")
-				.append("{\"engine\":\"%s\",\"target\":\"%s\"%s}".formatted(engine, target,
+				.append("{\"engine\":\"%s\",\"target\":\"%s\"%s}".formatted(engine, deviceTarget(target),
 						(deviceOptions != null) ? ",\"options\":" + deviceOptions : ""));
-			allowed.append(allowed.isEmpty() ? "" : ",").append("{\"transportAddress\":\"%s\"}".formatted(target));
 		}
-		Path allowlist = Files.writeString(dir.resolve("allowlist.json"), "{\"devices\":[" + allowed + "]}");
+		writeAllowlist(runnerId, targets);
+		Path allowlist = dir.resolve("allowlist.json");
 		Path config = Files.writeString(dir.resolve("agent.json"), """
 				{"runnerId":"%s","brokers":"%s","heartbeatIntervalMs":1000,"allowlist":"%s","devices":[%s]%s}
 				""".formatted(runnerId, brokers, allowlist.toAbsolutePath(), devices,
@@ -94,6 +126,15 @@ public final class RunnerAgents implements AutoCloseable {
 			.redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("agent.log").toFile()));
 		agent.environment().putAll(environment);
 		return agent.start();
+	}
+
+	/**
+	 * The agent's device target of a test target: the sim and null engines take the whole
+	 * string ({@code sim:test-client-7pct@1}), the uring engine the path after
+	 * {@code uring:} (a file or block device, also its transport address).
+	 */
+	public static String deviceTarget(String target) {
+		return target.startsWith("uring:") ? target.substring("uring:".length()) : target;
 	}
 
 	/** SIGKILL: no goodbye, no flush, as when a host loses power. */

@@ -30,7 +30,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 @WithRealInfrastructure
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+// No resume grace: a silent runner's RUNNING job is INTERRUPTED after the heartbeat
+// timeout (the
+// grace's own behaviour is RunnerOperationsIT's, item 12).
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = "drivequal.runners.resume-grace=0s")
 class QualificationFlowIT {
 
 	@LocalServerPort

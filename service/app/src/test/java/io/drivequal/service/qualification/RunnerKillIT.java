@@ -3,7 +3,9 @@
  * service notices the silence and marks the job INTERRUPTED within 30 s of the kill, frees the
  * drive (its lease document is gone), keeps the samples received so far queryable, and a
  * resubmission to the same drive runs to completion once an agent is back. Slow (a real 20 s
- * heartbeat timeout), so it runs in the fault suite, not in mvn verify.
+ * heartbeat timeout), so it runs in the fault suite, not in mvn verify. With no resume grace (a
+ * runner that stays away longer than the grace meets the same end, only later; the resume within
+ * it is item 12, RunnerOperationsIT).
  */
 package io.drivequal.service.qualification;
 
@@ -32,7 +34,8 @@ import static org.awaitility.Awaitility.await;
 
 @Tag("fault-suite")
 @WithRealInfrastructure
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = "drivequal.runners.resume-grace=0s")
 class RunnerKillIT {
 
 	@LocalServerPort

@@ -84,7 +84,11 @@ class AuthorizationMatrixIT {
 			Map.entry("GET /api/v1/qualifications/{id}/health", Caller.VIEWER),
 			Map.entry("GET /api/v1/drives", Caller.VIEWER), Map.entry("GET /api/v1/drives/{serial}", Caller.VIEWER),
 			Map.entry("GET /api/v1/runners", Caller.VIEWER), Map.entry("GET /api/v1/runners/{runnerId}", Caller.VIEWER),
-			Map.entry("GET /v3/api-docs", Caller.VIEWER), Map.entry("GET /v3/api-docs.yaml", Caller.VIEWER),
+			// Draining a runner (before a restart) is the admin's.
+			Map.entry("POST /api/v1/runners/{runnerId}/drain", Caller.ADMIN),
+			Map.entry("POST /api/v1/runners/{runnerId}/undrain", Caller.ADMIN),
+			Map.entry("GET /ui/runners", Caller.ANONYMOUS), Map.entry("GET /v3/api-docs", Caller.VIEWER),
+			Map.entry("GET /v3/api-docs.yaml", Caller.VIEWER),
 			Map.entry("GET /v3/api-docs/swagger-config", Caller.VIEWER),
 			Map.entry("GET /swagger-ui.html", Caller.VIEWER), Map.entry("GET /error", Caller.VIEWER),
 			Map.entry("GET /actuator", Caller.VIEWER), Map.entry("GET /actuator/health", Caller.ANONYMOUS),
