@@ -5,6 +5,11 @@
  * numbers (FOB and steady IOPS, CV, WAF, seconds at 0 IOPS and the slowest IO in the steady
  * window), which docs/simulator.md's tables come from; --trace prints every second.
  *
+ * It ends with a digest of everything the drive reported: every second's counts, bytes and latency
+ * sum and maximum, its SMART counters at every second, the erase count of every superblock at the
+ * end. A change that makes the model faster must leave it as it was (bench/speed.sh checks it against
+ * bench/speed-digests.txt); a change to what the drive does changes it.
+ *
  *   bench_sim [--profile NAME|PATH] [--seconds N] [--range F] [--eagerness E] [--seed S] [--trace]
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
@@ -36,8 +41,43 @@ struct bench_run {
 	double *wall_s; /* wall clock when second t was reported */
 	double *cpu_s; /* process CPU time then: immune to other load on the machine */
 	struct dq_sim_smart smart_steady;
+	uint64_t digest; /* FNV-1a 64 of what the drive reported, field by field */
 	int trace;
 };
+
+static void bench_digest_u64(uint64_t *h, uint64_t v)
+{
+	for (int i = 0; i < 8; i++, v >>= 8)
+		*h = (*h ^ (v & 0xff)) * 0x100000001b3ull;
+}
+
+static void bench_digest_smart(uint64_t *h, const struct dq_sim_smart *s)
+{
+	const uint64_t fields[] = {
+		s->data_units_written,
+		s->data_units_read,
+		s->host_write_commands,
+		s->host_read_commands,
+		s->percentage_used,
+		s->critical_warning,
+		s->temperature_k,
+		s->warning_temperature_time_min,
+		s->critical_temperature_time_min,
+		s->throttle_transitions,
+		s->throttle_time_s,
+		s->power_on_hours,
+		s->physical_media_units_written_bytes,
+		s->physical_media_units_read_bytes,
+		s->nand_erase_count,
+		s->host_write_bytes,
+		s->host_read_bytes,
+		s->erase_count_min,
+		s->erase_count_max,
+	};
+
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		bench_digest_u64(h, fields[i]);
+}
 
 static double bench_clock_s(clockid_t clock)
 {
@@ -76,9 +116,18 @@ static long bench_rss_peak_kib(void)
 static int bench_second(const struct dq_sim_second *s, void *arg)
 {
 	struct bench_run *run = arg;
+	struct dq_sim_smart smart;
+	const uint64_t fields[] = {
+		s->t,	       s->interval_ns, s->read_ios,	  s->write_ios,
+		s->read_bytes, s->write_bytes, s->latency_sum_ns, s->latency_max_ns,
+	};
 
 	if (s->t > run->seconds)
 		return 0;
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		bench_digest_u64(&run->digest, fields[i]);
+	dq_sim_drive_smart(run->drive, &smart);
+	bench_digest_smart(&run->digest, &smart);
 	run->iops[s->t - 1] = (double)(s->read_ios + s->write_ios) * 1e9 / s->interval_ns;
 	run->latency_max_ms[s->t - 1] = s->latency_max_ns / 1e6;
 	run->wall_s[s->t - 1] = bench_now_s();
@@ -199,12 +248,39 @@ static void bench_report(const struct bench_opts *o, struct bench_run *run, doub
 	printf("rss_peak=%ld MiB\n", bench_rss_peak_kib() / 1024);
 }
 
+/* The digest's last part: both phases' totals and every superblock's erase count. */
+static int bench_digest_end(struct bench_run *run, const struct dq_sim_run_result *fill,
+			    const struct dq_sim_run_result *rand)
+{
+	const struct dq_sim_run_result *phases[] = { fill, rand };
+	size_t blocks = dq_sim_drive_erase_counts(run->drive, NULL, 0);
+	uint32_t *counts = calloc(blocks, sizeof(*counts));
+
+	if (counts == NULL)
+		return -ENOMEM;
+	for (size_t i = 0; i < 2; i++) {
+		const struct dq_sim_run_result *r = phases[i];
+		const uint64_t fields[] = {
+			r->start_ns,   r->end_ns,      r->read_ios,	  r->write_ios,
+			r->read_bytes, r->write_bytes, r->latency_max_ns, r->seconds,
+		};
+
+		for (size_t f = 0; f < sizeof(fields) / sizeof(fields[0]); f++)
+			bench_digest_u64(&run->digest, fields[f]);
+	}
+	dq_sim_drive_erase_counts(run->drive, counts, blocks);
+	for (size_t b = 0; b < blocks; b++)
+		bench_digest_u64(&run->digest, counts[b]);
+	free(counts);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct bench_opts o;
 	struct dq_sim_profile p;
 	struct bench_run run = { 0 };
-	struct dq_sim_run_result res;
+	struct dq_sim_run_result fill_res, res;
 	struct dq_sim_smart end;
 	struct dq_sim_workload fill = { .pattern = DQ_SIM_PATTERN_SEQWRITE,
 					.block_bytes = 131072,
@@ -228,6 +304,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	run.seconds = o.seconds;
+	run.digest = 0xcbf29ce484222325ull; /* FNV-1a 64 offset basis */
 	run.steady_from = o.seconds * 7 / 10;
 	run.trace = o.trace;
 	run.iops = calloc(o.seconds, sizeof(*run.iops));
@@ -243,16 +320,21 @@ int main(int argc, char **argv)
 	fill.range_fraction = rand.range_fraction = o.range;
 	fill.bytes_limit = (uint64_t)(o.range * p.user_bytes) / fill.block_bytes * fill.block_bytes;
 	fill.seed = o.seed;
-	if (dq_sim_run_closed_loop(run.drive, &fill, t, NULL, NULL, &res) != 0)
+	if (dq_sim_run_closed_loop(run.drive, &fill, t, NULL, NULL, &fill_res) != 0)
 		goto out;
 	w1 = bench_now_s();
 	c1 = bench_cpu_s();
 	rand.duration_ns = (uint64_t)o.seconds * DQ_SIM_NS_PER_S;
 	rand.seed = o.seed + 1;
-	if (dq_sim_run_closed_loop(run.drive, &rand, res.end_ns, bench_second, &run, &res) != 0)
+	if (dq_sim_run_closed_loop(run.drive, &rand, fill_res.end_ns, bench_second, &run, &res) !=
+	    0)
 		goto out;
 	dq_sim_drive_smart(run.drive, &end);
 	bench_report(&o, &run, w1 - w0, w1, c1, &end);
+	if (bench_digest_end(&run, &fill_res, &res) != 0)
+		goto out;
+	printf("digest=%016llx (seed %llu)\n", (unsigned long long)run.digest,
+	       (unsigned long long)o.seed);
 	rc = 0;
 out:
 	free(run.latency_max_ms);

@@ -145,16 +145,13 @@ int dq_sim_drive_create(const struct dq_sim_profile *profile, uint64_t seed,
 	d->erase_count = calloc(d->geo.blocks, sizeof(*d->erase_count));
 	d->close_seq = calloc(d->geo.blocks, sizeof(*d->close_seq));
 	d->state = calloc(d->geo.blocks, sizeof(*d->state));
-	d->bucket_prev = calloc(d->geo.blocks, sizeof(*d->bucket_prev));
-	d->bucket_next = calloc(d->geo.blocks, sizeof(*d->bucket_next));
+	d->touch_seq = calloc(d->geo.blocks, sizeof(*d->touch_seq));
 	d->free_fifo = calloc(d->geo.blocks, sizeof(*d->free_fifo));
-	d->bucket_head = calloc((size_t)d->geo.units_per_block + 1, sizeof(*d->bucket_head));
 	d->die_free = calloc(d->geo.dies, sizeof(*d->die_free));
 	d->buffer_release = calloc(d->buffer_progs, sizeof(*d->buffer_release));
 	if (d->valid == NULL || d->erase_count == NULL || d->close_seq == NULL ||
-	    d->state == NULL || d->bucket_prev == NULL || d->bucket_next == NULL ||
-	    d->free_fifo == NULL || d->bucket_head == NULL || d->die_free == NULL ||
-	    d->buffer_release == NULL)
+	    d->state == NULL || d->touch_seq == NULL || d->free_fifo == NULL ||
+	    d->die_free == NULL || d->buffer_release == NULL)
 		goto err_tables;
 	sim_ftl_reset(d);
 	sim_thermal_init(d);
@@ -177,10 +174,8 @@ void dq_sim_drive_destroy(struct dq_sim_drive *d)
 		return;
 	free(d->buffer_release);
 	free(d->die_free);
-	free(d->bucket_head);
 	free(d->free_fifo);
-	free(d->bucket_next);
-	free(d->bucket_prev);
+	free(d->touch_seq);
 	free(d->state);
 	free(d->close_seq);
 	free(d->erase_count);

@@ -1,6 +1,6 @@
 /*
  * The page-mapped FTL: the logical-to-physical table at 4 KiB granularity, superblock bookkeeping
- * (valid counts kept in per-count lists so greedy GC finds its victim in O(1)), the free-block FIFO
+ * (valid counts, and greedy GC's next victim kept as they change), the free-block FIFO
  * and the two write frontiers (host data and GC copies). Timing is sim_sched.c's business; GC policy
  * is sim_gc.c's.
  */
@@ -8,31 +8,39 @@
 
 #include "sim_internal.h"
 
-static void sim_ftl_bucket_insert(struct dq_sim_drive *d, uint32_t block)
+/*
+ * A full block's valid count just became what it is: it is greedy's best if it has the fewest valid
+ * units, and among equals the one whose count changed last (the order GC has always taken them in:
+ * the last block to reach a count is taken first).
+ */
+static void sim_ftl_greedy_touch(struct dq_sim_drive *d, uint32_t block)
 {
 	uint32_t v = d->valid[block];
-	uint32_t head = d->bucket_head[v];
 
-	d->bucket_prev[block] = SIM_NONE;
-	d->bucket_next[block] = head;
-	if (head != SIM_NONE)
-		d->bucket_prev[head] = block;
-	d->bucket_head[v] = block;
-	if (v < d->bucket_min)
-		d->bucket_min = v;
+	d->touch_seq[block] = ++d->touch_clock;
+	if (v < d->geo.units_per_block &&
+	    (d->greedy_best == SIM_NONE || v <= d->valid[d->greedy_best]))
+		d->greedy_best = block;
 }
 
-void sim_ftl_bucket_remove(struct dq_sim_drive *d, uint32_t block)
+/* Finds greedy's best among all full blocks: once per victim taken, not per write. */
+void sim_ftl_greedy_rescan(struct dq_sim_drive *d)
 {
-	uint32_t prev = d->bucket_prev[block];
-	uint32_t next = d->bucket_next[block];
+	uint32_t best = SIM_NONE, best_valid = d->geo.units_per_block;
+	uint64_t best_seq = 0;
 
-	if (prev != SIM_NONE)
-		d->bucket_next[prev] = next;
-	else
-		d->bucket_head[d->valid[block]] = next;
-	if (next != SIM_NONE)
-		d->bucket_prev[next] = prev;
+	for (uint32_t b = 0; b < d->geo.blocks; b++) {
+		uint32_t v = d->valid[b];
+
+		if (d->state[b] != SIM_BLOCK_FULL || v >= d->geo.units_per_block)
+			continue;
+		if (v < best_valid || (v == best_valid && d->touch_seq[b] > best_seq)) {
+			best = b;
+			best_valid = v;
+			best_seq = d->touch_seq[b];
+		}
+	}
+	d->greedy_best = best;
 }
 
 /* Shell sort of the free FIFO by erase count, then block number (no qsort: it has no context). */
@@ -70,13 +78,11 @@ void sim_ftl_reset(struct dq_sim_drive *d)
 		d->valid[b] = 0;
 		d->state[b] = SIM_BLOCK_FREE;
 		d->close_seq[b] = 0;
-		d->bucket_prev[b] = SIM_NONE;
-		d->bucket_next[b] = SIM_NONE;
+		d->touch_seq[b] = 0;
 		d->free_fifo[b] = b;
 	}
-	for (uint32_t v = 0; v <= d->geo.units_per_block; v++)
-		d->bucket_head[v] = SIM_NONE;
-	d->bucket_min = d->geo.units_per_block + 1;
+	d->greedy_best = SIM_NONE;
+	d->touch_clock = 0;
 	sim_ftl_sort_free_by_wear(d);
 	d->free_head = 0;
 	d->free_count = blocks;
@@ -99,13 +105,9 @@ void sim_ftl_invalidate(struct dq_sim_drive *d, uint32_t ppa)
 {
 	uint32_t block = sim_div(d->geo.by_units_per_block, ppa);
 
-	if (d->state[block] == SIM_BLOCK_FULL) {
-		sim_ftl_bucket_remove(d, block);
-		d->valid[block]--;
-		sim_ftl_bucket_insert(d, block);
-	} else {
-		d->valid[block]--;
-	}
+	d->valid[block]--;
+	if (d->state[block] == SIM_BLOCK_FULL)
+		sim_ftl_greedy_touch(d, block);
 }
 
 uint32_t sim_ftl_alloc_block(struct dq_sim_drive *d)
@@ -125,7 +127,7 @@ void sim_ftl_block_full(struct dq_sim_drive *d, uint32_t block)
 {
 	d->state[block] = SIM_BLOCK_FULL;
 	d->close_seq[block] = d->host_unit_seq;
-	sim_ftl_bucket_insert(d, block);
+	sim_ftl_greedy_touch(d, block);
 }
 
 /*

@@ -20,20 +20,6 @@
 /* Foreground GC's debt is kept in 1/1024 invalid units: its rate is fractional. */
 #define SIM_GC_FG_SCALE 1024
 
-static uint32_t sim_gc_pick_greedy(struct dq_sim_drive *d)
-{
-	uint32_t upb = d->geo.units_per_block;
-
-	for (uint32_t v = d->bucket_min; v < upb; v++) {
-		if (d->bucket_head[v] != SIM_NONE) {
-			d->bucket_min = v;
-			return d->bucket_head[v];
-		}
-	}
-	d->bucket_min = upb;
-	return SIM_NONE;
-}
-
 /* Cost-benefit scans all blocks: victims are rare (one per superblock reclaimed), blocks few. */
 static uint32_t sim_gc_pick_cost_benefit(const struct dq_sim_drive *d)
 {
@@ -63,11 +49,12 @@ static bool sim_gc_start_victim(struct dq_sim_drive *d, uint32_t max_valid)
 	if (d->profile.victim == DQ_SIM_VICTIM_COST_BENEFIT)
 		b = sim_gc_pick_cost_benefit(d);
 	else
-		b = sim_gc_pick_greedy(d);
+		b = d->greedy_best;
 	if (b == SIM_NONE || d->valid[b] > max_valid)
 		return false;
-	sim_ftl_bucket_remove(d, b);
 	d->state[b] = SIM_BLOCK_VICTIM;
+	if (b == d->greedy_best)
+		sim_ftl_greedy_rescan(d);
 	d->gc_victim = b;
 	d->gc_cursor = 0;
 	d->gc_read_prog = SIM_NONE;

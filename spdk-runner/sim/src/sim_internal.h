@@ -149,10 +149,15 @@ struct dq_sim_drive {
 	uint32_t *erase_count;
 	uint64_t *close_seq; /* host units written when the block filled (cost-benefit age) */
 	uint8_t *state;
-	uint32_t *bucket_prev; /* full blocks in lists by valid count (greedy in O(1)) */
-	uint32_t *bucket_next;
-	uint32_t *bucket_head; /* units_per_block + 1 lists */
-	uint32_t bucket_min; /* no full block has fewer valid units */
+	/*
+	 * Greedy's victim, kept as it changes: the full block with the fewest valid units (fewer than
+	 * all), the one whose count changed last among equals (SIM_NONE: no full block qualifies).
+	 * An invalidation only has to compare its block with it; only taking it needs a scan, once per
+	 * victim, which touch_seq orders.
+	 */
+	uint32_t greedy_best;
+	uint64_t *touch_seq; /* when a full block last entered its valid count (touch_clock) */
+	uint64_t touch_clock;
 	uint32_t *free_fifo;
 	uint32_t free_head;
 	uint32_t free_count;
@@ -201,7 +206,7 @@ void sim_ftl_reset(struct dq_sim_drive *d);
 void sim_ftl_invalidate(struct dq_sim_drive *d, uint32_t ppa);
 uint32_t sim_ftl_alloc_block(struct dq_sim_drive *d);
 void sim_ftl_block_full(struct dq_sim_drive *d, uint32_t block);
-void sim_ftl_bucket_remove(struct dq_sim_drive *d, uint32_t block);
+void sim_ftl_greedy_rescan(struct dq_sim_drive *d);
 uint64_t sim_ftl_host_write_unit(struct dq_sim_drive *d, uint64_t lunit, uint64_t ready_ns);
 void sim_ftl_gc_write_unit(struct dq_sim_drive *d, uint32_t lunit, uint64_t ready_ns);
 void sim_ftl_trim_unit(struct dq_sim_drive *d, uint64_t lunit);

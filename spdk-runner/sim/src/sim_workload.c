@@ -40,6 +40,7 @@ struct sim_loop {
 	uint64_t bytes_submitted;
 	struct dq_sim_second cur;
 	uint32_t cur_index; /* 0-based second being accumulated */
+	uint64_t cur_end_ns; /* its end: start_ns + (cur_index + 1) s */
 	dq_sim_second_fn second_fn;
 	void *arg;
 	struct dq_sim_run_result *res;
@@ -149,13 +150,13 @@ static int sim_loop_emit(struct sim_loop *l, uint64_t interval_ns)
 	l->res->seconds++;
 	memset(&l->cur, 0, sizeof(l->cur));
 	l->cur_index++;
+	l->cur_end_ns += DQ_SIM_NS_PER_S;
 	return rc < 0 ? rc : 0;
 }
 
 static int sim_loop_account(struct sim_loop *l, const struct sim_slot *s)
 {
 	uint64_t lat = s->complete_ns - s->submit_ns;
-	uint64_t second = (s->complete_ns - l->start_ns) / DQ_SIM_NS_PER_S;
 	int rc;
 
 	if (s->read) {
@@ -169,7 +170,8 @@ static int sim_loop_account(struct sim_loop *l, const struct sim_slot *s)
 		l->res->latency_max_ns = lat;
 	if (l->w->duration_ns != 0 && s->complete_ns >= l->end_ns)
 		return 0; /* drained after the end: in the totals, in no second */
-	while (l->cur_index < second) {
+	/* the IO counts in the second it completes in (a compare per IO, not a division) */
+	while (s->complete_ns >= l->cur_end_ns) {
 		rc = sim_loop_emit(l, DQ_SIM_NS_PER_S);
 		if (rc != 0)
 			return rc;
@@ -243,6 +245,7 @@ int dq_sim_run_closed_loop(struct dq_sim_drive *d, const struct dq_sim_workload 
 		l.ahead[i] = sim_loop_bounded(&l, l.range_blocks);
 	l.start_ns = sim_max_u64(start_ns, d->last_now);
 	l.end_ns = l.start_ns + w->duration_ns;
+	l.cur_end_ns = l.start_ns + DQ_SIM_NS_PER_S;
 	l.second_fn = second_fn;
 	l.arg = arg;
 	l.res = res;
