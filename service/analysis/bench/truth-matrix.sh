@@ -3,7 +3,8 @@
 # (one CSV each) with the steady-state rule, prints every cell against its truth, the totals and the
 # 2-hour checks' one-line answers, and with EXPORT_DIR writes the CI subset's round fixtures.
 #
-#   service/analysis/bench/truth-matrix.sh DIR [EXPORT_DIR]     (exit 1 when a figure is wrong)
+#   service/analysis/bench/truth-matrix.sh DIR [EXPORT_DIR]     (exit 1 when a figure, or a window
+#   where a run to steady state would stop, lies more than 10 % from the truth)
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: $0 DIR [EXPORT_DIR]" >&2; exit 2; }
 args=()

@@ -185,19 +185,37 @@ static int compare_fractions(dq_u128 a, dq_u128 b, dq_u128 c, dq_u128 d)
 }
 
 /*
- * Has the record crossed the level of the horizon first..first+9: has a counted, eligible round
- * since the fresh state's end (fresh..first-1) been more than 5% above its average and another
- * more than 5% below (exactly)? A mean S_r / n_r is compared with 21/20 and 19/20 of
- * sum(y) / 10 = (sum of y_i x D) / (10 D), i.e. with 21 T / (200 D) and 19 T / (200 D).
+ * Has the record crossed the level of the horizon first..first+count-1: has a counted, eligible
+ * round since the fresh state's end (fresh..first-1) been more than 5% above its average and
+ * another more than 5% below? For ten rounds exactly: a mean S_r / n_r is compared with 21/20 and
+ * 19/20 of sum(y) / 10 = (sum of y_i x D) / (10 D), i.e. with 21 T / (200 D) and 19 T / (200 D).
+ * A longer horizon (extended by the written bytes) is compared in doubles, as the service does,
+ * so that the common denominator of many rounds cannot overflow.
  */
 static int crossed_level(const struct dq_ss_round *rounds, const struct dq_ss_round_verdict *v,
-			 uint32_t fresh, uint32_t first, bool *crossed)
+			 uint32_t fresh, uint32_t first, uint32_t count, bool *crossed)
 {
 	dq_u128 denominator, scaled, total = 0, above_level, below_level;
 	bool above = false, below = false;
+	double average = 0, mean;
 	uint32_t i;
 	int rc;
 
+	if (count != DQ_SS_HORIZON_ROUNDS) {
+		for (i = 0; i < count; i++) {
+			average += dq_steady_state_round_mean(&rounds[first + i]);
+		}
+		average /= count;
+		for (i = fresh; i < first; i++) {
+			if (v[i].counted && v[i].eligible) {
+				mean = dq_steady_state_round_mean(&rounds[i]);
+				above = above || mean > 1.05 * average;
+				below = below || mean < 0.95 * average;
+			}
+		}
+		*crossed = above && below;
+		return 0;
+	}
 	rc = common_denominator(rounds, first, DQ_SS_HORIZON_ROUNDS, &denominator);
 	if (rc != 0) {
 		return rc;
@@ -307,19 +325,48 @@ static bool all_usable(const struct dq_ss_round_verdict *v, int64_t first, int64
 }
 
 /*
- * The horizon of the window ending at last (rule v2, revision 2), fresh the first eligible
- * round. The ten rounds last-9..last must count and be eligible. Crossed: they hold with range
- * <= 20% and excursion <= 10% of their average (exact). A first approach: the later half of the
- * record since fresh, n = max(10, (last - fresh + 2) / 2) rounds s..last, all counted and
- * eligible; its bounds (range 20%, excursion 5%: exact for n = 10, in doubles above) and slowing:
- * |b| (n - 1) <= max(half the earlier change over the counted rounds fresh..s-1, 2.5% of avg),
- * in doubles. *complete false: not evaluated; h->first_round..last_round then holds the rounds
- * that were needed (first_round 0 when the phase is too short).
+ * How many rounds the horizon ending at last spans: ten, or with the tested range known, the
+ * fewest from ten on whose random writes (counted or not) reach 1/20 of it, exactly
+ * (20 x written >= range), back to round 0 at most. Garbage collection's state moves with the
+ * share of the range written: ten rounds of a 30 TB drive write too little of it to see a climb.
+ */
+static uint32_t horizon_length(const struct dq_ss_round *rounds, const struct dq_ss_eligibility *e,
+			       uint32_t last)
+{
+	int64_t first = (int64_t)last - (DQ_SS_HORIZON_ROUNDS - 1), round;
+	dq_u128 written = 0, required;
+
+	if (first <= 0 || !e->has_tested_range) {
+		return DQ_SS_HORIZON_ROUNDS;
+	}
+	required = (dq_u128)e->tested_range_bytes * DQ_SS_HORIZON_RANGE_WRITES_NUMERATOR;
+	for (round = first; round <= last; round++) {
+		written += rounds[round].random_write_bytes;
+	}
+	while (first > 0 && written * DQ_SS_HORIZON_RANGE_WRITES_DENOMINATOR < required) {
+		first--;
+		written += rounds[first].random_write_bytes;
+	}
+	return (uint32_t)(last - first + 1);
+}
+
+/*
+ * The horizon of the window ending at last (rule v2, revision 3), fresh the first eligible
+ * round. Its m = horizon_length rounds last-m+1..last must count and be eligible. Crossed: they
+ * hold with range <= 20% and excursion <= 10% of their average (exact for m = 10, in doubles
+ * above). A first approach: the later half of the record since fresh,
+ * n = max(m, (last - fresh + 2) / 2) rounds s..last, all counted and eligible; its bounds (range
+ * 20%, excursion 5%: exact for n = 10, in doubles above) and slowing: |b| (n - 1) <= max(half the
+ * earlier change over the counted rounds fresh..s-1, 2.5% of avg), in doubles. *complete false:
+ * not evaluated; h->first_round..last_round then holds the rounds that were needed (first_round 0
+ * when the phase is too short).
  */
 static int horizon_of(const struct dq_ss_round *rounds, const struct dq_ss_round_verdict *v,
-		      uint32_t fresh, uint32_t last, bool *complete, struct dq_ss_horizon *h)
+		      const struct dq_ss_eligibility *e, uint32_t fresh, uint32_t last,
+		      bool *complete, struct dq_ss_horizon *h)
 {
-	int64_t first = (int64_t)last - (DQ_SS_HORIZON_ROUNDS - 1), start;
+	uint32_t length = horizon_length(rounds, e, last);
+	int64_t first = (int64_t)last - (length - 1), start;
 	uint32_t n;
 	double avg, late, earlier;
 	int rc;
@@ -331,21 +378,26 @@ static int horizon_of(const struct dq_ss_round *rounds, const struct dq_ss_round
 	if (!*complete) {
 		return 0;
 	}
-	rc = crossed_level(rounds, v, fresh, (uint32_t)first, &h->crossed);
+	rc = crossed_level(rounds, v, fresh, (uint32_t)first, length, &h->crossed);
 	if (rc != 0) {
 		return rc;
 	}
 	if (h->crossed) {
 		line_figures(rounds, (uint32_t)first, last, h, &avg, &late);
 		h->slowing = true;
-		rc = exact_bounds(rounds, (uint32_t)first, DQ_SS_HORIZON_ROUNDS,
-				  EXCURSION_10_PERCENT, &h->range_within_bound,
-				  &h->slope_within_bound);
+		if (length == DQ_SS_HORIZON_ROUNDS) {
+			rc = exact_bounds(rounds, (uint32_t)first, DQ_SS_HORIZON_ROUNDS,
+					  EXCURSION_10_PERCENT, &h->range_within_bound,
+					  &h->slope_within_bound);
+		} else {
+			h->range_within_bound = h->range_percent <= 20;
+			h->slope_within_bound = h->slope_excursion_percent <= 10;
+		}
 		h->holds = h->range_within_bound && h->slope_within_bound;
 		return rc;
 	}
 	n = (last - fresh + 2) / 2;
-	n = n > DQ_SS_HORIZON_ROUNDS ? n : DQ_SS_HORIZON_ROUNDS;
+	n = n > length ? n : length;
 	start = (int64_t)last - n + 1;
 	h->first_round = (uint32_t)start;
 	*complete = all_usable(v, start, last);
@@ -480,7 +532,7 @@ static int judge_end(const struct dq_ss_round *rounds, const struct dq_ss_round_
 		}
 	}
 	if (horizon_required(r->evidence)) {
-		rc = horizon_of(rounds, v, r->first_eligible_round, (uint32_t)last, &complete,
+		rc = horizon_of(rounds, v, e, r->first_eligible_round, (uint32_t)last, &complete,
 				&r->end_horizon);
 		if (rc != 0) {
 			return rc;
@@ -517,7 +569,8 @@ static int check_input(const struct dq_ss_round *rounds, size_t n, uint32_t roun
 
 /* Does the window ending at x hold, besides SNIA's bounds: its horizon, where one is required? */
 static int window_holds(const struct dq_ss_round *rounds, const struct dq_ss_round_verdict *v,
-			uint32_t x, struct dq_ss_result *result, bool *holds)
+			const struct dq_ss_eligibility *e, uint32_t x, struct dq_ss_result *result,
+			bool *holds)
 {
 	bool complete;
 	int rc;
@@ -531,7 +584,7 @@ static int window_holds(const struct dq_ss_round *rounds, const struct dq_ss_rou
 	if (!horizon_required(result->evidence)) {
 		return 0;
 	}
-	rc = horizon_of(rounds, v, result->first_eligible_round, x, &complete, &result->horizon);
+	rc = horizon_of(rounds, v, e, result->first_eligible_round, x, &complete, &result->horizon);
 	result->has_horizon = complete;
 	*holds = *holds && complete && result->horizon.holds;
 	return rc;
@@ -572,7 +625,7 @@ int dq_steady_state_detect(const struct dq_ss_round *rounds, size_t n, uint32_t 
 		}
 		result->windows_evaluated++;
 		result->has_window = true;
-		rc = window_holds(rounds, v, x, result, &holds);
+		rc = window_holds(rounds, v, eligibility, x, result, &holds);
 		if (rc != 0) {
 			return rc;
 		}

@@ -215,31 +215,57 @@ def line_change(rounds, first, last):
     return abs(b) * (counted[-1]["index"] - counted[0]["index"])
 
 
-def horizon_of(rounds, x):
-    """The horizon of the window ending at x (rule v2, revision 2) as (figures, unusable rounds): figures None when
-    not evaluated, with the rounds that do not count or are not eligible. First the ten rounds x-9..x must count
-    and be eligible. When the counted, eligible rounds since the fresh state's end F and before them have been more
-    than 5% above and below their average (crossed), the ten rounds hold with max-min <= 20% of avg and
-    |b| x 9 <= 10% of avg (exact). Else (a first approach) the horizon is the later half of the record since F,
-    n = max(10, floor((x - F + 2) / 2)) rounds s..x: the bounds (exactly for n = 10, with 5% for the excursion; for
-    n > 10 as the spec's doubles: range% <= 20, excursion% <= 5) and the approach slowing: |b| (n - 1) <=
-    max(half the change of the least-squares line over the counted rounds F..s-1, 2.5% of avg)."""
+# The horizon's random writes reach at least this share of the tested range (rule v2, revision 3).
+HORIZON_RANGE_WRITES = Fraction(1, 20)
+
+
+def horizon_length(rounds, x, tested_range):
+    """How many rounds the horizon ending at x spans: ten; with the tested range known, the fewest from ten on
+    whose random writes (counted or not) reach 1/20 of it, exactly, back to round 0 at most."""
     first = x - (HORIZON - 1)
+    if first <= 0 or tested_range is None:
+        return HORIZON
+    written = sum(r["randomWriteBytes"] for r in rounds[first:x + 1])
+    while first > 0 and Fraction(written) < HORIZON_RANGE_WRITES * tested_range:
+        first -= 1
+        written += rounds[first]["randomWriteBytes"]
+    return x - first + 1
+
+
+def horizon_of(rounds, x, tested_range):
+    """The horizon of the window ending at x (rule v2, revision 3) as (figures, unusable rounds): figures None when
+    not evaluated, with the rounds that do not count or are not eligible. Its length m: ten rounds, extended back
+    (tested range known) until their random writes reach 1/20 of the tested range. First the m rounds x-m+1..x
+    must count and be eligible. When the counted, eligible rounds since the fresh state's end F and before them have
+    been more than 5% above and below their average (crossed), the m rounds hold with max-min <= 20% of avg and
+    |b| (m - 1) <= 10% of avg (exact for m = 10; for m > 10 as the spec's doubles: range% <= 20, excursion% <= 10).
+    Else (a first approach) the horizon is the later half of the record since F, n = max(m, floor((x - F + 2) / 2))
+    rounds s..x: the bounds (exactly for n = 10, with 5% for the excursion; for n > 10 as the spec's doubles:
+    range% <= 20, excursion% <= 5) and the approach slowing: |b| (n - 1) <= max(half the change of the
+    least-squares line over the counted rounds F..s-1, 2.5% of avg)."""
+    length = horizon_length(rounds, x, tested_range)
+    first = x - (length - 1)
     missing = unusable_rounds(rounds, first, x)
     if first < 0 or missing:
         return None, missing
     fresh = first_eligible(rounds)
     ten = [r["mean"] for r in rounds[first:x + 1]]
-    avg10 = sum(ten, Fraction(0)) / HORIZON
+    avg10 = sum(ten, Fraction(0)) / length
     if crossed_level(rounds, fresh, first, avg10):
         figures = line_figures(rounds, first, x)
         total = sum(ten, Fraction(0))
-        weighted = sum((2 * i - 9) * y for i, y in enumerate(ten))
-        holds = 50 * (max(ten) - min(ten)) <= total and 60 * abs(weighted) <= 11 * total
+        if length == HORIZON:
+            weighted = sum((2 * i - 9) * y for i, y in enumerate(ten))
+            holds = 50 * (max(ten) - min(ten)) <= total and 60 * abs(weighted) <= 11 * total
+        else:
+            avg = figures["avg"]
+            decided_in_doubles("range% <= 20", 5 * (max(ten) - min(ten)), avg)
+            decided_in_doubles("excursion% <= 10", 10 * figures["late"], avg)
+            holds = 5 * (max(ten) - min(ten)) <= avg and 10 * figures["late"] <= avg
         figures.update({"earlierChangePercent": 0.0, "crossed": True, "holds": holds})
         del figures["late"], figures["avg"]
         return figures, []
-    n = max(HORIZON, (x - fresh + 2) // 2)
+    n = max(length, (x - fresh + 2) // 2)
     start = x - n + 1
     missing = unusable_rounds(rounds, start, x)
     if missing:
@@ -283,8 +309,8 @@ def line_figures(rounds, first, x):
     }
 
 
-def horizon_figures(rounds, x):
-    return horizon_of(rounds, x)[0]
+def horizon_figures(rounds, x, tested_range):
+    return horizon_of(rounds, x, tested_range)[0]
 
 
 def horizon_required(evidence):
@@ -321,7 +347,7 @@ def end_window(rounds, limit, length_s, eligibility, evidence):
             failures.append({"kind": "waf-not-steady", "rounds": []})
     horizon = None
     if horizon_required(evidence):
-        horizon, missing = horizon_of(rounds, last)
+        horizon, missing = horizon_of(rounds, last, eligibility["testedRangeBytes"])
         if horizon is None or not horizon["holds"]:
             failures.append({"kind": "level-still-moving", "rounds": missing})
     return {"firstRound": last - 4, "lastRound": last, "holds": not failures, "window": figures,
@@ -344,7 +370,7 @@ def detect(rounds, length_s, eligibility, evidence, max_rounds=None):
         if evidence == "media-writes" and not waf_steady(rounds, x):
             continue
         if horizon_required(evidence):
-            horizon = horizon_figures(rounds, x)
+            horizon = horizon_figures(rounds, x, eligibility["testedRangeBytes"])
             if horizon is None or not horizon["holds"]:
                 continue
         reached = True
@@ -813,7 +839,7 @@ def vector(name, description, totals, elig, length_s=60, max_rounds=None, edge_c
     # them, so that it stays true.
     description = description.replace("{reached}", str(expected["reachedAtRound"]))
     if expected["reached"] and "{h" in description:
-        horizon = horizon_figures(rounds, expected["reachedAtRound"])
+        horizon = horizon_figures(rounds, expected["reachedAtRound"], elig["testedRangeBytes"])
         description = description.replace("{hfirst}", str(horizon["firstRoundIndex"]))
         description = description.replace("{hexc}", "%.1f" % horizon["slopeExcursionPercent"])
         description = description.replace("{hearlier}", "%.1f" % horizon["earlierChangePercent"])
@@ -1117,7 +1143,7 @@ def rule_v2_vectors(rng):
                     "not reached, level-still-moving at the end",
                     "holds" if naive_range else "fails", "holds" if naive_slope else "fails",
                     "" if doubles_fail else " (no nearby sums were found where doubles get it wrong)"),
-                totals_of([("sum", s_) for s_ in climb + sums], 1_000_000), eligibility(0.0, tested))
+                totals_of([("sum", s_) for s_ in climb + sums], little), eligibility(0.0, tested))
             vectors.append((name, v))
 
     # One ten-round horizon: a settling oscillation climbing into a level of ~38.2k (range 8.9%, excursion 6.2%:
@@ -1238,6 +1264,32 @@ def rule_v2_vectors(rng):
         totals_of([100_000] * 5 + [60_000] * 10, host,
                   media=[(host + host * (r % 10) // 100, host) for r in range(15)]),
         eligibility(1.0, tested)))
+
+    # A drive that writes little of its range per round (a 30 TB drive: 0.25% a round): after the cliff a trough
+    # flat for 12 rounds, then a climb of 1% a round to a level 22% higher. Ten rounds of the trough write 2.5% of
+    # the range, too little to see the climb; the horizon extends to the 20 rounds that write 5%.
+    trough = [100_000] * 5 + [30_000] * 12 + [int(round(30_000 * 1.01 ** k)) for k in range(1, 21)] + [36_606] * 33
+    vectors.append(vector(
+        "horizon-extended-by-writes",
+        "after the cliff at round 5 (first eligible round 6), a trough flat at 30k over rounds 5-16, a climb of 1% a "
+        "round (rounds 17-36) to 36.6k, flat from round 36; each round writes 1/400 of the tested range, so the "
+        "horizon spans the 20 rounds whose writes reach 1/20 of it, not ten: the trough's ten-round horizons (rounds "
+        "6-15, flat, nothing before them to be slowing against) would hold at round 15, 18% below the level; the "
+        "20-round horizons first exist at round 25 and span the climb's start, and no first-approach horizon holds "
+        "until the record has been flat at the level as long as it climbed: reached at round {reached} (horizon "
+        "rounds {hfirst}-{reached}); steady at end.",
+        totals_of(trough, tested // 400), eligibility(1.0, tested)))
+    crossed_settling = ([100_000] * 5 + [30_000, 33_000, 36_000, 39_000, 42_000, 45_000, 47_000, 46_000, 43_000,
+                                         40_000, 37_000, 35_000, 34_000] +
+                        [36_000, 38_400, 36_800, 38_900, 37_500, 39_200, 38_000, 39_400, 38_600, 39_300] * 3)
+    vectors.append(vector(
+        "horizon-crossed-extended-by-writes",
+        "after the cliff at round 5 (first eligible round 6), a climb to an overshoot (47k at round 11), a fall below "
+        "the level (34k at round 17) and a settling oscillation (36k-39.4k, rounds 18-47); each round writes 1/400 "
+        "of the tested range, so the horizon is 20 rounds: crossed (the overshoot above, the climb and the "
+        "undershoot below), held to range <= 20% and excursion <= 10% in doubles (a horizon longer than ten): "
+        "reached at round {reached} (horizon rounds {hfirst}-{reached}, excursion {hexc}%); steady at end.",
+        totals_of(crossed_settling, tested // 400), eligibility(1.0, tested)))
 
     vectors.append(vector(
         "horizon-round-not-counted",

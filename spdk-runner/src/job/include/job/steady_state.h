@@ -15,8 +15,14 @@
 #include <stdint.h>
 
 #define DQ_SS_WINDOW_ROUNDS 5
-/* The horizon x-9..x over which the level must have stopped moving (not for read-only, no-reset). */
+/*
+ * The horizon over which the level must have stopped moving (not for read-only, no-reset): at
+ * least the ten rounds x-9..x, and with the tested range known, back until the horizon's random
+ * writes reach 1/20 of it.
+ */
 #define DQ_SS_HORIZON_ROUNDS 10
+#define DQ_SS_HORIZON_RANGE_WRITES_NUMERATOR 1u
+#define DQ_SS_HORIZON_RANGE_WRITES_DENOMINATOR 20u
 /* A fixed divisor at most a round's longest step (3600 s). */
 #define DQ_SS_DIVISOR_MAX 3600u
 
@@ -86,18 +92,21 @@ struct dq_ss_window {
 };
 
 /*
- * The horizon of a window ending at x (rule v2, revision 2; not for read-only, no-reset). The
- * ten rounds x-9..x must count and be eligible. When the counted, eligible rounds since the fresh
- * state's end F and before them have been more than 5% above their average and more than 5%
- * below (crossed, exact), the horizon is those ten rounds: max - min <= 20% of avg and
- * |b| x 9 <= 10% of avg, exact. Else (a first approach) it is the later half of the record since
- * F, n = max(10, floor((x - F + 2) / 2)) rounds s..x: max - min <= 20% and |b| (n - 1) <= 5% of
- * avg (exact for n = 10, in doubles for n > 10), and slowing: |b| (n - 1) <= max(half the change
- * |b1| (last - first) of the least-squares line over the counted rounds F..s-1, 2.5% of avg), in
- * doubles. b is the least-squares slope over the horizon's rounds.
+ * The horizon of a window ending at x (rule v2, revision 3; not for read-only, no-reset). Its
+ * length m: ten rounds, and with the tested range known, the fewest from ten on whose random
+ * writes reach 1/20 of it (exactly; back to round 0 at most). The m rounds x-m+1..x must count
+ * and be eligible. When the counted, eligible rounds since the fresh state's end F and before
+ * them have been more than 5% above their average and more than 5% below (crossed: exact for
+ * m = 10, in doubles above), the horizon is those m rounds: max - min <= 20% of avg and
+ * |b| (m - 1) <= 10% of avg (exact for m = 10, in doubles above). Else (a first approach) it is
+ * the later half of the record since F, n = max(m, floor((x - F + 2) / 2)) rounds s..x:
+ * max - min <= 20% and |b| (n - 1) <= 5% of avg (exact for n = 10, in doubles for n > 10), and
+ * slowing: |b| (n - 1) <= max(half the change |b1| (last - first) of the least-squares line over
+ * the counted rounds F..s-1, 2.5% of avg), in doubles. b is the least-squares slope over the
+ * horizon's rounds.
  */
 struct dq_ss_horizon {
-	uint32_t first_round; /* x-9 when crossed, s on a first approach */
+	uint32_t first_round; /* x-m+1 when crossed, s on a first approach */
 	uint32_t last_round;
 	double range_percent;
 	double slope_excursion_percent; /* 100 |b| (n - 1) / avg */
@@ -119,7 +128,7 @@ enum dq_ss_failure {
 	DQ_SS_FAIL_RANGE_ABOVE_BOUND = 1 << 4,
 	DQ_SS_FAIL_SLOPE_ABOVE_BOUND = 1 << 5,
 	/*
-	 * the horizon is incomplete (a round of x-9..x, or of the later half s..x on a first
+	 * the horizon is incomplete (a round of x-m+1..x, or of the later half s..x on a first
 	 * approach, not counted or not eligible; x < 9) or fails (range, excursion, slowing)
 	 */
 	DQ_SS_FAIL_LEVEL_STILL_MOVING = 1 << 6,

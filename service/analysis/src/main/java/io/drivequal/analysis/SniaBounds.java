@@ -6,7 +6,8 @@ import java.util.Arrays;
 
 /**
  * Decides the SNIA PTS steady-state criteria for a 5-round window, and the same two
- * inequalities over the 10-round horizon the level must also hold over (methodology 3.2).
+ * inequalities over the 10-round horizon the level must also hold over (methodology 3.2;
+ * a horizon longer than ten rounds is decided in doubles by {@link SteadyStateHorizon}).
  *
  * <p>
  * With y_i the round means (i = 0..4 in the window), the definitions

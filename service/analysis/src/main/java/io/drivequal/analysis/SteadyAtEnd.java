@@ -10,15 +10,15 @@ import java.util.OptionalDouble;
  * last counted round (a trailing round that does not count, such as the 20 s left of a
  * 2000 s phase, is left out); it holds when all five count, all five are eligible, both
  * SNIA bounds hold, and where the rule asks for them the write amplification's bounds and
- * the ten-round horizon hold ({@link SteadyStateDetector}).
+ * the horizon hold ({@link SteadyStateDetector}, {@link SteadyStateHorizon}).
  *
  * @param firstRoundIndex first round of the window; -1 when the phase has fewer than five
  * rounds up to its last counted one
  * @param lastRoundIndex last counted round; -1 when no round counts
  * @param window the figures of the five rounds when all five count (even if they do not
  * hold); empty otherwise
- * @param horizon the ten rounds ending at the last counted round, where the rule needs
- * them (a writing phase after a purge or fill); empty otherwise
+ * @param horizon the horizon ending at the last counted round, where the rule needs it (a
+ * writing phase after a purge or fill); empty otherwise
  * @param holds whether the phase is steady at its end
  * @param failures why not, in the order counted, eligible, bounds, write amplification,
  * horizon; empty when it holds

@@ -15,8 +15,9 @@ import java.util.OptionalInt;
  * fresh state's end ({@link FreshState}). A window holds when SNIA's two bounds hold on
  * its round means; when the drive's media writes decided the fresh state, the same bounds
  * on its rounds' write amplification; and, unless the phase only reads or its history is
- * unknown, the level holds over the ten-round horizon ({@link SteadyStateHorizon}).
- * Bounds are inclusive and decided exactly (see {@link SniaBounds}).
+ * unknown, the level holds over the horizon: at least ten rounds, and at least 5 % of the
+ * tested range written ({@link SteadyStateHorizon}). Bounds are inclusive and decided
+ * exactly (see {@link SniaBounds}).
  */
 public final class SteadyStateDetector {
 
@@ -161,18 +162,22 @@ public final class SteadyStateDetector {
 			if (!figures.evaluated()) {
 				failures.add(new SteadyStateFailure(SteadyStateFailure.Kind.LEVEL_STILL_MOVING,
 						figures.unusableRounds(),
-						"the level cannot be checked over the ten rounds " + Math.max(0, figures.firstRoundIndex())
+						"the level cannot be checked over its horizon, rounds " + Math.max(0, figures.firstRoundIndex())
 								+ "–" + last
 								+ ((figures.firstRoundIndex() < 0) ? " (the phase is shorter than ten rounds)" : "")
 								+ (figures.unusableRounds().isEmpty() ? "" : ": " + roundList(figures.unusableRounds())
 										+ " do not count or are in the fresh state")));
 			}
 			else if (!figures.holds()) {
+				String bounds = figures.crossed() ? "bounds 10 % and 20 % around a level the record has crossed"
+						: String.format(Locale.ROOT,
+								"bounds 5 %% and 20 %% on a first approach, which must also move at most half as much as the rounds before it did (%.1f %%), or under 2.5 %%",
+								figures.earlierChangePercent());
 				failures.add(new SteadyStateFailure(SteadyStateFailure.Kind.LEVEL_STILL_MOVING, List.of(), String
 					.format(Locale.ROOT,
-							"the level still moves over rounds %d–%d: %+.2f %% per round (excursion %.1f %%, range %.1f %%; bounds 10 %% and 20 %%)",
+							"the level still moves over rounds %d–%d: %+.2f %% per round (excursion %.1f %%, range %.1f %%; %s)",
 							figures.firstRoundIndex(), last, figures.slopePercentPerRound(),
-							figures.slopeExcursionPercent(), figures.rangePercent())));
+							figures.slopeExcursionPercent(), figures.rangePercent(), bounds)));
 			}
 		}
 		return new SteadyAtEnd(first, last, window, horizon, failures.isEmpty(), failures);

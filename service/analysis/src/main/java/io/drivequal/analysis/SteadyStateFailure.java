@@ -40,8 +40,8 @@ public record SteadyStateFailure(Kind kind, List<Integer> rounds, String message
 		 */
 		WAF_NOT_STEADY("waf-not-steady"),
 		/**
-		 * The ten-round horizon reaches before the fresh state's end or over a round that
-		 * does not count, or its level still moves (range or excursion above the bounds).
+		 * The horizon reaches before the fresh state's end or over a round that does not
+		 * count, or its level still moves (range or excursion above the bounds).
 		 */
 		LEVEL_STILL_MOVING("level-still-moving");
 

@@ -108,6 +108,15 @@ public final class TruthMatrix {
 		}
 
 		/**
+		 * Whether the phase reached steady state (the first window that held, where a run
+		 * to steady state would stop and the report's "from t" starts) more than 10 %
+		 * from the truth.
+		 */
+		boolean reachedWrong() {
+			return this.result.reached() && Math.abs(this.result.window().get().avgIops() / this.truth - 1) > WRONG;
+		}
+
+		/**
 		 * Whether the last five rounds lie within 10 % of the truth: an answer is due.
 		 */
 		boolean answerDue() {
@@ -210,7 +219,10 @@ public final class TruthMatrix {
 			.steadyState();
 	}
 
-	/** Prints the table and the totals; returns the number of wrong figures. */
+	/**
+	 * Prints the table and the totals; returns the number of wrong figures and reached
+	 * windows.
+	 */
 	static int print(List<Drive> drives, PrintStream out) {
 		List<Cell> cells = new ArrayList<>();
 		out.println(
@@ -271,7 +283,32 @@ public final class TruthMatrix {
 		out.printf(Locale.ROOT,
 				"answered %d of %d where the drive has settled by the test's end (that window and every later one within 10 %% of truth)%n",
 				settledAnswered, settled);
-		return (int) wrong;
+		List<Cell> wrongReached = cells.stream().filter(Cell::reachedWrong).toList();
+		out.printf(Locale.ROOT,
+				"reached windows (where a run to steady state would stop) more than 10 %% from truth: %d%s%n",
+				wrongReached.size(),
+				wrongReached.stream()
+					.map((c) -> String.format(Locale.ROOT, " %s %s %s round %d (%+.1f %%)", c.drive(), c.test(),
+							c.media() ? "media" : "none", c.result().reachedAtRound().getAsInt(),
+							100 * (c.result().window().get().avgIops() / c.truth() - 1)))
+					.collect(java.util.stream.Collectors.joining(";")));
+		out.println();
+		out.println("Due cells withheld (last five rounds within 10 % of truth, no figure), and why:");
+		for (Cell cell : cells) {
+			if (cell.answerDue() && cell.figure().isEmpty()) {
+				out.printf(Locale.ROOT, "- %s %s %s (last five %+.1f %%, drift %s): %s%n", cell.drive(), cell.test(),
+						cell.media() ? "media" : "none", 100 * (cell.lastFive().getAsDouble() / cell.truth() - 1),
+						cell.result()
+							.trend()
+							.driftPercentPerRound()
+							.stream()
+							.mapToObj((d) -> String.format(Locale.ROOT, "%+.2f %%/round", d))
+							.findFirst()
+							.orElse("n/a"),
+						cell.result().end().reason());
+			}
+		}
+		return (int) (wrong + wrongReached.size());
 	}
 
 	private static String percent(OptionalDouble value, double truth) {

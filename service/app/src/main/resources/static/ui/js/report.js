@@ -217,7 +217,7 @@ const Report = (() => {
 					[ss.reached && inWindow(r, w) ? 'reached' : null, inWindow(r, end.window) ? 'end' : null].filter(Boolean).join(', '),
 					reference && r.meanIops != null ? (r.meanIops >= reference.avgIops ? '+' : '') + num(100 * (r.meanIops - reference.avgIops) / reference.avgIops, 1) + ' %' : ''],
 			})), (i) => i !== 1 && i !== 3 && i !== 4 && i !== 8),
-			el('p', { class: 'muted small' }, 'Grey rows are not eligible: they are in the drive\'s fresh state, which ends where the drive\'s own media writes show garbage collection (WAF ≥ 1.10), else at the cliff after the plateau, else after W × the tested range of random writes. "reached": the first eligible window that meets SNIA\'s bounds and whose level also holds over ten rounds; "end": the last five rounds, whose figures are the steady-state figures when they hold. WAF (drive): the round\'s media bytes over its host bytes, from the drive\'s OCP C0h and SMART counters.'));
+			el('p', { class: 'muted small' }, 'Grey rows are not eligible: they are in the drive\'s fresh state, which ends where the drive\'s own media writes show garbage collection (WAF ≥ 1.10), else at the cliff after the plateau, else after W × the tested range of random writes. "reached": the first eligible window that meets SNIA\'s bounds and whose level also holds over its horizon (ten rounds, or as many as write 5 % of the tested range); "end": the last five rounds, whose figures are the steady-state figures when they hold. WAF (drive): the round\'s media bytes over its host bytes, from the drive\'s OCP C0h and SMART counters.'));
 		return section;
 	}
 
