@@ -14,6 +14,7 @@ import java.util.Optional;
 
 import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
 import io.drivequal.service.catalog.PhaseSpec;
+import io.drivequal.service.runners.Capability;
 import io.drivequal.service.ingest.PhaseResults;
 import io.drivequal.service.platform.BulkWriter;
 import io.drivequal.service.platform.PoisonAwareBatch;
@@ -51,7 +52,15 @@ public class CompletedJobs {
 	 */
 	public record JobFacts(String jobId, String profile, String deviceSerial, String driveModel, String firmware,
 			Long capacityBytes, List<PhaseSpec> plan, DriveSpec spec, List<Criterion> criteria, Instant endedAt,
-			Double rangeWritesRequired, boolean historyUnknown) {
+			Double rangeWritesRequired, boolean historyUnknown, List<Capability> driveCapabilities) {
+
+		/** A job whose drive's capabilities are not known (imports, older jobs). */
+		public JobFacts(String jobId, String profile, String deviceSerial, String driveModel, String firmware,
+				Long capacityBytes, List<PhaseSpec> plan, DriveSpec spec, List<Criterion> criteria, Instant endedAt,
+				Double rangeWritesRequired, boolean historyUnknown) {
+			this(jobId, profile, deviceSerial, driveModel, firmware, capacityBytes, plan, spec, criteria, endedAt,
+					rangeWritesRequired, historyUnknown, null);
+		}
 
 		/**
 		 * A job whose plan says what was done to the drive (a purge or fill, or a fresh
@@ -72,7 +81,7 @@ public class CompletedJobs {
 			.map((job) -> new JobFacts(job.jobId(), job.profile(), job.deviceSerial(), job.driveModel(), job.firmware(),
 					job.capacityBytes(), job.plan(), job.spec(), job.criteria(), job.endedAt(),
 					(job.analysisSettings() != null) ? job.analysisSettings().rangeWritesRequired() : null,
-					job.analysisSettings() != null && job.analysisSettings().historyUnknown()))
+					job.analysisSettings() != null && job.analysisSettings().historyUnknown(), job.driveCapabilities()))
 			.toList();
 	}
 

@@ -11,6 +11,7 @@ import java.util.UUID;
 import java.util.function.Consumer;
 
 import io.drivequal.service.catalog.PhaseSpec;
+import io.drivequal.service.runners.Capability;
 
 record Job(String jobId, JobState state, String submitter, String profile, String deviceSerial, String driveModel,
 		String firmware, String runnerId, String transportAddress, String engine, Long capacityBytes,
@@ -19,7 +20,7 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 		String verdict, String failureReason, String message, Instant cancelRequestedAt, String cancelRequestedBy,
 		List<PhaseSpec> plan, DriveSpec spec, List<Criterion> criteria, Map<String, Object> analysis,
 		String criteriaSet, AnalysisSettings analysisSettings, String priority, Integer priorityRank, Long queueOrder,
-		Instant notBefore, List<String> submitterTeams) {
+		Instant notBefore, List<String> submitterTeams, List<Capability> driveCapabilities) {
 
 	/** A fresh job id, for a job submitted without an Idempotency-Key or imported. */
 	static String newId() {
@@ -109,6 +110,9 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 
 		List<String> submitterTeams;
 
+		/** What the drive's runner probed it can do when the job was submitted. */
+		List<Capability> driveCapabilities;
+
 		Draft() {
 		}
 
@@ -150,6 +154,7 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 			this.queueOrder = job.queueOrder;
 			this.notBefore = job.notBefore;
 			this.submitterTeams = job.submitterTeams;
+			this.driveCapabilities = job.driveCapabilities;
 		}
 
 		Job build() {
@@ -159,7 +164,8 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 					this.startedAt, this.endedAt, this.updatedAt, this.currentPhaseIndex, this.expectedDurationS,
 					this.verdict, this.failureReason, this.message, this.cancelRequestedAt, this.cancelRequestedBy,
 					this.plan, this.spec, this.criteria, this.analysis, this.criteriaSet, this.analysisSettings,
-					this.priority, this.priorityRank, this.queueOrder, this.notBefore, this.submitterTeams);
+					this.priority, this.priorityRank, this.queueOrder, this.notBefore, this.submitterTeams,
+					this.driveCapabilities);
 		}
 
 	}
