@@ -97,6 +97,25 @@ static void not_nvme(struct dq_device_target *target, const char *what)
 				 DQ_CAPABILITY_MISSING_DEVICE, detail);
 }
 
+/*
+ * A block device's write cache as the kernel drives it (queue/write_cache: "write back" flushes a
+ * volatile cache, "write through" has none): for what has no NVMe controller to ask. A loop
+ * device is write back while it writes through the host's page cache.
+ */
+static void kernel_write_cache(const char *sys, struct dq_device_target *target)
+{
+	char value[64];
+
+	if (read_sysfs(sys, "queue/write_cache", value, sizeof(value)) != 0) {
+		return;
+	}
+	target->capabilities.items[DQ_CAPABILITY_VOLATILE_WRITE_CACHE].has_enabled = true;
+	target->capabilities.items[DQ_CAPABILITY_VOLATILE_WRITE_CACHE].enabled =
+		strcmp(value, "write back") == 0;
+	dq_capability_have(&target->capabilities, DQ_CAPABILITY_VOLATILE_WRITE_CACHE,
+			   "the kernel's queue/write_cache: %.40s", value);
+}
+
 static void identify_file(const char *real, const struct stat *st, bool direct,
 			  struct dq_device_target *target)
 {
@@ -319,6 +338,7 @@ static int identify_block(int fd, const struct stat *st, struct dq_device_target
 	if (name_is(kdev->sysname, "loop")) {
 		kdev->kind = DQ_KDEV_LOOP;
 		not_nvme(target, "a loop device");
+		kernel_write_cache(sys, target);
 		return identify_loop(fd, target, err, err_len);
 	}
 	if (name_is(kdev->sysname, "nvme")) {

@@ -41,7 +41,7 @@ public record Capability(String name, boolean available, String missing, Boolean
 		return switch (this.missing) {
 			case "runner-lacks-sys-admin" ->
 				"grant the runner CAP_SYS_ADMIN (Helm: runner.securityContext.capabilities."
-						+ "add: [SYS_ADMIN]) so it can send NVMe admin commands, or use the spdk engine";
+						+ "add: [IPC_LOCK, SYS_ADMIN]) so it can send NVMe admin commands, or use the spdk engine";
 			case "engine-cannot" ->
 				"run the drive under an engine that reaches it (uring on an NVMe namespace, or spdk)";
 			case "runner-policy" -> "qualify the drive on a controller with a single namespace";
