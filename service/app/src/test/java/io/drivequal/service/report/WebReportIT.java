@@ -217,7 +217,8 @@ class WebReportIT {
 			assertThat(page.textContent("#waf-table tr[data-phase=randwrite-4k-qd32]"))
 				.contains(fixed3(phase.get("waf").get("waf").get("number").asDouble()));
 			assertThat(page.textContent("#recovery-table")).contains("unknown: the job has no seq-clean");
-			// What ran and where it departs from SNIA PTS: the simulated drive's strongest
+			// What ran and where it departs from SNIA PTS: the simulated drive's
+			// strongest
 			// purge, and a seeds' test, which is a fixed run rather than PTS rounds.
 			assertThat(page.getAttribute("#purge-table tr[data-phase=purge]", "data-method"))
 				.isEqualTo("sanitize-block");
