@@ -42,7 +42,7 @@ enum dq_capability_missing {
 	DQ_CAPABILITY_MISSING_PROBE_FAILED, /* probe-failed */
 };
 
-#define DQ_CAPABILITY_DETAIL_MAX_CHARS 240
+#define DQ_CAPABILITY_DETAIL_MAX_CHARS 160
 
 struct dq_capability_state {
 	bool available;
