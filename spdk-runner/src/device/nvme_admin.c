@@ -263,41 +263,21 @@ enum dq_capability_missing dq_nvme_missing_for(int rc)
 int dq_nvme_purge_check(const struct dq_nvme_controller *controller, enum dq_purge_method method,
 			char *err, size_t err_len)
 {
-	const char *missing = NULL;
+	enum dq_capability capability = dq_capability_of_purge(method);
+	struct dq_capabilities caps;
 
-	switch (method) {
-	case DQ_PURGE_METHOD_FORMAT_USER_DATA:
-		missing = controller->oacs & (1u << 1) ? NULL : "Format NVM (OACS bit 1 clear)";
-		break;
-	case DQ_PURGE_METHOD_FORMAT_CRYPTO:
-		missing = !(controller->oacs & (1u << 1)) ? "Format NVM (OACS bit 1 clear)" :
-			  !(controller->fna & (1u << 2))  ? "cryptographic erase in Format NVM "
-							    "(FNA bit 2 clear)" :
-							    NULL;
-		break;
-	case DQ_PURGE_METHOD_SANITIZE_CRYPTO:
-		missing = controller->sanicap & (1u << 0) ?
-				  NULL :
-				  "Sanitize crypto erase (SANICAP bit 0 clear)";
-		break;
-	case DQ_PURGE_METHOD_SANITIZE_BLOCK:
-		missing = controller->sanicap & (1u << 1) ?
-				  NULL :
-				  "Sanitize block erase (SANICAP bit 1 clear)";
-		break;
-	case DQ_PURGE_METHOD_SANITIZE_OVERWRITE:
-		missing = controller->sanicap & (1u << 2) ?
-				  NULL :
-				  "Sanitize overwrite (SANICAP bit 2 clear)";
-		break;
-	default:
+	if (capability == DQ_CAPABILITY_NONE || capability == DQ_CAPABILITY_DEALLOCATE) {
 		snprintf(err, err_len, "%s is not an NVMe admin purge",
 			 dq_purge_method_to_str(method) ? dq_purge_method_to_str(method) :
 							  "(none)");
 		return -EINVAL;
 	}
-	if (missing != NULL) {
-		snprintf(err, err_len, "the controller does not support %s", missing);
+	/* The same reading of Identify as the inventory's, so a refusal and the inventory agree. */
+	memset(&caps, 0, sizeof(caps));
+	dq_nvme_capabilities_from_controller(controller, true, &caps);
+	if (!caps.items[capability].available) {
+		snprintf(err, err_len, "the controller does not support %s: %s",
+			 dq_capability_to_str(capability), caps.items[capability].detail);
 		return -EOPNOTSUPP;
 	}
 	return 0;
