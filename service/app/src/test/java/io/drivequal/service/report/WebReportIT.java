@@ -363,7 +363,7 @@ class WebReportIT {
 			assertThat(page.textContent(sim + " li[data-capability=ocp-smart-c0h]")).contains("yes");
 			assertThat(page.textContent(sim + " li[data-capability=sanitize-crypto]"))
 				.contains("no — the drive lacks it");
-			String nullDrive = "#drives-table tr[data-serial='" + serial("null:1g") + "']";
+			String nullDrive = "#drives-table tr[data-serial='" + nullDriveSerial() + "']";
 			assertThat(page.getAttribute(nullDrive + " li[data-capability=smart]", "data-missing"))
 				.isEqualTo("engine-cannot");
 			assertThat(page.textContent(nullDrive + " li[data-capability=format-user-data]"))
