@@ -272,6 +272,7 @@ static void test_precondition_and_other_phases(struct test_ctx *t, struct captur
 	int rc;
 
 	phases[0].purge_method = DQ_PURGE_METHOD_AUTO;
+	phases[0].purge_fallback = DQ_PURGE_METHOD_DEALLOCATE; /* null offers no real purge */
 	phases[1].has_block_size_bytes = true;
 	phases[1].block_size_bytes = 128 * 1024;
 	phases[1].has_queue_depth = true;
@@ -290,7 +291,7 @@ static void test_precondition_and_other_phases(struct test_ctx *t, struct captur
 	check_sequence(t, c, sequence, sizeof(sequence) / sizeof(sequence[0]));
 	done = check_phase(t, c, 0);
 	CHECK(t, done != NULL && done->has_deallocated_bytes && done->deallocated_bytes == capacity,
-	      "purge auto on null deallocates everything");
+	      "purge auto with fallback deallocate on null deallocates everything");
 	done = check_phase(t, c, 1);
 	CHECK(t, done != NULL && done->write.bytes == 3 * capacity && done->write.ios == 3 * 33,
 	      "precondition writes passes * range exactly: %" PRIu64 " bytes in %" PRIu64 " IOs",
@@ -379,6 +380,41 @@ static void test_refusals(struct test_ctx *t, struct capture *c)
 	bad.kind = DQ_PHASE_KIND_PURGE;
 	bad.purge_method = DQ_PURGE_METHOD_SANITIZE_CRYPTO;
 	expect_refused(t, c, "null", "null", &bad, 1, DQ_REFUSE_INVALID_COMMAND, "cannot purge");
+	/* auto never degrades to a TRIM on its own: refused, with why and the way out named. */
+	bad.purge_method = DQ_PURGE_METHOD_AUTO;
+	expect_refused(
+		t, c, "null", "null", &bad, 1, DQ_REFUSE_INVALID_COMMAND,
+		"cannot purge with auto: it lacks Sanitize and Format NVM [format-user-data: "
+		"engine-cannot (the null engine has no device to erase)] (the device offers: "
+		"deallocate); purgeFallback deallocate would accept a TRIM instead");
+	/* With the fallback an explicit method the device lacks runs as a deallocate. */
+	bad.purge_method = DQ_PURGE_METHOD_SANITIZE_CRYPTO;
+	bad.purge_fallback = DQ_PURGE_METHOD_DEALLOCATE;
+	{
+		struct dq_job_spec fallback = { .job_id = "job-fallback",
+						.runner_id = "r",
+						.engine_name = "null",
+						.target = "null",
+						.phases = &bad,
+						.phase_count = 1 };
+		atomic_int cancel = 0;
+		struct dq_sink sink = { .sample = capture_sample,
+					.event = capture_event,
+					.arg = c };
+		const struct dq_job_event_phase_completed *done;
+
+		memset(c, 0, sizeof(*c));
+		c->t = t;
+		CHECK(t,
+		      dq_job_run(&fallback, NULL, &sink, &cancel, &outcome) == 0 &&
+			      outcome.type == DQ_JOB_EVENT_COMPLETED,
+		      "sanitize-crypto with fallback on null: %s", outcome.message);
+		done = check_phase(t, c, 0);
+		CHECK(t,
+		      done != NULL && done->has_purge_verification &&
+			      done->purge_verification.method == DQ_PURGE_METHOD_DEALLOCATE,
+		      "the fallback's purge reports the deallocate that ran");
+	}
 
 	/* The job names a serial: the wrong device is refused even for reads. */
 	phase.rw = DQ_RW_RANDREAD;

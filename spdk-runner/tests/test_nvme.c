@@ -4,6 +4,7 @@
  * only when its GUID matches; every snapshot must encode as a valid smart-snapshot event.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -307,6 +308,93 @@ static void test_dsm_ranges(struct test_ctx *t)
 	CHECK(t, n == 0 && covered == 0, "nothing");
 }
 
+/* "true" or "false <missing>" of one capability, for compact checks. */
+static const char *capability_state(const struct dq_capabilities *caps, enum dq_capability name)
+{
+	static char out[64];
+	const struct dq_capability_state *state = &caps->items[name];
+
+	if (!state->available && state->missing == DQ_CAPABILITY_MISSING_NONE) {
+		return "not probed";
+	}
+	snprintf(out, sizeof(out), "%s%s%s", state->available ? "true" : "false",
+		 state->available ? "" : " ",
+		 state->available ? "" : dq_capability_missing_to_str(state->missing));
+	return out;
+}
+
+/* What Identify Controller's bits say a controller can do, and every reason a probe gives. */
+static void test_capabilities(struct test_ctx *t)
+{
+	static const struct {
+		enum dq_capability name;
+		const char *expected;
+	} single[] = {
+		{ DQ_CAPABILITY_FORMAT, "true" },
+		{ DQ_CAPABILITY_FORMAT_USER_DATA, "true" },
+		{ DQ_CAPABILITY_FORMAT_CRYPTO, "false device-lacks-it" },
+		{ DQ_CAPABILITY_SANITIZE_BLOCK, "true" },
+		{ DQ_CAPABILITY_SANITIZE_CRYPTO, "false device-lacks-it" },
+		{ DQ_CAPABILITY_SANITIZE_OVERWRITE, "false device-lacks-it" },
+		{ DQ_CAPABILITY_TEMPERATURE_THRESHOLDS, "true" },
+		{ DQ_CAPABILITY_VOLATILE_WRITE_CACHE, "true" },
+		{ DQ_CAPABILITY_FDP, "true" },
+	};
+	uint8_t data[DQ_NVME_IDENTIFY_BYTES] = { 0 };
+	struct dq_nvme_controller controller;
+	struct dq_capabilities caps;
+	char explained[300];
+	size_t i;
+
+	put_le(data + 256, 1u << 1, 2); /* OACS: Format NVM */
+	put_le(data + 328, 1u << 1, 4); /* SANICAP: block erase only */
+	put_le(data + 266, 343, 2); /* WCTEMP */
+	put_le(data + 96, 1u << 19, 4); /* CTRATT: FDP */
+	data[525] = 1; /* VWC present */
+	dq_nvme_controller_parse(data, &controller);
+	memset(&caps, 0, sizeof(caps));
+	dq_nvme_capabilities_from_controller(&controller, true, &caps);
+	for (i = 0; i < sizeof(single) / sizeof(single[0]); i++) {
+		CHECK(t, strcmp(capability_state(&caps, single[i].name), single[i].expected) == 0,
+		      "%s: %s, expected %s", dq_capability_to_str(single[i].name),
+		      capability_state(&caps, single[i].name), single[i].expected);
+	}
+	/* Two namespaces: the runner will not erase them all for one drive's test. */
+	memset(&caps, 0, sizeof(caps));
+	dq_nvme_capabilities_from_controller(&controller, false, &caps);
+	CHECK(t,
+	      strcmp(capability_state(&caps, DQ_CAPABILITY_FORMAT_USER_DATA),
+		     "false runner-policy") == 0 &&
+		      strcmp(capability_state(&caps, DQ_CAPABILITY_FORMAT_CRYPTO),
+			     "false device-lacks-it") == 0,
+	      "multi-namespace: format-user-data %s",
+	      capability_state(&caps, DQ_CAPABILITY_FORMAT_USER_DATA));
+	/* Identify refused for want of CAP_SYS_ADMIN: every admin capability says so, not deallocate. */
+	memset(&caps, 0, sizeof(caps));
+	dq_nvme_probe_capabilities(-1, 1, NULL, -EACCES, "Identify Controller: Permission denied",
+				   false, &caps);
+	for (i = DQ_CAPABILITY_FORMAT; i < DQ_CAPABILITY_COUNT; i++) {
+		const char *expected = i == DQ_CAPABILITY_DEALLOCATE ?
+					       "not probed" :
+					       "false runner-lacks-sys-admin";
+
+		CHECK(t, strcmp(capability_state(&caps, (enum dq_capability)i), expected) == 0,
+		      "%s: %s", dq_capability_to_str((enum dq_capability)i),
+		      capability_state(&caps, (enum dq_capability)i));
+	}
+	dq_capability_explain(&caps, DQ_CAPABILITY_SMART, explained, sizeof(explained));
+	CHECK(t,
+	      strcmp(explained,
+		     "smart: runner-lacks-sys-admin (Identify Controller: Permission denied "
+		     "(NVMe admin passthrough needs CAP_SYS_ADMIN))") == 0,
+	      "explained: %s", explained);
+	CHECK(t,
+	      dq_nvme_missing_for(-EPERM) == DQ_CAPABILITY_MISSING_PRIVILEGE &&
+		      dq_nvme_missing_for(-EIO) == DQ_CAPABILITY_MISSING_DEVICE &&
+		      dq_nvme_missing_for(-ENOTTY) == DQ_CAPABILITY_MISSING_PROBE_FAILED,
+	      "reasons by errno");
+}
+
 int main(void)
 {
 	struct test_ctx t = { 0 };
@@ -317,5 +405,6 @@ int main(void)
 	test_purge_check(&t);
 	test_sanitize_status(&t);
 	test_dsm_ranges(&t);
+	test_capabilities(&t);
 	return test_report(&t, "nvme");
 }

@@ -10,6 +10,7 @@ DRIVEQUAL_SERIAL and DRIVEQUAL_RUNNER (a drive in a runner's inventory)."""
 import base64
 import csv
 import io
+import json
 import os
 import time
 import uuid
@@ -18,6 +19,7 @@ import httpx
 import pytest
 
 from drivequal_client import Client
+from drivequal_client.api.drive import drive_drive
 from drivequal_client.api.export import export_samples_csv
 from drivequal_client.api.qualification import qualification_get, qualification_submit
 from drivequal_client.api.runner import runner_drain, runner_runner
@@ -146,3 +148,27 @@ def test_the_runner_shows_its_drain_state_and_only_an_admin_drains_it() -> None:
     assert runner.status_code == 200, f"HTTP {runner.status_code}: {runner.content!r}"
     assert runner.parsed.state in ("active", "draining", "drained")
     assert runner_drain.sync_detailed(os.environ["DRIVEQUAL_RUNNER"], client=viewer).status_code == 403
+
+
+def test_the_drive_lists_what_its_runner_probed_it_can_do(viewer: Client) -> None:
+    detail = drive_drive.sync(os.environ["DRIVEQUAL_SERIAL"], client=viewer)
+    capabilities = {capability.name: capability for capability in detail.drive.capabilities}
+    # The simulated drive: a Format and a block-erase Sanitize, SMART and the OCP C0h log; no crypto erase.
+    for name in ("format-user-data", "sanitize-block", "deallocate", "smart", "ocp-smart-c0h"):
+        assert capabilities[name].available, name
+    assert not capabilities["sanitize-crypto"].available
+    assert capabilities["sanitize-crypto"].missing == "device-lacks-it"
+    print("capabilities: " + ", ".join(
+        f"{name} {'yes' if c.available else 'no (' + c.missing + ')'}" for name, c in capabilities.items()))
+
+
+def test_a_plan_the_drive_cannot_run_is_refused_naming_what_it_lacks() -> None:
+    submitter = client(os.environ["DRIVEQUAL_SUBMITTER"], raise_on_unexpected_status=False)
+    body = request()
+    body.plan.phases.insert(0, PhaseSpec(name="purge", kind="purge", purge_method="sanitize-crypto"))
+    response = qualification_submit.sync_detailed(client=submitter, body=body)
+    assert response.status_code == 422, response.content
+    problem = json.loads(response.content)
+    assert [m["capability"] for m in problem["missingCapabilities"]] == ["sanitize-crypto"]
+    assert problem["missingCapabilities"][0]["missing"] == "device-lacks-it"
+    print(f"422: {problem['detail']}")

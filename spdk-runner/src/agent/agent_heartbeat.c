@@ -63,6 +63,7 @@ void dq_agent_slot_identify(struct dq_agent_slot *slot, const struct dq_allowlis
 	}
 	slot->identified = true;
 	slot->entry.device = engine.target.device;
+	slot->entry.capabilities = engine.target.capabilities;
 	slot->entry.state = DQ_DEVICE_STATE_IDLE;
 	slot->entry.interlock = DQ_INTERLOCK_NONE;
 	entry = dq_allowlist_match(allowlist, &engine.target.device);

@@ -26,6 +26,26 @@ static void print_usage(FILE *out)
 		"json prints one runner-heartbeat message (the agent's inventory).\n");
 }
 
+/* One line per probed capability: there, or missing and why. */
+static void print_capabilities(const struct dq_capabilities *caps)
+{
+	const struct dq_capability_state *state;
+	int capability;
+
+	for (capability = DQ_CAPABILITY_NONE + 1; capability < DQ_CAPABILITY_COUNT; capability++) {
+		state = &caps->items[capability];
+		if (!state->available && state->missing == DQ_CAPABILITY_MISSING_NONE) {
+			continue;
+		}
+		printf("%-24s   %-22s %s%s%s%s%s\n", "",
+		       dq_capability_to_str((enum dq_capability)capability),
+		       state->available ? "yes" : "no: ",
+		       state->available ? "" : dq_capability_missing_to_str(state->missing),
+		       state->has_enabled ? (state->enabled ? ", enabled" : ", disabled") : "",
+		       state->detail[0] != '\0' ? " - " : "", state->detail);
+	}
+}
+
 static void print_text(const struct dq_inventory *inventory)
 {
 	const struct dq_inventory_item *item;
@@ -52,6 +72,7 @@ static void print_text(const struct dq_inventory *inventory)
 		if (item->serial_note[0] != '\0') {
 			printf("%-24s   serial %s\n", "", item->serial_note);
 		}
+		print_capabilities(&item->entry.capabilities);
 	}
 }
 

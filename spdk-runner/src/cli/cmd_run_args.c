@@ -36,6 +36,7 @@ enum run_option {
 	OPT_DATA_PATTERN,
 	OPT_PRECONDITION,
 	OPT_PURGE,
+	OPT_PURGE_FALLBACK,
 	OPT_OUTPUT_FORMAT,
 	OPT_NAME,
 	OPT_SEED,
@@ -69,7 +70,9 @@ static void print_usage(FILE *out, const struct dq_io_engine_ops *ops)
 					    "  --direct 0|1               O_DIRECT (default 1)\n"
 					    "  --data-pattern P           random (default, fresh data per write) or zeros\n"
 					    "  --precondition PASSES      first write the range sequentially (128k, QD32)\n"
-					    "  --purge METHOD             first erase: auto, deallocate, format-user-data, ...\n"
+					    "  --purge METHOD             first erase: auto (sanitize, else format), deallocate,\n"
+					    "                             format-user-data, ...; refused when the device cannot\n"
+					    "  --purge-fallback deallocate  accept a TRIM when it cannot (not a SNIA PTS purge)\n"
 					    "  --smart                    SMART snapshots before and after the workload\n"
 					    "  --verify                   then read the range back: every block written\n"
 					    "                             must carry its header, LBA and CRC32C\n"
@@ -306,6 +309,14 @@ static int parse_option(struct dq_run_args *a, const struct dq_io_engine_ops *op
 		}
 		a->purge = (enum dq_purge_method)parsed;
 		return 0;
+	case OPT_PURGE_FALLBACK:
+		if (strcmp(value, "deallocate") != 0) {
+			return usage_error("--purge-fallback: '%s' is not deallocate (the only "
+					   "substitute for a purge)",
+					   value);
+		}
+		a->purge_fallback = DQ_PURGE_METHOD_DEALLOCATE;
+		return 0;
 	case OPT_OUTPUT_FORMAT:
 		if (strcmp(value, "json") == 0) {
 			a->format = DQ_OUTPUT_JSON;
@@ -397,6 +408,7 @@ static int parse_args(int argc, char **argv, struct dq_run_args *a,
 		{ "data-pattern", required_argument, NULL, OPT_DATA_PATTERN },
 		{ "precondition", required_argument, NULL, OPT_PRECONDITION },
 		{ "purge", required_argument, NULL, OPT_PURGE },
+		{ "purge-fallback", required_argument, NULL, OPT_PURGE_FALLBACK },
 		{ "output-format", required_argument, NULL, OPT_OUTPUT_FORMAT },
 		{ "name", required_argument, NULL, OPT_NAME },
 		{ "seed", required_argument, NULL, OPT_SEED },

@@ -31,6 +31,7 @@ struct dq_run_args {
 	enum dq_data_pattern data_pattern;
 	uint32_t precondition_passes;
 	enum dq_purge_method purge;
+	enum dq_purge_method purge_fallback; /* --purge-fallback deallocate */
 	bool smart;
 	bool verify; /* append a verify phase over the workload's range */
 	enum dq_output_format format;

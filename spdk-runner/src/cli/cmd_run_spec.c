@@ -50,6 +50,7 @@ static int build_phases(struct dq_run_args *a)
 		*p = (struct dq_phase_spec){ .index = (uint32_t)n, .name = "purge" };
 		p->kind = DQ_PHASE_KIND_PURGE;
 		p->purge_method = a->purge;
+		p->purge_fallback = a->purge_fallback;
 		n++;
 	}
 	if (a->precondition_passes > 0) {

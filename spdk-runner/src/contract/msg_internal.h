@@ -5,6 +5,7 @@
 #ifndef DRIVEQUAL_MSG_INTERNAL_H
 #define DRIVEQUAL_MSG_INTERNAL_H
 
+#include "contract/capabilities.h"
 #include "contract/msg_common.h"
 #include "json_util.h"
 
@@ -16,6 +17,14 @@ extern const struct dq_enum_names g_dq_arrivals_names;
 extern const struct dq_enum_names g_dq_data_pattern_names;
 extern const struct dq_enum_names g_dq_purge_method_names;
 extern const struct dq_enum_names g_dq_smart_source_names;
+extern const struct dq_enum_names g_dq_capability_names;
+extern const struct dq_enum_names g_dq_capability_missing_names;
+
+/* A device's capabilities array (decode: array already checked to be one). */
+int dq_capabilities_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
+			   struct json_object *array, struct dq_capabilities *caps);
+void dq_capabilities_encode(struct dq_jbuild *b, struct json_object *array,
+			    const struct dq_capabilities *caps);
 
 int dq_device_decode(struct dq_jctx *ctx, const struct dq_jpath *path, struct json_object *obj,
 		     struct dq_device *device);

@@ -9,9 +9,10 @@
 #include "msg_internal.h"
 
 static const char *const phase_keys[] = {
-	"index",      "name",	      "kind",	       "rw",	    "readPercent", "blockSizeBytes",
-	"queueDepth", "rangePercent", "runtimeS",      "sizeBytes", "passes",	   "dataPattern",
-	"idleS",      "purgeMethod",  "smartSnapshot", "rounds",    "streams",	   NULL
+	"index",	  "name",	 "kind",	 "rw",		"readPercent",
+	"blockSizeBytes", "queueDepth",	 "rangePercent", "runtimeS",	"sizeBytes",
+	"passes",	  "dataPattern", "idleS",	 "purgeMethod", "purgeFallback",
+	"smartSnapshot",  "rounds",	 "streams",	 NULL
 };
 
 /* The schema's if-then rules and bounds, as the runner checks every phase (phase_rules.c). */
@@ -61,6 +62,8 @@ int dq_phase_spec_decode(struct dq_jctx *ctx, const struct dq_jpath *path, struc
 	dq_json_u32(ctx, path, obj, "idleS", false, 1, DQ_IDLE_S_MAX, &p->idle_s, &p->has_idle_s);
 	p->purge_method =
 		dq_json_enum(ctx, path, obj, "purgeMethod", false, &g_dq_purge_method_names);
+	p->purge_fallback =
+		dq_json_enum(ctx, path, obj, "purgeFallback", false, &g_dq_purge_method_names);
 	dq_json_bool(ctx, path, obj, "smartSnapshot", false, &p->smart_snapshot,
 		     &p->has_smart_snapshot);
 	dq_json_object(ctx, path, obj, "rounds", false, &rounds);
@@ -116,6 +119,9 @@ void dq_phase_spec_encode(struct dq_jbuild *b, struct json_object *obj,
 	}
 	if (p->purge_method != DQ_PURGE_METHOD_NONE) {
 		dq_jb_enum(b, obj, "purgeMethod", &g_dq_purge_method_names, p->purge_method);
+	}
+	if (p->purge_fallback != DQ_PURGE_METHOD_NONE) {
+		dq_jb_enum(b, obj, "purgeFallback", &g_dq_purge_method_names, p->purge_fallback);
 	}
 	if (p->has_smart_snapshot) {
 		dq_jb_bool(b, obj, "smartSnapshot", p->smart_snapshot);

@@ -19,8 +19,8 @@ static const struct dq_enum_names interlock_names = DQ_ENUM_NAMES(interlock_name
 static const char *const heartbeat_keys[] = { "schemaVersion", "runnerId", "time",    "intervalMs",
 					      "runnerVersion", "hostname", "engines", "devices",
 					      "activeJobs",    NULL };
-static const char *const device_item_keys[] = { "device", "allowlisted", "state", "interlock",
-						NULL };
+static const char *const device_item_keys[] = { "device",    "allowlisted",  "state",
+						"interlock", "capabilities", NULL };
 static const char *const job_item_keys[] = { "jobId", "deviceSerial", "phaseIndex", NULL };
 
 const char *dq_device_state_to_str(enum dq_device_state state)
@@ -59,8 +59,8 @@ static void devices_decode(struct dq_jctx *ctx, struct json_object *root,
 {
 	const struct dq_jpath *path = DQ_JPATH_KEY(NULL, "devices");
 	struct dq_heartbeat_device *d;
-	struct json_object *devices, *item, *device;
-	size_t i, n = 0;
+	struct json_object *devices, *item, *device, *capabilities;
+	size_t i, n = 0, capability_count;
 
 	dq_json_array(ctx, NULL, root, "devices", true, 0, DQ_HEARTBEAT_MAX_DEVICES, &devices, &n);
 	if (ctx->rc != 0 || n == 0) {
@@ -90,6 +90,13 @@ static void devices_decode(struct dq_jctx *ctx, struct json_object *root,
 		d->state = dq_json_enum(ctx, item_path, item, "state", true, &device_state_names);
 		d->interlock =
 			dq_json_enum(ctx, item_path, item, "interlock", false, &interlock_names);
+		capabilities = NULL;
+		dq_json_array(ctx, item_path, item, "capabilities", false, 1,
+			      DQ_CAPABILITY_COUNT - 1, &capabilities, &capability_count);
+		if (ctx->rc == 0 && capabilities != NULL) {
+			dq_capabilities_decode(ctx, DQ_JPATH_KEY(item_path, "capabilities"),
+					       capabilities, &d->capabilities);
+		}
 	}
 }
 
@@ -206,6 +213,10 @@ int dq_runner_heartbeat_encode(const struct dq_runner_heartbeat *hb, char **json
 		dq_jb_enum(&b, item, "state", &device_state_names, d->state);
 		if (d->interlock != DQ_INTERLOCK_NONE) {
 			dq_jb_enum(&b, item, "interlock", &interlock_names, d->interlock);
+		}
+		if (d->capabilities.probed) {
+			dq_capabilities_encode(&b, dq_jb_array(&b, item, "capabilities"),
+					       &d->capabilities);
 		}
 	}
 	array = dq_jb_array(&b, root, "activeJobs");

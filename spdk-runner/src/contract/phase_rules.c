@@ -351,6 +351,14 @@ static int check_kind(const struct dq_phase_spec *p, struct dq_phase_violation *
 		{ NULL, false },
 	};
 
+	if (p->purge_fallback != DQ_PURGE_METHOD_NONE && p->kind != DQ_PHASE_KIND_PURGE) {
+		return violate(v, "purgeFallback", "applies to purge phases only (kind %s)", kind);
+	}
+	if (p->purge_fallback != DQ_PURGE_METHOD_NONE &&
+	    p->purge_fallback != DQ_PURGE_METHOD_DEALLOCATE) {
+		return violate(v, "purgeFallback", "must be deallocate (got %s)",
+			       dq_purge_method_to_str(p->purge_fallback));
+	}
 	if (p->stream_count > 0) {
 		return check_streams(p, v);
 	}

@@ -84,6 +84,38 @@ static bool name_is(const char *name, const char *format_check)
 	return sscanf(name, "loop%u%c", &a, &tail) == 1;
 }
 
+/* What only an NVMe controller has, missing on something that is not one (what says it). */
+static void not_nvme(struct dq_device_target *target, const char *what)
+{
+	char detail[DQ_CAPABILITY_DETAIL_MAX_CHARS + 1];
+
+	snprintf(detail, sizeof(detail), "%s: no NVMe controller behind it", what);
+	dq_capability_lack_range(&target->capabilities, DQ_CAPABILITY_FORMAT,
+				 DQ_CAPABILITY_SANITIZE_OVERWRITE, DQ_CAPABILITY_MISSING_DEVICE,
+				 detail);
+	dq_capability_lack_range(&target->capabilities, DQ_CAPABILITY_SMART, DQ_CAPABILITY_FDP,
+				 DQ_CAPABILITY_MISSING_DEVICE, detail);
+}
+
+/*
+ * A block device's write cache as the kernel drives it (queue/write_cache: "write back" flushes a
+ * volatile cache, "write through" has none): for what has no NVMe controller to ask. A loop
+ * device is write back while it writes through the host's page cache.
+ */
+static void kernel_write_cache(const char *sys, struct dq_device_target *target)
+{
+	char value[64];
+
+	if (read_sysfs(sys, "queue/write_cache", value, sizeof(value)) != 0) {
+		return;
+	}
+	target->capabilities.items[DQ_CAPABILITY_VOLATILE_WRITE_CACHE].has_enabled = true;
+	target->capabilities.items[DQ_CAPABILITY_VOLATILE_WRITE_CACHE].enabled =
+		strcmp(value, "write back") == 0;
+	dq_capability_have(&target->capabilities, DQ_CAPABILITY_VOLATILE_WRITE_CACHE,
+			   "the kernel's queue/write_cache: %.40s", value);
+}
+
 static void identify_file(const char *real, const struct stat *st, bool direct,
 			  struct dq_device_target *target)
 {
@@ -104,6 +136,9 @@ static void identify_file(const char *real, const struct stat *st, bool direct,
 	dq_strlcpy(target->probe_path, real, sizeof(target->probe_path));
 	target->purge_methods = 1u << DQ_PURGE_METHOD_DEALLOCATE;
 	target->buffer_align = lba < 4096 ? 4096 : lba;
+	not_nvme(target, "a regular file");
+	dq_capability_have(&target->capabilities, DQ_CAPABILITY_DEALLOCATE,
+			   "hole punching (fallocate PUNCH_HOLE)");
 }
 
 static int identify_loop(int fd, struct dq_device_target *target, char *err, size_t err_len)
@@ -141,8 +176,9 @@ static void identify_nvme(int fd, const char *sys, struct dq_device_target *targ
 
 	nsid = ioctl(fd, NVME_IOCTL_ID);
 	kdev->nsid = nsid > 0 ? (uint32_t)nsid : 0;
-	if (dq_nvme_identify_controller(fd, &kdev->controller, kdev->identify_error,
-					sizeof(kdev->identify_error)) == 0) {
+	kdev->identify_rc = dq_nvme_identify_controller(fd, &kdev->controller, kdev->identify_error,
+							sizeof(kdev->identify_error));
+	if (kdev->identify_rc == 0) {
 		kdev->identified = true;
 		clean_text(device->serial, sizeof(device->serial), kdev->controller.serial);
 		clean_text(device->model, sizeof(device->model), kdev->controller.model);
@@ -291,20 +327,46 @@ static int identify_block(int fd, const struct stat *st, struct dq_device_target
 	if (read_sysfs(sys, "queue/discard_max_bytes", value, sizeof(value)) == 0 &&
 	    strtoull(value, NULL, 10) > 0) {
 		target->purge_methods |= 1u << DQ_PURGE_METHOD_DEALLOCATE;
+		dq_capability_have(&target->capabilities, DQ_CAPABILITY_DEALLOCATE,
+				   "BLKDISCARD (discard_max_bytes %.40s)", value);
+	} else {
+		dq_capability_lack(&target->capabilities, DQ_CAPABILITY_DEALLOCATE,
+				   DQ_CAPABILITY_MISSING_DEVICE,
+				   "the kernel reports discard_max_bytes 0: no TRIM / Dataset "
+				   "Management");
 	}
 	if (name_is(kdev->sysname, "loop")) {
 		kdev->kind = DQ_KDEV_LOOP;
+		not_nvme(target, "a loop device");
+		kernel_write_cache(sys, target);
 		return identify_loop(fd, target, err, err_len);
 	}
 	if (name_is(kdev->sysname, "nvme")) {
+		bool single;
+
 		kdev->kind = DQ_KDEV_NVME;
 		identify_nvme(fd, sys, target, kdev);
-		if (kdev->identified && nvme_single_namespace(sys)) {
+		single = kdev->identified && nvme_single_namespace(sys);
+		if (single) {
 			target->purge_methods |= dq_nvme_purge_methods(&kdev->controller);
 		}
+		dq_nvme_probe_capabilities(fd, kdev->nsid,
+					   kdev->identified ? &kdev->controller : NULL,
+					   kdev->identify_rc, kdev->identify_error, single,
+					   &target->capabilities);
 	} else {
 		kdev->kind = DQ_KDEV_BLOCK;
 		identify_other(sys, target);
+		dq_capability_lack_range(
+			&target->capabilities, DQ_CAPABILITY_FORMAT,
+			DQ_CAPABILITY_SANITIZE_OVERWRITE, DQ_CAPABILITY_MISSING_ENGINE,
+			"the uring engine formats, sanitizes and reads logs only on "
+			"NVMe namespaces (NVMe admin passthrough)");
+		dq_capability_lack_range(
+			&target->capabilities, DQ_CAPABILITY_SMART, DQ_CAPABILITY_FDP,
+			DQ_CAPABILITY_MISSING_ENGINE,
+			"the uring engine formats, sanitizes and reads logs only on "
+			"NVMe namespaces (NVMe admin passthrough)");
 	}
 	if (device->serial[0] == '\0') {
 		snprintf(device->serial, sizeof(device->serial), "KDEV-%u:%u", target->dev_major,

@@ -109,9 +109,8 @@ int dq_purge_phase_run(const struct dq_phase_env *env, const struct dq_phase_spe
 	char err[512] = "";
 	int rc;
 
-	if (method == DQ_PURGE_METHOD_AUTO) {
-		method = dq_device_target_strongest_purge(&engine->target);
-	}
+	/* job_check_phases_fit refused a purge that resolves to nothing before anything ran. */
+	method = dq_device_target_resolve_purge(&engine->target, method, spec->purge_fallback);
 	stats->start_ns = dq_phase_env_now(env);
 	rc = proof != NULL ? dq_purge_proof_prepare(env, spec->index, proof, err, sizeof(err)) :
 			     -ENOMEM;

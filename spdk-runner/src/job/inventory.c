@@ -62,6 +62,7 @@ static void add_target(const char *target, void *arg)
 	}
 	item->opened = true;
 	item->entry.device = engine.target.device;
+	item->entry.capabilities = engine.target.capabilities;
 	if (engine.target.serial_synthetic) {
 		dq_strlcpy(item->serial_note, engine.target.serial_note, sizeof(item->serial_note));
 	}

@@ -50,6 +50,45 @@ static const char *purge_capability(enum dq_purge_method method)
 	}
 }
 
+/*
+ * A purge the device cannot do and the plan gave no fallback for: name what was asked, what the
+ * device lacks and why (the probed capability's reason), what it offers, and the way out.
+ */
+static int refuse_purge(struct job *job, const struct dq_phase_spec *p)
+{
+	const struct dq_device_target *target = &job->engine.target;
+	enum dq_purge_method method = p->purge_method;
+	char offered[160], why[320] = "";
+	enum dq_capability capability;
+
+	if (method == DQ_PURGE_METHOD_AUTO) {
+		/* auto: the strongest method a drive of this kind would have, to say why not */
+		method = DQ_PURGE_METHOD_FORMAT_USER_DATA;
+	}
+	capability = dq_capability_of_purge(method);
+	if (capability != DQ_CAPABILITY_NONE && target->capabilities.probed) {
+		char explained[300];
+
+		dq_capability_explain(&target->capabilities, capability, explained,
+				      sizeof(explained));
+		snprintf(why, sizeof(why), " [%s]", explained);
+	}
+	purge_methods_text(target->purge_methods, offered, sizeof(offered));
+	return job_refuse(job, DQ_REFUSE_INVALID_COMMAND,
+			  "phase %s: %s cannot purge with %s: it lacks %s%s (the device offers: "
+			  "%s)%s; nothing was written",
+			  p->name, target->device.transport_address,
+			  dq_purge_method_to_str(p->purge_method),
+			  p->purge_method == DQ_PURGE_METHOD_AUTO ? "Sanitize and Format NVM" :
+								    purge_capability(method),
+			  why, offered,
+			  (target->purge_methods & (1u << DQ_PURGE_METHOD_DEALLOCATE)) &&
+					  p->purge_fallback == DQ_PURGE_METHOD_NONE ?
+				  "; purgeFallback deallocate would accept a TRIM instead, which "
+				  "SNIA PTS does not count as a purge" :
+				  "");
+}
+
 /* Does a phase leave this job's headers on the medium (random data written over its range)? */
 static bool writes_headers(const struct dq_phase_spec *p)
 {
@@ -107,7 +146,6 @@ int job_check_phases_fit(struct job *job)
 	const struct dq_io_engine_ops *ops = job->engine.ops;
 	uint32_t lba = target->device.lba_size_bytes;
 	const struct dq_phase_spec *p;
-	enum dq_purge_method method;
 	char why[256];
 	uint64_t range;
 	size_t i;
@@ -157,23 +195,10 @@ int job_check_phases_fit(struct job *job)
 					  "phase %s: engine %s cannot deallocate", p->name,
 					  ops->name);
 		}
-		if (p->kind == DQ_PHASE_KIND_PURGE) {
-			method = p->purge_method == DQ_PURGE_METHOD_AUTO ?
-					 dq_device_target_strongest_purge(target) :
-					 p->purge_method;
-			if (method == DQ_PURGE_METHOD_NONE ||
-			    !(target->purge_methods & (1u << method))) {
-				char offered[160];
-
-				purge_methods_text(target->purge_methods, offered, sizeof(offered));
-				return job_refuse(
-					job, DQ_REFUSE_INVALID_COMMAND,
-					"phase %s: %s cannot purge with %s: it lacks %s (the "
-					"device offers: %s); nothing was written",
-					p->name, target->device.transport_address,
-					dq_purge_method_to_str(p->purge_method),
-					purge_capability(method), offered);
-			}
+		if (p->kind == DQ_PHASE_KIND_PURGE &&
+		    dq_device_target_resolve_purge(target, p->purge_method, p->purge_fallback) ==
+			    DQ_PURGE_METHOD_NONE) {
+			return refuse_purge(job, p);
 		}
 		if (p->kind == DQ_PHASE_KIND_VERIFY && check_verify_fits(job, i) != 1) {
 			return 0;

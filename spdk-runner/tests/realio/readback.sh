@@ -81,9 +81,64 @@ case_purge_refuse_format() {
 	expect_refused invalid-command "$LOOP_DEV" --purge format-user-data --rw randread \
 		--size 4k --allowlist "$allow" --serial "$serial"
 	out=$(ls "$CASE_DIR"/refused-invalid-command-*.jsonl)
-	grep -q 'cannot purge with format-user-data: it lacks Format NVM with user-data erase (the device offers: deallocate); nothing was written' "$out" ||
-		fail "the refusal names the missing capability"
+	grep -q 'cannot purge with format-user-data: it lacks Format NVM with user-data erase \[format-user-data: device-lacks-it (a loop device: no NVMe controller behind it)\] (the device offers: deallocate); purgeFallback deallocate would accept a TRIM instead, which SNIA PTS does not count as a purge; nothing was written' "$out" ||
+		fail "the refusal names the missing capability, why and the way out: $(cat "$out")"
 	echo "ok a format purge on a device without Format is refused, data unchanged"
+}
+
+# What the runner probes on a loop device with CAP_SYS_ADMIN dropped (as the Helm chart runs it):
+# every capability listed, each missing one with its reason, in the heartbeat the agent sends;
+# auto does not degrade to a TRIM without the plan's consent, and with it reports the TRIM.
+case_probe_loop_no_sys_admin() {
+	local file serial allow hb entry out drop=(setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin --)
+	need_root_loop
+	command -v setpriv >/dev/null || skip "setpriv (util-linux) is not installed"
+	start_case probe-loop-no-sys-admin
+	file=$(new_file backing.img 32M)
+	new_loop "$file"
+	serial=$(serial_of "$LOOP_DEV")
+	allow="$CASE_DIR/allow.json"
+	allow_serial "$allow" "$serial" '"allowSignatures": true'
+	hb="$CASE_DIR/heartbeat.json"
+	"${drop[@]}" "$RUNNER" devices --output-format json --allowlist "$allow" >"$hb" ||
+		fail "devices without CAP_SYS_ADMIN failed"
+	"$RUNNER" validate runner-heartbeat "$hb" >/dev/null || fail "the heartbeat breaks the contract"
+	entry=$(jq -c --arg dev "$LOOP_DEV" '.devices[] | select(.device.transportAddress == $dev)' "$hb")
+	[ -n "$entry" ] || fail "the inventory does not list $LOOP_DEV: $(cat "$hb")"
+	jq -r '.capabilities[] | "  \(.name): \(if .available then "yes" else "no, \(.missing)" end)\(if .detail then " (\(.detail))" else "" end)"' <<<"$entry"
+	[ "$(jq '.capabilities | length' <<<"$entry")" -eq 12 ] || fail "not every capability is listed: $entry"
+	[ "$(jq -r '.capabilities[] | select(.name == "deallocate") | .available' <<<"$entry")" = true ] ||
+		fail "a loop device deallocates (BLKDISCARD)"
+	# Its cache is the host's page cache, as the kernel says (queue/write_cache).
+	[ "$(jq -r '.capabilities[] | select(.name == "volatile-write-cache") | "\(.available) \(.enabled)"' <<<"$entry")" = \
+		"true $([ "$(cat "/sys/block/${LOOP_DEV#/dev/}/queue/write_cache")" = "write back" ] && echo true || echo false)" ] ||
+		fail "the loop device's write cache is the kernel's queue/write_cache: $entry"
+	for name in format format-user-data format-crypto sanitize-block sanitize-crypto sanitize-overwrite \
+		smart ocp-smart-c0h temperature-thresholds fdp; do
+		[ "$(jq -r --arg n "$name" '.capabilities[] | select(.name == $n) | "\(.available) \(.missing)"' <<<"$entry")" = "false device-lacks-it" ] ||
+			fail "$name on a loop device: expected missing, device-lacks-it: $entry"
+	done
+	# purge auto: refused before a single canary is written, naming what is missing and why.
+	out="$CASE_DIR/auto.jsonl"
+	set +e
+	"${drop[@]}" "$RUNNER" run --output-format json --filename "$LOOP_DEV" --purge auto \
+		--rw randread --size 4k --allowlist "$allow" --serial "$serial" >"$out"
+	set -e
+	grep -q '"type":"refused"' "$out" || fail "purge auto on a loop device was not refused: $(cat "$out")"
+	grep -q 'cannot purge with auto: it lacks Sanitize and Format NVM \[format-user-data: device-lacks-it' "$out" ||
+		fail "the refusal names the missing capability: $(cat "$out")"
+	# With the buyer's consent it runs, and says that a deallocate ran.
+	out="$CASE_DIR/fallback.jsonl"
+	set +e
+	"${drop[@]}" "$RUNNER" run --output-format json --filename "$LOOP_DEV" --purge auto \
+		--purge-fallback deallocate --rw randread --size 4k --allowlist "$allow" \
+		--serial "$serial" >"$out"
+	STATUS=$?
+	set -e
+	[ "$STATUS" -eq 0 ] || fail "purge auto with fallback: exit $STATUS: $(cat "$out")"
+	grep -q '"purgeVerification":{"method":"deallocate","status":"verified"' "$out" ||
+		fail "the fallback's purge names the deallocate that ran: $(cat "$out")"
+	echo "ok $LOOP_DEV without CAP_SYS_ADMIN: 12 capabilities probed (deallocate and the write cache there), auto refused, the fallback ran a deallocate"
 }
 
 # A job that writes, waits, and reads back; what happens while it waits is the test's.
@@ -187,6 +242,7 @@ case "${1:?case}" in
 purge-proof-loop) case_purge_proof_loop ;;
 purge-proof-sim) case_purge_proof_sim ;;
 purge-refuse-format) case_purge_refuse_format ;;
+probe-loop-no-sys-admin) case_probe_loop_no_sys_admin ;;
 verify-loop) case_verify_loop ;;
 verify-sim) case_verify_sim ;;
 verify-refuse) case_verify_refuse ;;

@@ -66,6 +66,14 @@ static int null_open(const struct dq_io_engine_open_args *args, void **data,
 	snprintf(target->serial_note, sizeof(target->serial_note),
 		 "fake: the null engine has no device");
 	target->purge_methods = 1u << DQ_PURGE_METHOD_DEALLOCATE;
+	dq_capability_lack_range(&target->capabilities, DQ_CAPABILITY_FORMAT,
+				 DQ_CAPABILITY_SANITIZE_OVERWRITE, DQ_CAPABILITY_MISSING_ENGINE,
+				 "the null engine has no device to erase");
+	dq_capability_have(&target->capabilities, DQ_CAPABILITY_DEALLOCATE,
+			   "accepted and discarded: the null engine stores nothing");
+	dq_capability_lack_range(&target->capabilities, DQ_CAPABILITY_SMART, DQ_CAPABILITY_FDP,
+				 DQ_CAPABILITY_MISSING_ENGINE,
+				 "the null engine has no device to report on");
 	target->buffer_align = 64;
 	snprintf(target->no_data_reason, sizeof(target->no_data_reason),
 		 "the null engine stores nothing");

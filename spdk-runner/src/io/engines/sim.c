@@ -252,6 +252,47 @@ static int sim_parse_target(const char *target, char *profile, size_t profile_le
 	return 0;
 }
 
+/* What the simulated drive offers, as a drive would answer the probe (every purge the model runs
+ * is an erase of its FTL; it has no crypto or overwrite sanitize, no FDP). */
+static void sim_capabilities(const struct sim_engine *engine, struct dq_capabilities *caps)
+{
+	struct dq_sim_smart smart;
+
+	if (engine->fluid != NULL) {
+		dq_sim_fluid_smart(engine->fluid, &smart);
+	} else {
+		dq_sim_drive_smart(engine->drive, &smart);
+	}
+	dq_capability_have(caps, DQ_CAPABILITY_FORMAT, "the simulated drive's FTL erase");
+	dq_capability_have(caps, DQ_CAPABILITY_FORMAT_USER_DATA, "the simulated drive's FTL erase");
+	dq_capability_lack(caps, DQ_CAPABILITY_FORMAT_CRYPTO, DQ_CAPABILITY_MISSING_DEVICE,
+			   "the simulated drive models no encryption");
+	dq_capability_have(caps, DQ_CAPABILITY_SANITIZE_BLOCK, "the simulated drive's FTL erase");
+	dq_capability_lack(caps, DQ_CAPABILITY_SANITIZE_CRYPTO, DQ_CAPABILITY_MISSING_DEVICE,
+			   "the simulated drive models no encryption");
+	dq_capability_lack(caps, DQ_CAPABILITY_SANITIZE_OVERWRITE, DQ_CAPABILITY_MISSING_DEVICE,
+			   "the simulated drive models no overwrite sanitize");
+	dq_capability_have(caps, DQ_CAPABILITY_DEALLOCATE, "the simulated drive's FTL trim");
+	dq_capability_have(caps, DQ_CAPABILITY_SMART, "the simulator's counters");
+	dq_capability_have(caps, DQ_CAPABILITY_OCP_SMART_C0H,
+			   "the simulator's physical media bytes written");
+	if (smart.warning_temperature_threshold_k != 0) {
+		dq_capability_have(caps, DQ_CAPABILITY_TEMPERATURE_THRESHOLDS,
+				   "WCTEMP %u K, CCTEMP %u K (the profile's thermal model)",
+				   smart.warning_temperature_threshold_k,
+				   smart.critical_temperature_threshold_k);
+	} else {
+		dq_capability_lack(caps, DQ_CAPABILITY_TEMPERATURE_THRESHOLDS,
+				   DQ_CAPABILITY_MISSING_DEVICE,
+				   "the profile has no thermal model: no thresholds declared");
+	}
+	dq_capability_lack(caps, DQ_CAPABILITY_VOLATILE_WRITE_CACHE, DQ_CAPABILITY_MISSING_DEVICE,
+			   "the simulated drive's write buffer is power-loss protected, as an "
+			   "enterprise drive's: no volatile write cache");
+	dq_capability_lack(caps, DQ_CAPABILITY_FDP, DQ_CAPABILITY_MISSING_DEVICE,
+			   "the simulated drive models no Flexible Data Placement");
+}
+
 static int sim_open(const struct dq_io_engine_open_args *args, void **data,
 		    struct dq_device_target *target, char *err, size_t err_len)
 {
@@ -327,6 +368,7 @@ static int sim_open(const struct dq_io_engine_open_args *args, void **data,
 	target->purge_methods = (1u << DQ_PURGE_METHOD_FORMAT_USER_DATA) |
 				(1u << DQ_PURGE_METHOD_SANITIZE_BLOCK) |
 				(1u << DQ_PURGE_METHOD_DEALLOCATE);
+	sim_capabilities(engine, &target->capabilities);
 	target->buffer_align = 64;
 	target->max_queue_depth = DQ_QUEUE_DEPTH_MAX;
 	if (options != NULL && options->medium) {

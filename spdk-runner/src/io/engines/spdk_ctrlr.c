@@ -219,12 +219,20 @@ void dq_spdk_dev_describe(const struct spdk_dev *dev, struct dq_device_target *t
 	target->purge_methods = 0;
 	if (dev->controller.oncs & (1u << 2)) {
 		target->purge_methods |= 1u << DQ_PURGE_METHOD_DEALLOCATE;
+		dq_capability_have(&target->capabilities, DQ_CAPABILITY_DEALLOCATE,
+				   "Dataset Management (ONCS bit 2)");
+	} else {
+		dq_capability_lack(&target->capabilities, DQ_CAPABILITY_DEALLOCATE,
+				   DQ_CAPABILITY_MISSING_DEVICE,
+				   "Identify Controller: ONCS bit 2 clear, no Dataset Management");
 	}
 	/* Format and sanitize act on the whole controller's media: only offered with one namespace
-	 * (as for kernel NVMe devices). */
+	 * (as for kernel NVMe devices). SMART and C0h are read when a job asks (not listed here). */
 	if (dev->single_namespace) {
 		target->purge_methods |= dq_nvme_purge_methods(&dev->controller);
 	}
+	dq_nvme_capabilities_from_controller(&dev->controller, dev->single_namespace,
+					     &target->capabilities);
 }
 
 int dq_spdk_get_log(struct spdk_dev *dev, uint8_t log_id, uint32_t nsid, void *buf, uint32_t len,

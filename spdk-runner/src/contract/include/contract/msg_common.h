@@ -298,6 +298,9 @@ struct dq_phase_spec {
 	bool has_idle_s;
 	uint32_t idle_s;
 	enum dq_purge_method purge_method;
+	/* purge phases: what the plan accepts when the device cannot do purge_method (only
+	 * deallocate: a TRIM, which SNIA PTS does not count as a purge); NONE: refuse instead */
+	enum dq_purge_method purge_fallback;
 	bool has_smart_snapshot;
 	bool smart_snapshot;
 	bool has_rounds; /* adaptive rounds: the steps replace rw..queueDepth and the duration */

@@ -5,6 +5,7 @@
 #ifndef DRIVEQUAL_MSG_RUNNER_HEARTBEAT_H
 #define DRIVEQUAL_MSG_RUNNER_HEARTBEAT_H
 
+#include "contract/capabilities.h"
 #include "contract/msg_common.h"
 
 #define DQ_HEARTBEAT_INTERVAL_MS_MIN 100
@@ -34,6 +35,7 @@ struct dq_heartbeat_device {
 	bool allowlisted;
 	enum dq_device_state state;
 	enum dq_interlock interlock;
+	struct dq_capabilities capabilities; /* probed: false omits them (older runners) */
 };
 
 struct dq_heartbeat_active_job {

@@ -27,11 +27,13 @@ struct dq_kdev {
 	uint32_t nsid; /* NVMe namespace id */
 	bool identified; /* NVMe: Identify Controller answered */
 	struct dq_nvme_controller controller;
+	int identify_rc; /* Identify Controller's result: 0, or -errno (-EPERM: no CAP_SYS_ADMIN) */
 	char identify_error[256]; /* why not, when it did not */
 };
 
 /*
- * Fill target (device identity, capacity, lba size, probe path, purge methods) for the open fd of
+ * Fill target (device identity, capacity, lba size, probe path, purge methods, and the capabilities
+ * probed with the privileges this process has) for the open fd of
  * path, whose stat is st. Serials:
  *   NVMe   the controller's serial from Identify (sysfs when the ioctl is refused)
  *   loop   LOOP-<major>:<minor>-<inode> of the backing file (LOOP_GET_STATUS64): stable while the

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "contract/capabilities.h"
 #include "contract/msg_common.h"
 
 #define DQ_NVME_LOG_SMART 0x02
@@ -31,6 +32,8 @@ struct dq_nvme_controller {
 	uint8_t lpa; /* log page attributes */
 	uint16_t wctemp_k; /* warning composite temperature threshold; 0: none declared */
 	uint16_t cctemp_k; /* critical composite temperature threshold; 0: none declared */
+	uint32_t ctratt; /* controller attributes: bit 19 Flexible Data Placement */
+	uint8_t vwc; /* volatile write cache: bit 0 present */
 };
 
 /* What the runner needs from Identify Namespace (CNS 00h). */
@@ -39,6 +42,7 @@ struct dq_nvme_namespace {
 	uint32_t lba_size_bytes; /* of the current LBA format */
 	uint32_t metadata_bytes; /* of the current LBA format */
 	uint32_t format_cdw10; /* Format NVM CDW10 that keeps the current format, SES 0 */
+	uint16_t endgid; /* the endurance group it belongs to (FDP is configured per group) */
 };
 
 /* Sanitize Status log (81h) SSTAT bits 2:0. */
@@ -87,6 +91,23 @@ bool dq_nvme_ocp_parse(const uint8_t *log, struct dq_smart_snapshot *smart);
 uint32_t dq_nvme_purge_methods(const struct dq_nvme_controller *controller);
 
 /*
+ * What Identify Controller says the controller can do: format (SES 0/1/2; the Format and Sanitize
+ * purges only when single_namespace, since they erase the whole controller's media), sanitize,
+ * temperature thresholds, a volatile write cache, FDP (supported). The caller adds what needs more
+ * commands: SMART, C0h, deallocate, the cache's and FDP's settings.
+ */
+void dq_nvme_capabilities_from_controller(const struct dq_nvme_controller *controller,
+					  bool single_namespace, struct dq_capabilities *caps);
+
+/* Every capability an admin command would have shown (all but deallocate) missing for why. */
+void dq_nvme_capabilities_unreachable(struct dq_capabilities *caps, enum dq_capability_missing why,
+				      const char *detail);
+
+/* The reason a failed admin command gives for what it would have shown: EPERM/EACCES is the
+ * runner's missing CAP_SYS_ADMIN; an NVMe error status the device's; the rest a failed probe. */
+enum dq_capability_missing dq_nvme_missing_for(int rc);
+
+/*
  * Why the controller cannot purge with method, in err (for refusals), or 0 when it can.
  * Returns -EOPNOTSUPP or -EINVAL (not an NVMe admin purge).
  */
@@ -124,6 +145,21 @@ uint32_t dq_nvme_dsm_ranges(uint64_t start_lba, uint64_t blocks, struct dq_nvme_
  * in err. */
 int dq_nvme_identify_controller(int fd, struct dq_nvme_controller *controller, char *err,
 				size_t err_len);
+/* Get Features fid (current value) into *result (completion dword 0). */
+int dq_nvme_get_feature(int fd, uint8_t fid, uint32_t nsid, uint32_t cdw11, uint32_t *result,
+			char *err, size_t err_len);
+/* Identify Namespace (CNS 00h) of nsid. */
+int dq_nvme_identify_namespace(int fd, uint32_t nsid, struct dq_nvme_namespace *ns, char *err,
+			       size_t err_len);
+/*
+ * Probe through the passthrough ioctls what Identify alone cannot show: SMART (02h), the OCP C0h
+ * log, the volatile write cache's setting (Get Features 06h) and FDP's (Get Features 1Dh of
+ * nsid's endurance group). controller is NULL when Identify Controller failed (identify_rc, err
+ * say how): then every admin capability is missing for that reason.
+ */
+void dq_nvme_probe_capabilities(int fd, uint32_t nsid, const struct dq_nvme_controller *controller,
+				int identify_rc, const char *identify_err, bool single_namespace,
+				struct dq_capabilities *caps);
 int dq_nvme_get_log(int fd, uint8_t log_id, uint32_t nsid, void *buf, uint32_t len, char *err,
 		    size_t err_len);
 /* Format NVM (SES 1 user data erase or 2 crypto erase) of namespace nsid, keeping its LBA format,

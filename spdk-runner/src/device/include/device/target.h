@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "contract/capabilities.h"
 #include "contract/msg_common.h"
 
 /* An opened target; an engine fills it in open(). */
@@ -26,6 +27,9 @@ struct dq_device_target {
 	 * file); empty when there is nothing to probe (null, sim, SPDK-owned devices). */
 	char probe_path[4096];
 	uint32_t purge_methods; /* bit (1u << enum dq_purge_method) per supported method */
+	/* What the engine probed the device can do and why not (the heartbeat's capabilities);
+	 * purge_methods is what of it the purge phase may use. */
+	struct dq_capabilities capabilities;
 	uint32_t buffer_align; /* IO buffer alignment, bytes (a power of two) */
 	/* Reads return what was written (a drive, a file; a simulated drive with a medium): the
 	 * core writes headers and data, and purges and verifies can be checked by reading back. */
@@ -36,7 +40,16 @@ struct dq_device_target {
 	char no_data_reason[128];
 };
 
-/* The strongest purge method a target supports (the contract's "auto"), or NONE. */
+/* The strongest purge in SNIA PTS's sense a target supports (the contract's "auto": sanitize,
+ * else format), or NONE: a deallocate is never what auto means. */
 enum dq_purge_method dq_device_target_strongest_purge(const struct dq_device_target *target);
+
+/*
+ * The erase a purge phase runs on this target: method (auto resolved by the call above), else
+ * fallback (the plan's purgeFallback: deallocate) when the target offers it, else NONE (refuse).
+ */
+enum dq_purge_method dq_device_target_resolve_purge(const struct dq_device_target *target,
+						    enum dq_purge_method method,
+						    enum dq_purge_method fallback);
 
 #endif /* DRIVEQUAL_DEVICE_TARGET_H */

@@ -175,6 +175,7 @@ const DQ = (() => {
 			el('a', { class: 'brand', href: '/ui/' }, 'drivequal'),
 			el('a', { href: '/ui/' }, 'Jobs'),
 			el('a', { href: '/ui/submit' }, 'Submit'),
+			el('a', { href: '/ui/drives' }, 'Drives'),
 			el('a', { href: '/ui/compare' }, 'Compare'),
 			el('a', { href: '/ui/runners' }, 'Runners'),
 			el('a', { href: '/ui/webhooks' }, 'Notifications'),

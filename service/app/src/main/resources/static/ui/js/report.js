@@ -352,6 +352,19 @@ const Report = (() => {
 			verifies.length ? table('verify-table', ['phase', 'blocks checked', 'not written by the job', 'bytes read', 'mismatches', 'first mismatches'], verifies, (i) => i > 0 && i < 5) : null);
 	}
 
+	/** One line per test: where the run departs from SNIA PTS (the analysis's sniaConformance). */
+	function conformance(job) {
+		const lines = (job.analysis && job.analysis.sniaConformance) || [];
+		if (!lines.length) {
+			return null;
+		}
+		const rows = lines.map((c) => ({ attrs: { 'data-phase': c.phaseName, 'data-conformant': String(c.conformant) },
+			cells: [c.phaseName, c.line, c.purge, c.wipc, c.writeCache, c.activeRange, c.rounds] }));
+		return el('section', { id: 'conformance-section' }, el('h2', {}, 'SNIA PTS conformance'),
+			el('p', { class: 'muted small' }, 'Per test: the purge that ran (a deallocate is a TRIM, which PTS does not accept), the workload-independent preconditioning, the volatile write cache, the active range and the rounds; "not conformant" names every departure (docs/methodology.md).'),
+			table('conformance-table', ['test', 'conformance', 'purge that ran', 'WIPC', 'write cache', 'active range', 'rounds'], rows, () => false));
+	}
+
 	function recovery(job) {
 		const a = job.analysis || {};
 		return el('section', { id: 'recovery-section' }, el('h2', {}, 'TRIM and idle recovery'),
@@ -399,6 +412,10 @@ const Report = (() => {
 		const proofs = readBack(job);
 		if (proofs) {
 			container.append(proofs);
+		}
+		const pts = conformance(job);
+		if (pts) {
+			container.append(pts);
 		}
 		const n = notes(job);
 		if (n) {

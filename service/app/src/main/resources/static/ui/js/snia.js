@@ -260,6 +260,23 @@ const Snia = (() => {
 		return reached ? `${given}; ended by its ${reached === 'runtimeS' ? 'time' : 'size'}` : given;
 	}
 
+	/** "auto, ran format-user-data": what was asked and what the runner reports it ran. */
+	function purgeRan(job, spec) {
+		const phase = ((job.analysis && job.analysis.phases) || []).find((p) => p.phaseIndex === spec.index);
+		const ran = phase && phase.purgeVerification && phase.purgeVerification.method;
+		const asked = spec.purgeMethod || 'auto';
+		if (!ran) {
+			return `${asked} (the method that ran was not reported)`;
+		}
+		return `${asked}, ran ${ran === 'deallocate' ? 'deallocate (a TRIM: not a purge under SNIA PTS)' : ran}`;
+	}
+
+	/** The analysis's conformance line for this test. */
+	function conformanceOf(job, spec) {
+		const line = ((job.analysis && job.analysis.sniaConformance) || []).find((c) => c.phaseIndex === spec.index);
+		return line ? line.line : 'not judged (analysed before the conformance line existed)';
+	}
+
 	function setupHeader(job, m, test) {
 		const d = job.drive || {};
 		const wipc = test.wipc.map((s) => `${s.passes || 1} × ${s.rangePercent == null ? 100 : s.rangePercent} % of the LBAs, ${blockLabel(s.blockSizeBytes)} ${s.rw === 'write' ? 'sequential' : s.rw} write (${num((s.passes || 1) * (s.rangePercent == null ? 100 : s.rangePercent) / 100, 2)} × user capacity)`);
@@ -280,7 +297,7 @@ const Snia = (() => {
 			: `${test.tracking.length} run, ${test.tracking.filter((x) => x.eligible).length} eligible; steady state ${reached}`;
 		return el('table', { class: 'kv snia-setup', 'data-phase': test.spec.name }, [
 			['Device', `${d.model || '?'}, serial ${d.serial}, firmware ${d.firmware || '?'}, ${d.capacityBytes ? bytes(d.capacityBytes) : 'capacity ?'}`],
-			['Purge', test.purge.length ? test.purge.map((s) => s.purgeMethod || 'auto').join(', ') : 'none'],
+			['Purge', test.purge.length ? test.purge.map((s) => purgeRan(job, s)).join(', ') : 'none'],
 			['WIPC', wipc.length ? wipc.join('; ') : 'none'],
 			...(prepared.length ? [['Preconditioning before the test', prepared.join('; ')]] : []),
 			['WDPC / test stimulus', wdpc],
@@ -289,6 +306,7 @@ const Snia = (() => {
 			['Data pattern', test.spec.dataPattern || 'random'],
 			['Rounds', rounds],
 			['Measurement window', `rounds ${test.window.first}–${test.window.last}: ${test.window.why}`],
+			['SNIA PTS conformance', conformanceOf(job, test.spec)],
 		].map(([k, v]) => el('tr', {}, el('th', {}, k), el('td', {}, v))));
 	}
 

@@ -76,7 +76,9 @@
 				el('label', {}, 'Priority', el('select', { name: 'priority', id: 'submit-priority' },
 					el('option', { value: 'normal' }, 'normal'), el('option', { value: 'high' }, 'high'),
 					el('option', { value: 'urgent' }, 'urgent (admins)'))),
-				el('label', {}, 'Not before (optional)', el('input', { name: 'notBefore', id: 'submit-notBefore', type: 'datetime-local' }))),
+				el('label', {}, 'Not before (optional)', el('input', { name: 'notBefore', id: 'submit-notBefore', type: 'datetime-local' })),
+				el('label', {}, el('input', { type: 'checkbox', name: 'purgeFallback', id: 'submit-purgeFallback' }),
+					' accept a TRIM (deallocate) where the drive cannot Format or Sanitize: not a SNIA PTS purge')),
 			el('h3', {}, 'Datasheet (for endurance)'),
 			el('div', { class: 'filters' }, number('rawNandBytes', 'Raw NAND bytes'), number('ratedPeCycles', 'Rated P/E cycles'),
 				number('warrantyYears', 'Warranty years'), number('ratedTbwBytes', 'Rated TBW bytes')),
@@ -94,6 +96,7 @@
 			const body = {
 				drive: { serial: driveSelect.value },
 				plan: { profile: profileSelect.value, rangePercent: numeric('rangePercent'),
+					purgeFallback: form.elements.purgeFallback.checked ? 'deallocate' : undefined,
 					analysis: numeric('rangeWritesRequired') === undefined ? undefined : { rangeWritesRequired: numeric('rangeWritesRequired') } },
 				criteriaSet: setSelect.value || undefined,
 				spec: Object.values(spec).some((v) => v !== undefined) ? spec : undefined,
@@ -112,7 +115,9 @@
 				return;
 			}
 			const fields = (answer && answer.errors) || [];
-			error.textContent = `${response.status} ${(answer && (answer.detail || answer.title)) || ''}` + fields.map((f) => `\n${f.field}: ${f.message}`).join('');
+			const missing = (answer && answer.missingCapabilities) || [];
+			error.textContent = `${response.status} ${(answer && (answer.detail || answer.title)) || ''}` + fields.map((f) => `\n${f.field}: ${f.message}`).join('')
+				+ missing.map((m) => `\n${m.capability} (${m.neededBy}): ${m.missing}; ${m.remedy}`).join('');
 		});
 		main.replaceChildren(form);
 		describe();

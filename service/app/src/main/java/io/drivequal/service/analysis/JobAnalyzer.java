@@ -97,8 +97,12 @@ final class JobAnalyzer {
 
 	}
 
+	/**
+	 * @param sniaConformance one line per test: where it departs from SNIA PTS (the purge
+	 * that ran, WIPC, write cache, active range, rounds)
+	 */
 	record JobAnalysis(List<PhaseAnalysis> phases, Measure trimRecovery, Measure idleRecovery, Verdict verdict,
-			List<String> notes, HealthAnalysis health) {
+			List<String> notes, HealthAnalysis health, List<SniaConformance.TestLine> sniaConformance) {
 	}
 
 	static JobAnalysis analyze(CompletedJobs.JobFacts job, Optional<Profile> profile, List<PhaseInput> inputs,
@@ -162,7 +166,8 @@ final class JobAnalyzer {
 		HealthAnalysis healthAnalysis = health(inputs, health);
 		healthAnalysis.putInto(values);
 		Verdict verdict = VerdictJudge.judge(criteria(job, profile, values), values);
-		return new JobAnalysis(phases, trim, idle, verdict, notes, healthAnalysis);
+		return new JobAnalysis(phases, trim, idle, verdict, notes, healthAnalysis,
+				SniaConformance.of(inputs, job.driveCapabilities(), job.capacityBytes()));
 	}
 
 	private static HealthAnalysis health(List<PhaseInput> inputs,

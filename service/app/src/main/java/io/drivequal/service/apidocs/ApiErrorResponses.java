@@ -6,7 +6,7 @@
  * its shape, the way the service decides: anything with parameters or a body can be refused (400),
  * a path with an identifier can name nothing (404), a body can come in a type the operation does
  * not read (415), and every /api route needs a signed-in caller (401) whose role allows it (403).
- * Statuses only some operations answer (409, 413) are on those operations' own @ApiResponse.
+ * Statuses only some operations answer (409, 413, 422) are on those operations' own @ApiResponse.
  */
 package io.drivequal.service.apidocs;
 
@@ -44,7 +44,11 @@ class ApiErrorResponses {
 			new String[] { "NotFound", "nothing has the identifier in the path (or the caller may not see it)" }, "409",
 			new String[] { "Conflict", "the resource's state does not allow this now" }, "413",
 			new String[] { "PayloadTooLarge", "the upload is larger than the service accepts" }, "415",
-			new String[] { "UnsupportedMediaType", "the body is not of a type this operation reads" }, "503",
+			new String[] { "UnsupportedMediaType", "the body is not of a type this operation reads" }, "422",
+			new String[] { "Unprocessable",
+					"the drive (or its runner) cannot do what the plan needs; missingCapabilities names each "
+							+ "capability, why it is missing and what would provide it" },
+			"503",
 			new String[] { "ServiceUnavailable", "Elasticsearch did not answer; retry after Retry-After seconds" });
 
 	/**
@@ -130,6 +134,18 @@ class ApiErrorResponses {
 				.addProperty("message", new StringSchema())
 				.required(List.of("field", "message")))
 			.description("400 only: each field that is wrong (a JSON path into the body, or a parameter's name)"));
+		Map<String, Schema> missing = new LinkedHashMap<>();
+		missing.put("capability", new StringSchema().description("the capability's name (docs/api.md, Drives)"));
+		missing.put("neededBy", new StringSchema().description("what in the request needs it"));
+		missing.put("missing", new StringSchema().description(
+				"why it is missing: device-lacks-it, runner-lacks-sys-admin, engine-cannot, runner-policy, probe-failed"));
+		missing.put("detail", new StringSchema().description("what the runner's probe found"));
+		missing.put("remedy", new StringSchema().description("what would provide it"));
+		properties.put("missingCapabilities",
+				new ArraySchema()
+					.items(new ObjectSchema().properties(missing)
+						.required(List.of("capability", "neededBy", "missing", "remedy")))
+					.description("422 only: each capability the plan needs that the drive or its runner lacks"));
 		return new ObjectSchema().properties(properties)
 			.required(List.of("title", "status"))
 			.description("An RFC 9457 problem: every error of the API");

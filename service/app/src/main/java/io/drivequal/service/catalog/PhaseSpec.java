@@ -16,17 +16,28 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param capacityMultiple catalog only: write this many times the drive's user capacity;
  * resolved into {@code sizeBytes} at submission (a runtimeS beside it stays) and never
  * sent to a runner
+ * @param purgeFallback purge phases: deallocate when the buyer accepts a TRIM where the
+ * drive (or its runner) cannot do purgeMethod; absent, such a purge is refused
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record PhaseSpec(Integer index, String name, String kind, String rw, Integer readPercent, Integer blockSizeBytes,
 		Integer queueDepth, Double rangePercent, Long runtimeS, Long sizeBytes, Integer passes, String dataPattern,
-		Long idleS, String purgeMethod, Boolean smartSnapshot, Integer capacityMultiple, RoundSpec rounds) {
+		Long idleS, String purgeMethod, Boolean smartSnapshot, Integer capacityMultiple, RoundSpec rounds,
+		String purgeFallback) {
 
 	/** The most capacityMultiple may ask: a thousand drive writes. */
 	public static final int MAX_CAPACITY_MULTIPLE = 1000;
 
 	@JsonCreator
 	public PhaseSpec {
+	}
+
+	/** A phase without a purge fallback. */
+	public PhaseSpec(Integer index, String name, String kind, String rw, Integer readPercent, Integer blockSizeBytes,
+			Integer queueDepth, Double rangePercent, Long runtimeS, Long sizeBytes, Integer passes, String dataPattern,
+			Long idleS, String purgeMethod, Boolean smartSnapshot, Integer capacityMultiple, RoundSpec rounds) {
+		this(index, name, kind, rw, readPercent, blockSizeBytes, queueDepth, rangePercent, runtimeS, sizeBytes, passes,
+				dataPattern, idleS, purgeMethod, smartSnapshot, capacityMultiple, rounds, null);
 	}
 
 	/** A phase without rounds. */
@@ -105,13 +116,15 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 	public PhaseSpec withIndex(int newIndex) {
 		return new PhaseSpec(newIndex, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
 				this.queueDepth, this.rangePercent, this.runtimeS, this.sizeBytes, this.passes, this.dataPattern,
-				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, this.rounds);
+				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, this.rounds,
+				this.purgeFallback);
 	}
 
 	public PhaseSpec withRangePercent(Double newRangePercent) {
 		return new PhaseSpec(this.index, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
 				this.queueDepth, newRangePercent, this.runtimeS, this.sizeBytes, this.passes, this.dataPattern,
-				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, this.rounds);
+				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, this.rounds,
+				this.purgeFallback);
 	}
 
 	/**
@@ -125,7 +138,8 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 		}
 		return new PhaseSpec(this.index, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
 				this.queueDepth, this.rangePercent, this.runtimeS, this.capacityMultiple * userCapacityBytes,
-				this.passes, this.dataPattern, this.idleS, this.purgeMethod, this.smartSnapshot, null, this.rounds);
+				this.passes, this.dataPattern, this.idleS, this.purgeMethod, this.smartSnapshot, null, this.rounds,
+				this.purgeFallback);
 	}
 
 	/**
@@ -146,13 +160,22 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 				pick(override.smartSnapshot, this.smartSnapshot),
 				(override.capacityMultiple != null) ? override.capacityMultiple
 						: (override.sizeBytes != null) ? null : this.capacityMultiple,
-				pick(override.rounds, this.rounds));
+				pick(override.rounds, this.rounds), pick(override.purgeFallback, this.purgeFallback));
 	}
 
 	public PhaseSpec withRounds(RoundSpec newRounds) {
 		return new PhaseSpec(this.index, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
 				this.queueDepth, this.rangePercent, this.runtimeS, this.sizeBytes, this.passes, this.dataPattern,
-				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, newRounds);
+				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, newRounds, this.purgeFallback);
+	}
+
+	/**
+	 * A purge phase that accepts {@code fallback} when the drive cannot do its method.
+	 */
+	public PhaseSpec withPurgeFallback(String fallback) {
+		return new PhaseSpec(this.index, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
+				this.queueDepth, this.rangePercent, this.runtimeS, this.sizeBytes, this.passes, this.dataPattern,
+				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, this.rounds, fallback);
 	}
 
 	private static <T> T pick(T preferred, T fallback) {

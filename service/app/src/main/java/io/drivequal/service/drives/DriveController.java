@@ -14,6 +14,7 @@ import io.drivequal.service.qualification.QualificationView;
 import io.drivequal.service.runners.Drive;
 import io.drivequal.service.runners.Runner;
 import io.drivequal.service.runners.RunnerRegistry;
+import io.swagger.v3.oas.annotations.media.Schema;
 
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -33,6 +34,8 @@ class DriveController {
 		this.history = history;
 	}
 
+	/** Named apart from the job's own DriveView, whose simple name it shares. */
+	@Schema(name = "InventoryEntry")
 	record DriveView(Drive drive, boolean runnerAlive) {
 	}
 

@@ -1,6 +1,7 @@
 /*
  * Every error of the API as RFC 9457 problem details: a missing resource is a 404, bad input a 400
- * that names the field, an illegal state transition a 409 — never a 500 for the caller's mistake.
+ * that names the field, an illegal state transition a 409, a plan the drive cannot run a 422 naming
+ * what it lacks — never a 500 for the caller's mistake.
  */
 package io.drivequal.service.platform;
 
@@ -43,6 +44,14 @@ class ApiProblems extends ResponseEntityExceptionHandler {
 	@ExceptionHandler(ConflictException.class)
 	ProblemDetail conflict(ConflictException ex) {
 		return problem(HttpStatus.CONFLICT, "Conflict", ex.getMessage());
+	}
+
+	@ExceptionHandler(UnprocessableException.class)
+	ProblemDetail unprocessable(UnprocessableException ex) {
+		ProblemDetail problem = problem(HttpStatus.UNPROCESSABLE_ENTITY, "The drive cannot run this plan",
+				ex.getMessage());
+		problem.setProperty("missingCapabilities", ex.missingCapabilities());
+		return problem;
 	}
 
 	@ExceptionHandler(ForbiddenException.class)

@@ -14,6 +14,7 @@ import java.util.Optional;
 
 import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
 import io.drivequal.service.catalog.PhaseSpec;
+import io.drivequal.service.runners.Capability;
 import io.drivequal.service.ingest.PhaseResults;
 import io.drivequal.service.platform.BulkWriter;
 import io.drivequal.service.platform.PoisonAwareBatch;
@@ -51,14 +52,15 @@ public class CompletedJobs {
 	 */
 	public record JobFacts(String jobId, String profile, String deviceSerial, String driveModel, String firmware,
 			Long capacityBytes, List<PhaseSpec> plan, DriveSpec spec, List<Criterion> criteria, Instant endedAt,
-			Double rangeWritesRequired, boolean historyUnknown, List<GapRound> gapRounds) {
+			Double rangeWritesRequired, boolean historyUnknown, List<GapRound> gapRounds,
+			List<Capability> driveCapabilities) {
 
-		/** As the canonical constructor, for a job that never lost its runner. */
+		/** As the canonical constructor, for a job that never lost its runner and whose drive's capabilities are not known (imports, older jobs). */
 		public JobFacts(String jobId, String profile, String deviceSerial, String driveModel, String firmware,
 				Long capacityBytes, List<PhaseSpec> plan, DriveSpec spec, List<Criterion> criteria, Instant endedAt,
 				Double rangeWritesRequired, boolean historyUnknown) {
 			this(jobId, profile, deviceSerial, driveModel, firmware, capacityBytes, plan, spec, criteria, endedAt,
-					rangeWritesRequired, historyUnknown, List.of());
+					rangeWritesRequired, historyUnknown, List.of(), null);
 		}
 
 		/**
@@ -88,7 +90,8 @@ public class CompletedJobs {
 			.map((job) -> new JobFacts(job.jobId(), job.profile(), job.deviceSerial(), job.driveModel(), job.firmware(),
 					job.capacityBytes(), job.plan(), job.spec(), job.criteria(), job.endedAt(),
 					(job.analysisSettings() != null) ? job.analysisSettings().rangeWritesRequired() : null,
-					job.analysisSettings() != null && job.analysisSettings().historyUnknown(), gapRounds(job)))
+					job.analysisSettings() != null && job.analysisSettings().historyUnknown(), gapRounds(job),
+					job.driveCapabilities()))
 			.toList();
 	}
 

@@ -11,6 +11,7 @@ import java.util.UUID;
 import java.util.function.Consumer;
 
 import io.drivequal.service.catalog.PhaseSpec;
+import io.drivequal.service.runners.Capability;
 
 record Job(String jobId, JobState state, String submitter, String profile, String deviceSerial, String driveModel,
 		String firmware, String runnerId, String transportAddress, String engine, Long capacityBytes,
@@ -19,7 +20,8 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 		String verdict, String failureReason, String message, Instant cancelRequestedAt, String cancelRequestedBy,
 		List<PhaseSpec> plan, DriveSpec spec, List<Criterion> criteria, Map<String, Object> analysis,
 		String criteriaSet, AnalysisSettings analysisSettings, String priority, Integer priorityRank, Long queueOrder,
-		Instant notBefore, List<String> submitterTeams, Instant runnerLostAt, List<Gap> gaps) {
+		Instant notBefore, List<String> submitterTeams, Instant runnerLostAt, List<Gap> gaps,
+		List<Capability> driveCapabilities) {
 
 	/**
 	 * A runner loss the job survived (docs/reliability.md, "Resume after a short runner
@@ -124,6 +126,9 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 
 		List<Gap> gaps;
 
+		/** What the drive's runner probed it can do when the job was submitted. */
+		List<Capability> driveCapabilities;
+
 		Draft() {
 		}
 
@@ -167,6 +172,7 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 			this.submitterTeams = job.submitterTeams;
 			this.runnerLostAt = job.runnerLostAt;
 			this.gaps = job.gaps;
+			this.driveCapabilities = job.driveCapabilities;
 		}
 
 		Job build() {
@@ -177,7 +183,7 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 					this.verdict, this.failureReason, this.message, this.cancelRequestedAt, this.cancelRequestedBy,
 					this.plan, this.spec, this.criteria, this.analysis, this.criteriaSet, this.analysisSettings,
 					this.priority, this.priorityRank, this.queueOrder, this.notBefore, this.submitterTeams,
-					this.runnerLostAt, this.gaps);
+					this.runnerLostAt, this.gaps, this.driveCapabilities);
 		}
 
 	}

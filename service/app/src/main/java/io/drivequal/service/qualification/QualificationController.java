@@ -81,6 +81,7 @@ class QualificationController {
 	@Audited("qualification.submit")
 	@ApiResponse(responseCode = "201", description = "the new job")
 	@ApiResponse(responseCode = "200", description = "the job an earlier request with this Idempotency-Key created")
+	@ApiResponse(responseCode = "422", ref = "#/components/responses/Unprocessable")
 	ResponseEntity<QualificationView> submit(@Valid @RequestBody SubmitRequest request,
 			@RequestHeader(name = "Idempotency-Key", required = false) @Parameter(
 					description = "repeating a submission with the same key answers the job the first one created",

@@ -108,6 +108,9 @@ class QualificationService {
 		List<PhaseSpec> plan = rounds.phases();
 		Criterion.requireKnownMetrics(request.criteria(), "criteria");
 		List<Criterion> criteria = criteria(this.catalog, request, profileName);
+		// After every check of the request itself: a 422 says the drive cannot, not that
+		// the request is wrong.
+		CapabilityCheck.require(drive, plan, criteria);
 		Instant now = this.clock.instant();
 		Job.Draft draft = new Job.Draft();
 		draft.jobId = jobId;
@@ -137,6 +140,7 @@ class QualificationService {
 		draft.queueOrder = DriveQueues.queueOrderOf(now);
 		draft.notBefore = request.notBefore();
 		draft.submitterTeams = List.copyOf(Callers.teams(caller));
+		draft.driveCapabilities = drive.capabilities();
 		Job job = draft.build();
 		checkAgainstContract(job);
 		if (!this.store.create(job)) {
@@ -226,6 +230,9 @@ class QualificationService {
 			}
 			phases = plan.phases();
 		}
+		if (plan.purgeFallback() != null && phases.stream().noneMatch((phase) -> "purge".equals(phase.kind()))) {
+			throw new BadRequestException("plan.purgeFallback", "the plan has no purge phase to fall back from");
+		}
 		List<PhaseSpec> resolved = new ArrayList<>();
 		for (int i = 0; i < phases.size(); i++) {
 			PhaseSpec.LimitProblem limits = phases.get(i).limitProblem();
@@ -233,6 +240,9 @@ class QualificationService {
 				throw new BadRequestException("plan.phases[" + i + "]." + limits.field(), limits.reason());
 			}
 			PhaseSpec phase = phases.get(i).withIndex(i).resolvedFor(drive.capacityBytes());
+			if (plan.purgeFallback() != null && "purge".equals(phase.kind())) {
+				phase = phase.withPurgeFallback(plan.purgeFallback());
+			}
 			if (plan.rangePercent() != null && phase.rangePercent() != null) {
 				phase = phase.withRangePercent(plan.rangePercent());
 			}

@@ -43,10 +43,15 @@ record SubmitRequest(@NotNull @Valid DriveSelector drive, @NotNull @Valid TestPl
 	 * @param rangePercent limits every phase's LBA range (spare-area emulation)
 	 * @param phaseOverrides fields replacing those of the profile's phases, by phase name
 	 * @param analysis analysis settings replacing the profile's for this job
+	 * @param purgeFallback deallocate: where the drive (or its runner) cannot do a purge
+	 * phase's method, run a TRIM of the whole drive instead, which SNIA PTS does not
+	 * accept as a purge (the results and the report say so); absent, such a plan is
+	 * refused (422)
 	 */
 	record TestPlan(@Size(max = 64) String profile, @Positive @DecimalMax("100") Double rangePercent,
 			Map<String, PhaseSpec> phaseOverrides, @Size(min = 1, max = 64) List<@NotNull PhaseSpec> phases,
-			@Valid AnalysisSettings analysis) {
+			@Valid AnalysisSettings analysis,
+			@Pattern(regexp = "^deallocate$", message = "must be deallocate") String purgeFallback) {
 	}
 
 }

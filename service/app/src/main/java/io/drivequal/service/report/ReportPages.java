@@ -17,6 +17,7 @@ class ReportPages implements WebMvcConfigurer {
 		registry.addRedirectViewController("/ui", "/ui/");
 		registry.addViewController("/ui/").setViewName("forward:/ui/index.html");
 		registry.addViewController("/ui/submit").setViewName("forward:/ui/submit.html");
+		registry.addViewController("/ui/drives").setViewName("forward:/ui/drives.html");
 		registry.addViewController("/ui/jobs/{id}").setViewName("forward:/ui/job.html");
 		registry.addViewController("/ui/compare").setViewName("forward:/ui/compare.html");
 	}

@@ -77,7 +77,7 @@ class HeartbeatListener {
 				HeartbeatMessage.Device device = entry.device();
 				Drive drive = new Drive(device.serial(), device.model(), device.firmware(), device.capacityBytes(),
 						device.lbaSizeBytes(), device.engine(), device.transportAddress(), heartbeat.runnerId(),
-						entry.allowlisted(), entry.state(), entry.interlock(), time);
+						entry.allowlisted(), entry.state(), entry.interlock(), time, entry.capabilities());
 				operations.add(BulkOperation.of((op) -> op.index((index) -> index.index(RunnerRegistry.DRIVES_INDEX)
 					.id(drive.serial())
 					.version(version)

@@ -53,6 +53,16 @@ public final class RunnerAgents implements AutoCloseable {
 				configMembers));
 	}
 
+	/**
+	 * As {@link #start(String, List)}, the process started through {@code commandPrefix}
+	 * (e.g. setpriv dropping CAP_SYS_ADMIN, as the Helm chart's default runner runs). A
+	 * target that is a path ({@code /dev/loop0}) runs under the uring engine.
+	 */
+	public void startWith(List<String> commandPrefix, String runnerId, List<String> targets) throws IOException {
+		this.agents.add(start(runnerId, RealInfrastructure.shared().kafkaBootstrapServers(), targets, null, Map.of(),
+				null, commandPrefix));
+	}
+
 	@Override
 	public void close() throws InterruptedException {
 		for (Process agent : this.agents) {
@@ -105,10 +115,15 @@ public final class RunnerAgents implements AutoCloseable {
 
 	private static Process start(String runnerId, String brokers, List<String> targets, String deviceOptions,
 			Map<String, String> environment, String configMembers) throws IOException {
+		return start(runnerId, brokers, targets, deviceOptions, environment, configMembers, List.of());
+	}
+
+	private static Process start(String runnerId, String brokers, List<String> targets, String deviceOptions,
+			Map<String, String> environment, String configMembers, List<String> commandPrefix) throws IOException {
 		Path dir = Files.createDirectories(Path.of("target", "agents", runnerId));
 		StringBuilder devices = new StringBuilder();
 		for (String target : targets) {
-			String engine = target.substring(0, target.indexOf(':'));
+			String engine = target.startsWith("/") ? "uring" : target.substring(0, target.indexOf(':'));
 			devices.append(devices.isEmpty() ? "" : ",")
 				.append("{\"engine\":\"%s\",\"target\":\"%s\"%s}".formatted(engine, deviceTarget(target),
 						(deviceOptions != null) ? ",\"options\":" + deviceOptions : ""));
@@ -121,8 +136,9 @@ public final class RunnerAgents implements AutoCloseable {
 				(configMembers != null) ? "," + configMembers : ""));
 		Path runner = Path.of(System.getProperty("drivequal.runner.binary", "drivequal-runner"));
 		assertThat(runner).as("the C runner must be built before the service's integration tests").isExecutable();
-		ProcessBuilder agent = new ProcessBuilder(runner.toString(), "agent", "--config", config.toString())
-			.redirectErrorStream(true)
+		List<String> command = new ArrayList<>(commandPrefix);
+		command.addAll(List.of(runner.toString(), "agent", "--config", config.toString()));
+		ProcessBuilder agent = new ProcessBuilder(command).redirectErrorStream(true)
 			.redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("agent.log").toFile()));
 		agent.environment().putAll(environment);
 		return agent.start();

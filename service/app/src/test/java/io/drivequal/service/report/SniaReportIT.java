@@ -90,7 +90,11 @@ class SniaReportIT {
 				.contains("2 × 100 % of the LBAs, 128 KiB sequential write (2.00 × user capacity)")
 				.contains("4 KiB random 0/100 (R/W), QD 32")
 				.contains("QD 32, 1 thread")
-				.contains("W = 1.50");
+				.contains("W = 1.50")
+				// the purge asked and the one that ran; the test's SNIA PTS conformance
+				// line
+				.contains("auto, ran sanitize-block")
+				.contains("SNIA PTS conformanceSNIA PTS: ");
 
 			// Convergence: one point per round with a mean; the measurement window's
 			// average and slope are the least-squares fit of its round means.

@@ -217,6 +217,17 @@ class WebReportIT {
 			assertThat(page.textContent("#waf-table tr[data-phase=randwrite-4k-qd32]"))
 				.contains(fixed3(phase.get("waf").get("waf").get("number").asDouble()));
 			assertThat(page.textContent("#recovery-table")).contains("unknown: the job has no seq-clean");
+			// What ran and where it departs from SNIA PTS: the simulated drive's
+			// strongest
+			// purge, and a seeds' test, which is a fixed run rather than PTS rounds.
+			assertThat(page.getAttribute("#purge-table tr[data-phase=purge]", "data-method"))
+				.isEqualTo("sanitize-block");
+			assertThat(page.getAttribute("#conformance-table tr[data-phase=randwrite-4k-qd32]", "data-conformant"))
+				.isEqualTo("false");
+			assertThat(page.textContent("#conformance-table tr[data-phase=randwrite-4k-qd32]"))
+				.contains("SNIA PTS: not conformant: a fixed 2000 s run, not PTS rounds to steady state")
+				.contains("sanitize-block")
+				.contains("none (no volatile write cache)");
 
 			page.screenshot(new Page.ScreenshotOptions().setPath(OUT.resolve("consistency-2000s-report.png"))
 				.setFullPage(true));
@@ -339,6 +350,25 @@ class WebReportIT {
 		return this.chromium.browser()
 			.newContext(new com.microsoft.playwright.Browser.NewContextOptions().setViewportSize(1280, 900)
 				.setAcceptDownloads(true));
+	}
+
+	@Test
+	@Order(4)
+	void theDrivesPageShowsWhatEachDriveCanDoAndWhyNot() {
+		try (BrowserContext context = context()) {
+			Page page = signedIn(context, "viewer");
+			page.navigate(url("/ui/drives"));
+			String sim = "#drives-table tr[data-serial='" + serial("sim:test-client-7pct@1") + "']";
+			page.waitForSelector(sim);
+			assertThat(page.textContent(sim + " li[data-capability=ocp-smart-c0h]")).contains("yes");
+			assertThat(page.textContent(sim + " li[data-capability=sanitize-crypto]"))
+				.contains("no — the drive lacks it");
+			String nullDrive = "#drives-table tr[data-serial='" + nullDriveSerial() + "']";
+			assertThat(page.getAttribute(nullDrive + " li[data-capability=smart]", "data-missing"))
+				.isEqualTo("engine-cannot");
+			assertThat(page.textContent(nullDrive + " li[data-capability=format-user-data]"))
+				.contains("the engine cannot");
+		}
 	}
 
 	/**
