@@ -19,7 +19,33 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 		String verdict, String failureReason, String message, Instant cancelRequestedAt, String cancelRequestedBy,
 		List<PhaseSpec> plan, DriveSpec spec, List<Criterion> criteria, Map<String, Object> analysis,
 		String criteriaSet, AnalysisSettings analysisSettings, String priority, Integer priorityRank, Long queueOrder,
-		Instant notBefore, List<String> submitterTeams) {
+		Instant notBefore, List<String> submitterTeams, List<PhaseTime> phaseTimes) {
+
+	/**
+	 * When each phase ran, by the runner's wall clock (its events' time), and how long it
+	 * ran on the phase's own clock (a simulated drive's is virtual): what ETAs are
+	 * measured from, for this job and, once it completed, for the next of its model.
+	 *
+	 * @param simulatedClock the phase-started event said clock: simulated
+	 * @param endedAt, clockMs null until the phase-completed event
+	 */
+	record PhaseTime(int index, Instant startedAt, boolean simulatedClock, Instant endedAt, Long clockMs) {
+
+		/** Wall seconds from start to end; null while it runs. */
+		Double wallS() {
+			return (this.endedAt != null && this.startedAt != null)
+					? Math.max(0, this.endedAt.toEpochMilli() - this.startedAt.toEpochMilli()) / 1000.0 : null;
+		}
+
+	}
+
+	/** The time of phase {@code index}, if it started. */
+	PhaseTime phaseTime(int index) {
+		if (this.phaseTimes == null) {
+			return null;
+		}
+		return this.phaseTimes.stream().filter((time) -> time.index() == index).findFirst().orElse(null);
+	}
 
 	/** A fresh job id, for a job submitted without an Idempotency-Key or imported. */
 	static String newId() {
@@ -109,6 +135,8 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 
 		List<String> submitterTeams;
 
+		List<PhaseTime> phaseTimes;
+
 		Draft() {
 		}
 
@@ -150,6 +178,7 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 			this.queueOrder = job.queueOrder;
 			this.notBefore = job.notBefore;
 			this.submitterTeams = job.submitterTeams;
+			this.phaseTimes = job.phaseTimes;
 		}
 
 		Job build() {
@@ -159,7 +188,8 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 					this.startedAt, this.endedAt, this.updatedAt, this.currentPhaseIndex, this.expectedDurationS,
 					this.verdict, this.failureReason, this.message, this.cancelRequestedAt, this.cancelRequestedBy,
 					this.plan, this.spec, this.criteria, this.analysis, this.criteriaSet, this.analysisSettings,
-					this.priority, this.priorityRank, this.queueOrder, this.notBefore, this.submitterTeams);
+					this.priority, this.priorityRank, this.queueOrder, this.notBefore, this.submitterTeams,
+					this.phaseTimes);
 		}
 
 	}

@@ -65,9 +65,9 @@ class DriveControllerTest {
 	@Test
 	void oneDriveComesWithItsQualificationHistory() throws Exception {
 		given(this.registry.drive("SIM-1")).willReturn(Optional.of(this.drive));
-		given(this.history.of("SIM-1")).willReturn(List
-			.of(new QualificationView("q-1", JobState.COMPLETED, null, null, null, null, null, null, null, 100.0, 0L,
-					null, null, null, null, null, false, "PASS", null, null, null, null, null, null, "normal", null)));
+		given(this.history.of("SIM-1")).willReturn(List.of(new QualificationView("q-1", JobState.COMPLETED, null, null,
+				null, null, null, null, null, 100.0, 0L, null, null, null, null, null, null, false, "PASS", null, null,
+				null, null, null, null, "normal", null)));
 		this.mvc.perform(get("/api/v1/drives/SIM-1").with(user("ops").roles("VIEWER")))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.drive.model").value("DQSIM Enterprise 256GB"))
