@@ -236,6 +236,8 @@ final class EtaEstimator {
 			measured = null;
 		}
 		Double clockRate = currentClockRate(measured, elapsedS);
+		Long timeLimitS = timeLimitS(phase);
+		long sizeBytes = sizeBytes(phase);
 		if ("purge".equals(phase.kind()) || measured == null || clockRate == null) {
 			Part full = ahead(phase);
 			double remaining = Math.max(0, full.remainingS() - elapsedS);
@@ -247,14 +249,17 @@ final class EtaEstimator {
 			Part part = new Part(remaining, (full.lowS() != null) ? Math.max(0, full.lowS() - elapsedS) : null,
 					(full.highS() != null) ? Math.max(remaining, full.highS() - elapsedS) : null, full.basis(),
 					full.historyJobs(), detail);
-			return new Running(part, (elapsedS + remaining > 0) ? elapsedS / (elapsedS + remaining) : 0);
+			// Its share done: by its own clock or bytes where they say it, else by the
+			// time.
+			Double work = (measured != null && phase.rounds() == null) ? workDone(measured, timeLimitS, sizeBytes)
+					: null;
+			double byTime = (elapsedS + remaining > 0) ? elapsedS / (elapsedS + remaining) : 0;
+			return new Running(part, (work != null) ? work : byTime);
 		}
 		int t = measured.latestT();
 		if (phase.rounds() != null) {
 			return rounds(phase, measured, clockRate);
 		}
-		Long timeLimitS = timeLimitS(phase);
-		long sizeBytes = sizeBytes(phase);
 		String clock = clockDetail(clockRate);
 		if (sizeBytes <= 0 && timeLimitS != null) {
 			double remainingClock = Math.max(0, timeLimitS - t);
@@ -264,7 +269,7 @@ final class EtaEstimator {
 			Part part = new Part(remainingClock / clockRate, exact, exact,
 					this.simulated ? EtaView.Basis.MEASURED : EtaView.Basis.PLAN, null,
 					t + " of " + timeLimitS + " s" + clock);
-			return new Running(part, Math.min(t, Math.max(0, timeLimitS - 1)) / (double) timeLimitS);
+			return new Running(part, workDone(measured, timeLimitS, 0));
 		}
 		if (sizeBytes <= 0 || measured.bytes() <= 0 || t <= 0) {
 			Part full = ahead(phase);
@@ -274,15 +279,31 @@ final class EtaEstimator {
 		}
 		double bytesPerClockS = measured.bytes() / (double) t;
 		double remainingClock = Math.max(0, sizeBytes - measured.bytes()) / bytesPerClockS;
-		double fraction = Math.min(0.999, measured.bytes() / (double) sizeBytes);
 		if (timeLimitS != null && timeLimitS - t < remainingClock) {
 			remainingClock = Math.max(0, timeLimitS - t);
-			fraction = Math.max(fraction, t / (double) timeLimitS);
 		}
+		double fraction = workDone(measured, timeLimitS, sizeBytes);
 		Part part = new Part(remainingClock / clockRate, null, null, EtaView.Basis.MEASURED, null,
 				String.format(Locale.ROOT, "%.1f of %.1f GB at %.0f MB/s so far%s", measured.bytes() / 1e9,
 						sizeBytes / 1e9, bytesPerClockS / 1e6, clock));
 		return new Running(part, fraction);
+	}
+
+	/**
+	 * The share of a phase without rounds done by its own measure: seconds of a time
+	 * limit, bytes of a size (the larger where it has both); never all of it before the
+	 * phase's completion event. Null when neither says.
+	 */
+	private static Double workDone(PhaseMeasurement measured, Long timeLimitS, long sizeBytes) {
+		Double done = null;
+		if (timeLimitS != null && timeLimitS > 0) {
+			done = Math.min(measured.latestT(), Math.max(0, timeLimitS - 1)) / (double) timeLimitS;
+		}
+		if (sizeBytes > 0) {
+			double bytes = Math.min(0.999, measured.bytes() / (double) sizeBytes);
+			done = (done != null) ? Math.max(done, bytes) : bytes;
+		}
+		return done;
 	}
 
 	/** An adaptive phase by its rounds' convergence (RoundsConvergence). */

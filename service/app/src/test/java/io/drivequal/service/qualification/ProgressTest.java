@@ -227,6 +227,22 @@ class ProgressTest {
 		assertThat(progress.etaS()).isEqualTo(500);
 	}
 
+	@Test
+	void tooShortToMeasureItsClockTheShareDoneIsStillItsOwnSeconds() {
+		List<PhaseSpec> plan = List.of(new PhaseSpec(0, "randwrite", "workload", "randwrite", null, 4096, 32, 100.0, 3L,
+				null, null, "random", null, null, null, null));
+		Job job = RUNNING.edit((draft) -> {
+			draft.engine = "sim";
+			draft.plan = plan;
+			draft.currentPhaseIndex = 0;
+			draft.phaseTimes = List.of(running(0, 5, true));
+		});
+		// 2 of its 3 s, too few to trust a clock rate: 66.7 % done, the time by the plan
+		Progress progress = estimate(job, new PhaseMeasurement(0, 2, 2, 0, List.of()), List.of());
+		assertThat(progress.percent()).isEqualTo(66.7);
+		assertThat(progress.eta().basis()).isEqualTo(EtaView.Basis.CONSTANT);
+	}
+
 	/** A COMPLETED simulated job whose fill ran 500 simulated s in fillWallS. */
 	static Job completed(String jobId, long randwriteWallS, long fillWallS) {
 		return RUNNING.edit((draft) -> {
