@@ -46,11 +46,17 @@ class Api:
         if body is not None:
             data = json.dumps(body).encode()
             request.add_header("Content-Type", "application/json")
-        try:
-            with urllib.request.urlopen(request, data, timeout=30) as response:
-                return json.loads(response.read() or b"null")
-        except urllib.error.HTTPError as error:
-            raise SystemExit(f"{method} {path}: {error.code} {error.read().decode()[:500]}")
+        for _ in range(30):
+            try:
+                with urllib.request.urlopen(request, data, timeout=30) as response:
+                    return json.loads(response.read() or b"null")
+            except urllib.error.HTTPError as error:
+                # 503: Elasticsearch did not answer in time (e.g. a new index's shard not yet
+                # allocated); the service says when to ask again.
+                if error.code != 503:
+                    raise SystemExit(f"{method} {path}: {error.code} {error.read().decode()[:500]}")
+                time.sleep(int(error.headers.get("Retry-After", "1")))
+        raise SystemExit(f"{method} {path}: 503 thirty times")
 
     def serial(self, runner, target, timeout_s=120):
         deadline = time.time() + timeout_s

@@ -184,7 +184,7 @@ final class EtaEstimator {
 		// A job that started before phase times were kept has none: its phase is running.
 		boolean currentRunning = current != null && (currentTime == null || currentTime.endedAt() == null);
 		double doneS = 0;
-		double finishedS = 0;
+		double totalS = 0;
 		List<Part> parts = new ArrayList<>();
 		List<EtaView.PhaseEta> phases = new ArrayList<>();
 		for (PhaseSpec phase : plan) {
@@ -194,7 +194,7 @@ final class EtaEstimator {
 				Job.PhaseTime time = this.job.phaseTime(phase.index());
 				double wallS = (time != null && time.wallS() != null) ? time.wallS() : ahead(phase).remainingS();
 				doneS += wallS;
-				finishedS += wallS;
+				totalS += wallS;
 				continue;
 			}
 			Part part;
@@ -210,14 +210,14 @@ final class EtaEstimator {
 				part = ahead(phase);
 			}
 			doneS += fraction * (elapsedS + part.remainingS());
-			finishedS += elapsedS + part.remainingS();
+			totalS += elapsedS + part.remainingS();
 			parts.add(part);
 			phases.add(new EtaView.PhaseEta(phase.index(), phase.name(), current != null && phase.index() == current,
 					Math.round(part.remainingS()), round(part.lowS()), round(part.highS()), part.basis(),
 					part.historyJobs(), part.label(), part.detail()));
 		}
 		Part total = combine(parts);
-		double percent = (finishedS > 0) ? Math.min(99.9, 100.0 * doneS / finishedS) : 0.0;
+		double percent = (totalS > 0) ? Math.min(99.9, 100.0 * doneS / totalS) : 0.0;
 		if (state != JobState.RUNNING) {
 			percent = 0.0;
 		}
@@ -238,7 +238,10 @@ final class EtaEstimator {
 		Double clockRate = currentClockRate(measured, elapsedS);
 		Long timeLimitS = timeLimitS(phase);
 		long sizeBytes = sizeBytes(phase);
-		if ("purge".equals(phase.kind()) || measured == null || clockRate == null) {
+		boolean timed = sizeBytes <= 0 && timeLimitS != null;
+		boolean sizedAndMoving = sizeBytes > 0 && measured != null && measured.bytes() > 0 && measured.latestT() > 0;
+		if ("purge".equals(phase.kind()) || measured == null || clockRate == null
+				|| !(phase.rounds() != null || timed || sizedAndMoving)) {
 			Part full = ahead(phase);
 			double remaining = Math.max(0, full.remainingS() - elapsedS);
 			String detail = full.detail();
@@ -261,7 +264,7 @@ final class EtaEstimator {
 			return rounds(phase, measured, clockRate);
 		}
 		String clock = clockDetail(clockRate);
-		if (sizeBytes <= 0 && timeLimitS != null) {
+		if (timed) {
 			double remainingClock = Math.max(0, timeLimitS - t);
 			// On a real drive the time left is exact; a simulated clock's rate may still
 			// move.
@@ -270,12 +273,6 @@ final class EtaEstimator {
 					this.simulated ? EtaView.Basis.MEASURED : EtaView.Basis.PLAN, null,
 					t + " of " + timeLimitS + " s" + clock);
 			return new Running(part, workDone(measured, timeLimitS, 0));
-		}
-		if (sizeBytes <= 0 || measured.bytes() <= 0 || t <= 0) {
-			Part full = ahead(phase);
-			double remaining = Math.max(0, full.remainingS() - elapsedS);
-			return new Running(new Part(remaining, null, null, full.basis(), full.historyJobs(), full.detail()),
-					(elapsedS + remaining > 0) ? elapsedS / (elapsedS + remaining) : 0);
 		}
 		double bytesPerClockS = measured.bytes() / (double) t;
 		double remainingClock = Math.max(0, sizeBytes - measured.bytes()) / bytesPerClockS;
