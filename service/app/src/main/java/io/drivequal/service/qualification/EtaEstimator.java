@@ -48,8 +48,15 @@ final class EtaEstimator {
 	 * @param history COMPLETED jobs of the same drive model (with their phase times)
 	 * @param driveClockRate a simulated drive's clock rate (its seconds per wall second)
 	 * measured by the job running on it now, for a job that has not started; or null
+	 * @param earlier an earlier reading of the running phase, or null
 	 */
-	record Inputs(Instant now, Job job, PhaseMeasurement current, List<Job> history, Double driveClockRate) {
+	record Inputs(Instant now, Job job, PhaseMeasurement current, List<Job> history, Double driveClockRate,
+			PhaseReadings.Reading earlier) {
+
+		Inputs(Instant now, Job job, PhaseMeasurement current, List<Job> history, Double driveClockRate) {
+			this(now, job, current, history, driveClockRate, null);
+		}
+
 	}
 
 	/**
@@ -235,7 +242,8 @@ final class EtaEstimator {
 		if (measured != null && measured.phaseIndex() != phase.index()) {
 			measured = null;
 		}
-		Double clockRate = currentClockRate(measured, elapsedS);
+		double[] rates = currentClockRates(measured, elapsedS);
+		Double clockRate = (rates != null) ? rates[0] : null;
 		Long timeLimitS = timeLimitS(phase);
 		long sizeBytes = sizeBytes(phase);
 		boolean timed = sizeBytes <= 0 && timeLimitS != null;
@@ -261,15 +269,12 @@ final class EtaEstimator {
 		}
 		int t = measured.latestT();
 		if (phase.rounds() != null) {
-			return rounds(phase, measured, clockRate);
+			return rounds(phase, measured, rates);
 		}
 		String clock = clockDetail(clockRate);
 		if (timed) {
 			double remainingClock = Math.max(0, timeLimitS - t);
-			// On a real drive the time left is exact; a simulated clock's rate may still
-			// move.
-			Double exact = this.simulated ? null : remainingClock;
-			Part part = new Part(remainingClock / clockRate, exact, exact,
+			Part part = measuredPart(remainingClock, remainingClock, remainingClock, rates,
 					this.simulated ? EtaView.Basis.MEASURED : EtaView.Basis.PLAN, null,
 					t + " of " + timeLimitS + " s" + clock);
 			return new Running(part, workDone(measured, timeLimitS, 0));
@@ -283,6 +288,10 @@ final class EtaEstimator {
 		Part part = new Part(remainingClock / clockRate, null, null, EtaView.Basis.MEASURED, null,
 				String.format(Locale.ROOT, "%.1f of %.1f GB at %.0f MB/s so far%s", measured.bytes() / 1e9,
 						sizeBytes / 1e9, bytesPerClockS / 1e6, clock));
+		if (this.simulated) {
+			part = measuredPart(remainingClock, remainingClock, remainingClock, rates, EtaView.Basis.MEASURED, null,
+					part.detail());
+		}
 		return new Running(part, fraction);
 	}
 
@@ -304,7 +313,8 @@ final class EtaEstimator {
 	}
 
 	/** An adaptive phase by its rounds' convergence (RoundsConvergence). */
-	private Running rounds(PhaseSpec phase, PhaseMeasurement measured, double clockRate) {
+	private Running rounds(PhaseSpec phase, PhaseMeasurement measured, double[] rates) {
+		double clockRate = rates[0];
 		RoundSpec rounds = phase.rounds();
 		long roundS = roundS(rounds);
 		Map<Integer, List<PhaseMeasurement.StepFigures>> byRound = new TreeMap<>();
@@ -343,9 +353,9 @@ final class EtaEstimator {
 		long writtenSoFar = measured.rounds().stream().mapToLong(PhaseMeasurement.StepFigures::writeBytes).sum();
 		RoundsConvergence.Estimate estimate = RoundsConvergence.estimate(rounds, levels, writeBytes, writtenSoFar,
 				(roundS > 0) ? t / (double) roundS : 0, testedRangeBytes, prior);
-		double expected = Math.max(0, estimate.expectedRounds() * roundS - t) / clockRate;
-		double low = Math.max(0, estimate.minRounds() * roundS - t) / clockRate;
-		double high = Math.max(0, estimate.maxRounds() * roundS - t) / clockRate;
+		double expected = Math.max(0, estimate.expectedRounds() * roundS - t);
+		double low = Math.max(0, estimate.minRounds() * roundS - t);
+		double high = Math.max(0, estimate.maxRounds() * roundS - t);
 		EtaView.Basis basis;
 		if (estimate.measured()) {
 			basis = EtaView.Basis.MEASURED;
@@ -353,8 +363,10 @@ final class EtaEstimator {
 		else {
 			basis = (prior != null) ? EtaView.Basis.HISTORY : EtaView.Basis.CONSTANT;
 		}
-		Part part = new Part(expected, low, high, basis, (prior != null) ? past.size() : null,
-				estimate.detail() + clockDetail(clockRate));
+		// The rounds' bounds are certain; on a simulated clock its rate's two measures
+		// widen them.
+		Part part = new Part(expected / clockRate, low / rates[2], high / rates[1], basis,
+				(prior != null) ? past.size() : null, estimate.detail() + clockDetail(clockRate));
 		double phaseClockS = Math.max(t, estimate.expectedRounds() * (double) roundS);
 		return new Running(part, (phaseClockS > 0) ? t / phaseClockS : 0);
 	}
@@ -424,15 +436,48 @@ final class EtaEstimator {
 		return new Part(clockS / clockRate, null, null, EtaView.Basis.MEASURED, null, what + clockDetail(clockRate));
 	}
 
-	/** Seconds of the phase's clock per wall second so far: 1 on a real drive. */
+	/**
+	 * Seconds of the phase's clock per wall second (1 on a real drive): between an
+	 * earlier reading and this one where there is one far enough back, else since the
+	 * phase started (which counts the samples' delay to the index against the rate). Null
+	 * before enough has run to say.
+	 */
 	private Double currentClockRate(PhaseMeasurement measured, double elapsedS) {
+		double[] rates = currentClockRates(measured, elapsedS);
+		return (rates == null) ? null : rates[0];
+	}
+
+	/** The clock rate, then the lower and the higher of the two measures of it. */
+	private double[] currentClockRates(PhaseMeasurement measured, double elapsedS) {
 		if (!this.simulated) {
-			return 1.0;
+			return new double[] { 1.0, 1.0, 1.0 };
 		}
 		if (measured == null || elapsedS < MIN_MEASURED_WALL_S || measured.latestT() < MIN_MEASURED_T) {
 			return null;
 		}
-		return measured.latestT() / elapsedS;
+		double sinceStart = measured.latestT() / elapsedS;
+		PhaseReadings.Reading earlier = this.inputs.earlier();
+		if (earlier != null && earlier.phaseIndex() == measured.phaseIndex()) {
+			double wallS = secondsBetween(earlier.at(), this.inputs.now());
+			int clockS = measured.latestT() - earlier.t();
+			if (wallS >= MIN_MEASURED_WALL_S && clockS >= MIN_MEASURED_T) {
+				double between = clockS / wallS;
+				return new double[] { between, Math.min(between, sinceStart), Math.max(between, sinceStart) };
+			}
+		}
+		return new double[] { sinceStart, sinceStart, sinceStart };
+	}
+
+	/**
+	 * A measured part: its time left on the phase's clock at the clock's rate, and the
+	 * interval the two measures of that rate give on a simulated clock (none where they
+	 * agree, exact on a real one).
+	 */
+	private Part measuredPart(double remainingClockS, double lowClockS, double highClockS, double[] rates,
+			EtaView.Basis basis, Integer historyJobs, String detail) {
+		boolean interval = !this.simulated || rates[1] < rates[2];
+		return new Part(remainingClockS / rates[0], interval ? lowClockS / rates[2] : null,
+				interval ? highClockS / rates[1] : null, basis, historyJobs, detail);
 	}
 
 	/**

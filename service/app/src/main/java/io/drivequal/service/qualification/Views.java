@@ -33,13 +33,17 @@ class Views {
 
 	private final EtaHistory history;
 
+	private final PhaseReadings readings;
+
 	private final Clock clock;
 
-	Views(DriveQueues queues, SampleQueries samples, JobStore store, EtaHistory history, Clock clock) {
+	Views(DriveQueues queues, SampleQueries samples, JobStore store, EtaHistory history, PhaseReadings readings,
+			Clock clock) {
 		this.queues = queues;
 		this.samples = samples;
 		this.store = store;
 		this.history = history;
+		this.readings = readings;
 		this.clock = clock;
 	}
 
@@ -80,8 +84,19 @@ class Views {
 	}
 
 	private Progress estimate(Job job, PhaseMeasurement measured, Instant now, Double driveClockRate) {
-		return EtaEstimator.estimate(new EtaEstimator.Inputs(now, job, measured,
-				job.state().isFinal() ? List.of() : this.history.of(job.driveModel()), driveClockRate));
+		return EtaEstimator.estimate(inputs(job, measured, now, driveClockRate));
+	}
+
+	private EtaEstimator.Inputs inputs(Job job, PhaseMeasurement measured, Instant now, Double driveClockRate) {
+		PhaseReadings.Reading earlier = null;
+		if (job.state() != JobState.RUNNING) {
+			this.readings.forget(job.jobId());
+		}
+		else if (measured != null) {
+			earlier = this.readings.first(job.jobId(), measured.phaseIndex(), measured.latestT(), now);
+		}
+		return new EtaEstimator.Inputs(now, job, measured,
+				job.state().isFinal() ? List.of() : this.history.of(job.driveModel()), driveClockRate, earlier);
 	}
 
 	/** What the running phase of each running job has measured. */
@@ -127,7 +142,7 @@ class Views {
 				Progress held = progress.containsKey(holder.jobId()) ? progress.get(holder.jobId())
 						: estimate(holder, holding, now, null);
 				parts.add(EtaEstimator.asPart(held));
-				driveClockRate = EtaEstimator.clockRate(new EtaEstimator.Inputs(now, holder, holding, List.of(), null));
+				driveClockRate = EtaEstimator.clockRate(inputs(holder, holding, now, null));
 			}
 			List<Job> queue = queues.computeIfAbsent(serial,
 					(drive) -> this.store.queuedInOrder(drive, DriveQueues.MAX_QUEUE));
