@@ -88,6 +88,9 @@ def test_submit_poll_to_the_verdict_and_export_the_samples(submitter: Client, vi
     job = qualification_submit.sync(client=submitter, body=request(), idempotency_key=key)
     assert isinstance(job, QualificationView)
     assert job.state in {QualificationViewState.QUEUED, QualificationViewState.DISPATCHED}
+    # The ETA comes with what it rests on (docs/api.md, "Progress and ETA").
+    assert job.eta.remaining_s == job.eta_s
+    assert str(job.eta.basis) in {"plan", "measured", "history", "constant"} and job.eta.label
     again = qualification_submit.sync_detailed(client=submitter, body=request(), idempotency_key=key)
     assert again.status_code == 200 and again.parsed.id == job.id, "a repeated Idempotency-Key answers the same job"
 
@@ -108,6 +111,8 @@ def test_submit_poll_to_the_verdict_and_export_the_samples(submitter: Client, vi
         assert isinstance(view, QualificationView), f"HTTP {answer.status_code}: {answer.content!r}"
         if not seen or seen[-1] != view.state:
             seen.append(view.state)
+        if view.state not in FINAL:
+            assert view.eta.remaining_s == view.eta_s and view.eta.label, f"{view.state} without its ETA's basis"
         if view.verdict:
             break
         assert view.state not in FINAL - {QualificationViewState.COMPLETED}, f"job ended {view.state}: {view.message}"

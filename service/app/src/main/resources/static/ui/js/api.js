@@ -283,6 +283,24 @@ const DQ = (() => {
 		return (h ? h + ' h ' : '') + (h || m ? m + ' min ' : '') + (s % 60) + ' s';
 	}
 
+	/**
+	 * How sure a job's ETA is, in words: its basis ("measured", "from history (3 jobs)",
+	 * "estimate: constant"), its interval where it has one, and a queued job's wait.
+	 */
+	function etaSureness(eta) {
+		if (!eta) {
+			return '';
+		}
+		const parts = [eta.label];
+		if (eta.lowS != null && eta.highS != null && eta.lowS !== eta.highS) {
+			parts.push(`${duration(eta.lowS)} – ${duration(eta.highS)}`);
+		}
+		if (eta.waitS) {
+			parts.push(`incl. ${duration(eta.waitS)} wait`);
+		}
+		return parts.join('; ');
+	}
+
 	function bytes(value) {
 		if (value == null) {
 			return '—';
@@ -331,5 +349,5 @@ const DQ = (() => {
 		return new URLSearchParams(location.search).get(name);
 	}
 
-	return { api, ApiError, phaseSamples, stream, el, start, fail, num, si, duration, bytes, time, measure, save, download, param, embedded };
+	return { api, ApiError, phaseSamples, stream, el, start, fail, num, si, duration, etaSureness, bytes, time, measure, save, download, param, embedded };
 })();

@@ -54,16 +54,20 @@
 		report.dataset.ready = 'true';
 	}
 
-	/** The live view: progress, and the current phase's seconds as they are indexed. */
+	/**
+	 * The live view: progress, the ETA with how sure it is and each phase's part of it, and
+	 * the current phase's seconds as they are indexed.
+	 */
 	function live(job) {
 		const main = document.getElementById('main');
 		const progress = el('div', { class: 'progress', id: 'live-progress' }, el('div', { class: 'bar' }), el('div', { class: 'label' }));
 		const status = el('p', { id: 'live-status' });
 		const chart = el('div', { id: 'chart-live' });
 		const counter = el('p', { class: 'muted small', id: 'live-count' });
+		const phases = el('table', { id: 'eta-phases', class: 'small' });
 		main.replaceChildren(
 			el('h1', {}, `Job ${job.id} — ${job.drive.model || job.drive.serial}`),
-			el('div', { class: 'card' }, status, progress, counter),
+			el('div', { class: 'card' }, status, progress, counter, phases),
 			chart);
 		const byPhase = new Map();
 		let phaseShown = null;
@@ -95,8 +99,18 @@
 			status.replaceChildren(el('span', { class: 'badge ' + j.state, id: 'job-state' }, j.state), ' ',
 				j.currentPhase ? `phase ${j.currentPhase.index} ${j.currentPhase.name}` : '',
 				j.etaS != null ? ` — ETA ${duration(j.etaS)}` : '',
+				j.eta ? el('span', { class: 'muted', id: 'eta-sureness', 'data-basis': j.eta.basis }, ` (${DQ.etaSureness(j.eta)})`) : '',
 				j.queuePosition ? ` — position ${j.queuePosition} in the drive's queue` : '',
 				j.state === 'COMPLETED' && !j.verdict ? ' — analysing…' : '');
+			// Each phase not done yet: its time left and what that rests on.
+			const rows = (j.eta && j.eta.phases) || [];
+			phases.replaceChildren(...(rows.length ? [el('thead', {}, el('tr', {}, ['phase', 'time left', 'interval', 'rests on', 'how'].map((h) => el('th', {}, h))))] : []),
+				el('tbody', {}, rows.map((p) => el('tr', { 'data-phase': p.index, class: p.running ? 'running' : '' },
+					el('td', {}, `${p.index} ${p.name}${p.running ? ' (running)' : ''}`),
+					el('td', { class: 'num' }, duration(p.remainingS)),
+					el('td', { class: 'num' }, p.lowS != null && p.highS != null ? `${duration(p.lowS)} – ${duration(p.highS)}` : '—'),
+					el('td', {}, p.label),
+					el('td', { class: 'muted' }, p.detail || '')))));
 		}
 
 		update(job);

@@ -1,12 +1,13 @@
 /*
- * /ui/: the jobs list with state, priority, position in its drive's queue, progress and ETA,
+ * /ui/: the jobs list with state, priority, position in its drive's queue, progress and ETA (with
+ * how sure it is: measured, from history, or a constant; its interval; a queued job's wait),
  * filtered like GET /api/v1/qualifications;
  * refreshes while a listed job is active; ticks jobs to open them side by side in the compare view.
  */
 'use strict';
 
 (() => {
-	const { api, el, num, duration, time } = DQ;
+	const { api, el, num, duration, etaSureness, time } = DQ;
 	const STATES = ['', 'QUEUED', 'DISPATCHED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'INTERRUPTED'];
 	const ACTIVE = ['QUEUED', 'DISPATCHED', 'RUNNING'];
 	const picked = new Set();
@@ -54,7 +55,9 @@
 				job.notBefore && job.state === 'QUEUED' ? el('div', { class: 'muted small' }, 'not before ' + time(job.notBefore)) : null),
 			el('td', { class: 'num queue-position' }, job.queuePosition != null ? '#' + job.queuePosition : '—'),
 			el('td', {}, progress(job)),
-			el('td', { class: 'num' }, ACTIVE.includes(job.state) && job.etaS != null ? duration(job.etaS) : '—'),
+			el('td', { class: 'num eta', 'data-basis': (job.eta && job.eta.basis) || '' },
+				ACTIVE.includes(job.state) && job.etaS != null ? duration(job.etaS) : '—',
+				ACTIVE.includes(job.state) && job.eta ? el('div', { class: 'muted small eta-sureness' }, etaSureness(job.eta)) : null),
 			el('td', {}, job.verdict ? el('span', { class: 'badge ' + job.verdict }, job.verdict) : '—'),
 			el('td', { class: 'small' }, time(job.queuedAt)),
 			el('td', {}, job.submitter || ''));

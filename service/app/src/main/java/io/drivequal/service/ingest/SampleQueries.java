@@ -16,6 +16,7 @@ import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.FieldValue;
 import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch._types.aggregations.HistogramBucket;
+import co.elastic.clients.elasticsearch._types.aggregations.LongTermsBucket;
 import co.elastic.clients.elasticsearch._types.aggregations.StringTermsBucket;
 import co.elastic.clients.elasticsearch._types.query_dsl.BoolQuery;
 import co.elastic.clients.elasticsearch.core.SearchRequest;
@@ -29,6 +30,11 @@ import org.springframework.stereotype.Component;
 public class SampleQueries {
 
 	private static final String ALL_SAMPLES = SampleDocument.INDEX_PREFIX + "*";
+
+	/** The contract's most rounds and steps (sample.schema.json round, step). */
+	private static final int MAX_ROUNDS = 1000;
+
+	private static final int MAX_STEPS = 256;
 
 	private final ElasticsearchClient client;
 
@@ -109,15 +115,16 @@ public class SampleQueries {
 	}
 
 	/**
-	 * The last indexed second of each job's given phase, for a page of jobs in one search
-	 * (one terms aggregation), where {@link #latestT} would cost one per job.
+	 * What each job's given phase has measured so far, for a page of jobs in one search:
+	 * its last second, its seconds and bytes, and, for a phase with rounds, the figures
+	 * of each round's steps.
 	 * @param phaseByJob the phase index to look at, by job id
 	 * @return by job id; jobs with no indexed sample in their phase are absent
 	 */
-	public Map<String, Integer> latestT(Map<String, Integer> phaseByJob) {
-		Map<String, Integer> latest = new HashMap<>();
+	public Map<String, PhaseMeasurement> measure(Map<String, Integer> phaseByJob) {
+		Map<String, PhaseMeasurement> measured = new HashMap<>();
 		if (phaseByJob.isEmpty()) {
-			return latest;
+			return measured;
 		}
 		BoolQuery.Builder anyOf = new BoolQuery.Builder().minimumShouldMatch("1");
 		phaseByJob.forEach((jobId, phaseIndex) -> anyOf.should((q) -> q.bool(filter(jobId, phaseIndex))));
@@ -128,17 +135,40 @@ public class SampleQueries {
 			.size(0)
 			.query((q) -> q.bool(query))
 			.aggregations("byJob", (agg) -> agg.terms((terms) -> terms.field("jobId").size(phaseByJob.size()))
-				.aggregations("lastT", (max) -> max.max((m) -> m.field("t")))));
+				.aggregations("lastT", (max) -> max.max((m) -> m.field("t")))
+				.aggregations("readBytes", (sum) -> sum.sum((m) -> m.field("read.bytes")))
+				.aggregations("writeBytes", (sum) -> sum.sum((m) -> m.field("write.bytes")))
+				.aggregations("byRound", (rounds) -> rounds.terms((terms) -> terms.field("round").size(MAX_ROUNDS))
+					.aggregations("byStep",
+							(steps) -> steps.terms((terms) -> terms.field("step").size(MAX_STEPS))
+								.aggregations("iops", (avg) -> avg.avg((m) -> m.field("totalIops")))
+								.aggregations("readBytes", (sum) -> sum.sum((m) -> m.field("read.bytes")))
+								.aggregations("writeBytes", (sum) -> sum.sum((m) -> m.field("write.bytes")))))));
 		if (response.aggregations() == null || !response.aggregations().containsKey("byJob")) {
-			return latest;
+			return measured;
 		}
-		for (StringTermsBucket bucket : response.aggregations().get("byJob").sterms().buckets().array()) {
-			double lastT = bucket.aggregations().get("lastT").max().value();
-			if (bucket.docCount() > 0 && Double.isFinite(lastT)) {
-				latest.put(bucket.key().stringValue(), (int) lastT);
+		for (StringTermsBucket job : response.aggregations().get("byJob").sterms().buckets().array()) {
+			double lastT = job.aggregations().get("lastT").max().value();
+			if (job.docCount() == 0 || !Double.isFinite(lastT)) {
+				continue;
 			}
+			List<PhaseMeasurement.StepFigures> rounds = new ArrayList<>();
+			for (LongTermsBucket round : job.aggregations().get("byRound").lterms().buckets().array()) {
+				for (LongTermsBucket step : round.aggregations().get("byStep").lterms().buckets().array()) {
+					long writeBytes = (long) step.aggregations().get("writeBytes").sum().value();
+					rounds.add(new PhaseMeasurement.StepFigures((int) round.key(), (int) step.key(), step.docCount(),
+							step.aggregations().get("iops").avg().value(),
+							(long) step.aggregations().get("readBytes").sum().value() + writeBytes, writeBytes));
+				}
+			}
+			String jobId = job.key().stringValue();
+			measured.put(jobId,
+					new PhaseMeasurement(phaseByJob.get(jobId), (int) lastT, job.docCount(),
+							(long) job.aggregations().get("readBytes").sum().value()
+									+ (long) job.aggregations().get("writeBytes").sum().value(),
+							rounds));
 		}
-		return latest;
+		return measured;
 	}
 
 	/** Indexed samples of a job, or of one of its phases when phaseIndex is not null. */

@@ -5,6 +5,9 @@
 package io.drivequal.service.qualification;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 
 import tools.jackson.databind.JsonNode;
@@ -35,9 +38,13 @@ final class EventTransitions {
 				}));
 			case "phase-started" ->
 				(job.state() != JobState.RUNNING) ? Optional.empty() : Optional.of(job.edit((draft) -> {
-					draft.currentPhaseIndex = event.path("phaseIndex").asInt();
+					int index = event.path("phaseIndex").asInt();
+					draft.currentPhaseIndex = index;
+					draft.phaseTimes = withPhaseTime(job, new Job.PhaseTime(index, time,
+							"simulated".equals(event.path("clock").asString()), null, null));
 					draft.updatedAt = now;
 				}));
+			case "phase-completed" -> phaseCompleted(job, event, time, now);
 			case "completed" -> end(job, JobState.COMPLETED, null, null, time, now);
 			case "failed" ->
 				end(job, JobState.FAILED, event.path("reason").asString(), event.path("message").asString(), time, now);
@@ -47,6 +54,33 @@ final class EventTransitions {
 					event.path("message").asString("cancelled by the runner"), time, now);
 			default -> Optional.empty();
 		};
+	}
+
+	/** The phase's end on both clocks; nothing when its start was never seen. */
+	private static Optional<Job> phaseCompleted(Job job, JsonNode event, Instant time, Instant now) {
+		Job.PhaseTime started = job.phaseTime(event.path("phaseIndex").asInt());
+		if (job.state() != JobState.RUNNING || started == null || started.endedAt() != null) {
+			return Optional.empty();
+		}
+		long clockMs = event.path("durationNs").asLong() / 1_000_000;
+		return Optional.of(job.edit((draft) -> {
+			draft.phaseTimes = withPhaseTime(job,
+					new Job.PhaseTime(started.index(), started.startedAt(), started.simulatedClock(), time, clockMs));
+			draft.updatedAt = now;
+		}));
+	}
+
+	/**
+	 * The job's phase times with {@code time} in place of any earlier one of its phase.
+	 */
+	private static List<Job.PhaseTime> withPhaseTime(Job job, Job.PhaseTime time) {
+		List<Job.PhaseTime> times = new ArrayList<>();
+		if (job.phaseTimes() != null) {
+			job.phaseTimes().stream().filter((other) -> other.index() != time.index()).forEach(times::add);
+		}
+		times.add(time);
+		times.sort(Comparator.comparingInt(Job.PhaseTime::index));
+		return List.copyOf(times);
 	}
 
 	private static Optional<Job> end(Job job, JobState state, String reason, String message, Instant time,

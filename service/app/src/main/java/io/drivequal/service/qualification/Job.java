@@ -21,7 +21,7 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 		List<PhaseSpec> plan, DriveSpec spec, List<Criterion> criteria, Map<String, Object> analysis,
 		String criteriaSet, AnalysisSettings analysisSettings, String priority, Integer priorityRank, Long queueOrder,
 		Instant notBefore, List<String> submitterTeams, Instant runnerLostAt, List<Gap> gaps,
-		List<Capability> driveCapabilities) {
+		List<Capability> driveCapabilities, List<PhaseTime> phaseTimes) {
 
 	/**
 	 * A runner loss the job survived (docs/reliability.md, "Resume after a short runner
@@ -32,6 +32,32 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 	 */
 	record Gap(int phaseIndex, long fromSecond, Integer gapRound, Instant lostAt, Instant resumedAt, long gapS,
 			long eventSeq) {
+	}
+
+	/**
+	 * When each phase ran, by the runner's wall clock (its events' time), and how long it
+	 * ran on the phase's own clock (a simulated drive's is virtual): what ETAs are
+	 * measured from, for this job and, once it completed, for the next of its model.
+	 *
+	 * @param simulatedClock the phase-started event said clock: simulated
+	 * @param endedAt, clockMs null until the phase-completed event
+	 */
+	record PhaseTime(int index, Instant startedAt, boolean simulatedClock, Instant endedAt, Long clockMs) {
+
+		/** Wall seconds from start to end; null while it runs. */
+		Double wallS() {
+			return (this.endedAt != null && this.startedAt != null)
+					? Math.max(0, this.endedAt.toEpochMilli() - this.startedAt.toEpochMilli()) / 1000.0 : null;
+		}
+
+	}
+
+	/** The time of phase {@code index}, if it started. */
+	PhaseTime phaseTime(int index) {
+		if (this.phaseTimes == null) {
+			return null;
+		}
+		return this.phaseTimes.stream().filter((time) -> time.index() == index).findFirst().orElse(null);
 	}
 
 	/** A fresh job id, for a job submitted without an Idempotency-Key or imported. */
@@ -129,6 +155,8 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 		/** What the drive's runner probed it can do when the job was submitted. */
 		List<Capability> driveCapabilities;
 
+		List<PhaseTime> phaseTimes;
+
 		Draft() {
 		}
 
@@ -173,6 +201,7 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 			this.runnerLostAt = job.runnerLostAt;
 			this.gaps = job.gaps;
 			this.driveCapabilities = job.driveCapabilities;
+			this.phaseTimes = job.phaseTimes;
 		}
 
 		Job build() {
@@ -183,7 +212,7 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 					this.verdict, this.failureReason, this.message, this.cancelRequestedAt, this.cancelRequestedBy,
 					this.plan, this.spec, this.criteria, this.analysis, this.criteriaSet, this.analysisSettings,
 					this.priority, this.priorityRank, this.queueOrder, this.notBefore, this.submitterTeams,
-					this.runnerLostAt, this.gaps, this.driveCapabilities);
+					this.runnerLostAt, this.gaps, this.driveCapabilities, this.phaseTimes);
 		}
 
 	}

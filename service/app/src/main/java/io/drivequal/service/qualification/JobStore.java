@@ -395,6 +395,41 @@ class JobStore {
 	}
 
 	/**
+	 * The latest COMPLETED jobs of a drive model, newest first, without their analyses
+	 * (the history ETAs are measured from).
+	 */
+	List<Job> completedOfModel(String driveModel, int limit) {
+		return jobs(search((search) -> search
+			.query((q) -> q.bool((bool) -> bool.filter(term("state", JobState.COMPLETED.name()))
+				.filter(term("driveModel", driveModel))))
+			.source((source) -> source.filter((filter) -> filter.excludes("analysis")))
+			.size(limit)
+			.sort((sort) -> sort.field((field) -> field.field("endedAt").order(SortOrder.Desc)))));
+	}
+
+	/**
+	 * The job holding each drive (DISPATCHED or RUNNING), by serial; free drives absent.
+	 */
+	Map<String, Job> holding(Collection<String> serials) {
+		Map<String, Job> holders = new HashMap<>();
+		if (serials.isEmpty()) {
+			return holders;
+		}
+		List<FieldValue> drives = serials.stream().map(FieldValue::of).toList();
+		List<FieldValue> states = List.of(FieldValue.of(JobState.DISPATCHED.name()),
+				FieldValue.of(JobState.RUNNING.name()));
+		for (Job job : jobs(search((search) -> search
+			.query((q) -> q.bool((bool) -> bool
+				.filter((f) -> f.terms((terms) -> terms.field("deviceSerial").terms((t) -> t.value(drives))))
+				.filter((f) -> f.terms((terms) -> terms.field("state").terms((t) -> t.value(states))))))
+			.source((source) -> source.filter((filter) -> filter.excludes("analysis")))
+			.size(serials.size() * 2)))) {
+			holders.putIfAbsent(job.deviceSerial(), job);
+		}
+		return holders;
+	}
+
+	/**
 	 * COMPLETED jobs that have no verdict yet, earliest ended first. Filtered by
 	 * Elasticsearch: analysed jobs (with their large analysis) accumulate for years and
 	 * must not crowd the unanalysed ones out of a page.

@@ -1,6 +1,6 @@
 /*
- * A qualification as GET /api/v1/qualifications/{id} shows it: state, progress and ETA while it
- * runs, the verdict when done. Public because the drives and imports APIs answer with it too.
+ * A qualification as GET /api/v1/qualifications/{id} shows it: state, progress and ETA (etaS, and
+ * eta: what it rests on, its interval, a queued job's wait) while it runs, the verdict when done. Public because the drives and imports APIs answer with it too.
  */
 package io.drivequal.service.qualification;
 
@@ -14,7 +14,7 @@ import io.drivequal.service.catalog.PhaseSpec;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record QualificationView(String id, JobState state, String submitter, String profile, DriveView drive,
 		List<PhaseSpec> plan, DriveSpec spec, List<Criterion> criteria, CurrentPhase currentPhase,
-		Double progressPercent, Long etaS, Integer queuePosition, Instant queuedAt, Instant dispatchedAt,
+		Double progressPercent, Long etaS, EtaView eta, Integer queuePosition, Instant queuedAt, Instant dispatchedAt,
 		Instant startedAt, Instant endedAt, boolean cancelRequested, String verdict, String failureReason,
 		String message, Map<String, Object> analysis, List<String> warnings, String criteriaSet,
 		AnalysisSettings analysisSettings, String priority, Instant notBefore, Instant runnerLostAt,

@@ -66,8 +66,8 @@ class DriveControllerTest {
 	void oneDriveComesWithItsQualificationHistory() throws Exception {
 		given(this.registry.drive("SIM-1")).willReturn(Optional.of(this.drive));
 		given(this.history.of("SIM-1")).willReturn(List.of(new QualificationView("q-1", JobState.COMPLETED, null, null,
-				null, null, null, null, null, 100.0, 0L, null, null, null, null, null, false, "PASS", null, null, null,
-				null, null, null, "normal", null, null, null)));
+				null, null, null, null, null, 100.0, 0L, null, null, null, null, null, null, false, "PASS", null, null,
+				null, null, null, null, "normal", null, null, null)));
 		this.mvc.perform(get("/api/v1/drives/SIM-1").with(user("ops").roles("VIEWER")))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.drive.model").value("DQSIM Enterprise 256GB"))

@@ -277,7 +277,7 @@ class QualificationControllerTest {
 
 	private static QualificationView view(Job job) {
 		return new QualificationView(job.jobId(), job.state(), job.submitter(), job.profile(), null, job.plan(), null,
-				null, null, 0.0, 0L, null, job.queuedAt(), null, null, null, false, null, null, null, null, null,
+				null, null, 0.0, 0L, null, null, job.queuedAt(), null, null, null, false, null, null, null, null, null,
 				job.criteriaSet(), job.analysisSettings(), "normal", null, null, null);
 	}
 

@@ -1,0 +1,34 @@
+/*
+ * What the indexed per-second samples say of a running phase so far, for its ETA: how far its clock
+ * has run, how many bytes it moved, and, for a phase with adaptive rounds, each round's step figures
+ * (the tracking step's level is what the runner's steady-state rule watches).
+ */
+package io.drivequal.service.ingest;
+
+import java.util.List;
+
+/**
+ * @param phaseIndex the phase
+ * @param latestT the last indexed second (the phase's own clock)
+ * @param samples indexed seconds
+ * @param bytes bytes read and written over them
+ * @param rounds by round, then step; empty for a phase without rounds
+ */
+public record PhaseMeasurement(int phaseIndex, int latestT, long samples, long bytes, List<StepFigures> rounds) {
+
+	public PhaseMeasurement {
+		rounds = List.copyOf(rounds);
+	}
+
+	/**
+	 * One step of one round.
+	 *
+	 * @param seconds indexed seconds of the step
+	 * @param meanIops mean of their IOPS
+	 * @param bytes bytes read and written over them
+	 * @param writeBytes bytes written
+	 */
+	public record StepFigures(int round, int step, long seconds, double meanIops, long bytes, long writeBytes) {
+	}
+
+}

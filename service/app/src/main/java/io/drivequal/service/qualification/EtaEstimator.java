@@ -1,0 +1,650 @@
+/*
+ * A job's progress and ETA from what has been measured (docs/api.md, "Progress and ETA"): the
+ * running phase by its own measured rate (a timed phase by its clock, a sized one by its throughput
+ * so far, adaptive rounds by their convergence, a purge by its method and capacity less the time it
+ * has run), each phase ahead by the same phase on earlier jobs of the drive model (their wall-clock
+ * durations, scaled by how fast this job runs against them), else by the plan (a timed phase on a
+ * real drive is exact; on a simulated one at this job's measured clock), else by nominal constants
+ * (catalog.Durations). Each part says what it rests on; the whole says its least sure part that
+ * matters. Pure: everything measured comes in through Inputs, the clock too.
+ */
+package io.drivequal.service.qualification;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+import io.drivequal.service.catalog.Durations;
+import io.drivequal.service.catalog.PhaseSpec;
+import io.drivequal.service.catalog.RoundSpec;
+import io.drivequal.service.ingest.PhaseMeasurement;
+
+final class EtaEstimator {
+
+	/** A part of the ETA smaller than this share of the whole does not set its basis. */
+	static final double MINOR_SHARE = 0.05;
+
+	/** The least a phase must have run before its own clock rate is trusted. */
+	static final double MIN_MEASURED_WALL_S = 2.0;
+
+	static final int MIN_MEASURED_T = 5;
+
+	/** How far a job's speed against its history is believed to differ. */
+	static final double MAX_SPEED_FACTOR = 5.0;
+
+	/** A constant's interval: drives run this much faster or slower than nominal. */
+	static final double CONSTANT_SPREAD = 3.0;
+
+	/**
+	 * @param now the wall clock
+	 * @param job the job
+	 * @param current what the samples of its running phase measured so far, or null
+	 * @param history COMPLETED jobs of the same drive model (with their phase times)
+	 * @param driveClockRate a simulated drive's clock rate (its seconds per wall second)
+	 * measured by the job running on it now, for a job that has not started; or null
+	 * @param earlier an earlier reading of the running phase, or null
+	 */
+	record Inputs(Instant now, Job job, PhaseMeasurement current, List<Job> history, Double driveClockRate,
+			PhaseReadings.Reading earlier) {
+
+		Inputs(Instant now, Job job, PhaseMeasurement current, List<Job> history, Double driveClockRate) {
+			this(now, job, current, history, driveClockRate, null);
+		}
+
+	}
+
+	/**
+	 * One part of an ETA, in wall seconds.
+	 *
+	 * @param historyJobs for a HISTORY part, how many earlier runs it rests on
+	 */
+	record Part(double remainingS, Double lowS, Double highS, EtaView.Basis basis, Integer historyJobs, String detail) {
+
+		String label() {
+			return switch (this.basis) {
+				case PLAN -> "plan (timed phase)";
+				case MEASURED -> "measured";
+				case HISTORY -> "from history (" + this.historyJobs + ((this.historyJobs == 1) ? " job)" : " jobs)");
+				case CONSTANT -> "estimate: constant";
+			};
+		}
+
+	}
+
+	private final Inputs inputs;
+
+	private final Job job;
+
+	private final long capacityBytes;
+
+	private final boolean simulated;
+
+	private final Map<PhaseSpec, List<Job.PhaseTime>> history;
+
+	private EtaEstimator(Inputs inputs) {
+		this.inputs = inputs;
+		this.job = inputs.job();
+		this.capacityBytes = (this.job.capacityBytes() != null) ? this.job.capacityBytes() : 0;
+		this.simulated = isSimulated(this.job);
+		this.history = pastRuns(this.job, inputs.history());
+	}
+
+	static Progress estimate(Inputs inputs) {
+		return new EtaEstimator(inputs).estimate();
+	}
+
+	/**
+	 * A simulated drive's clock rate as the job measured it (its seconds per wall
+	 * second); null on a real drive or before it measured one.
+	 */
+	static Double clockRate(Inputs inputs) {
+		EtaEstimator estimator = new EtaEstimator(inputs);
+		return estimator.simulated ? estimator.futureClockRate() : null;
+	}
+
+	/**
+	 * The job's ETA with the wait before it starts in front of it.
+	 * @param wait the jobs ahead on its drive, combined; null for none
+	 */
+	static Progress withWait(Progress own, Part wait, long startWindowS) {
+		if (own.eta() == null || (wait == null && startWindowS <= 0)) {
+			return own;
+		}
+		Part waited = (wait != null) ? wait : new Part(0, 0.0, 0.0, EtaView.Basis.PLAN, null, null);
+		if (startWindowS > waited.remainingS()) {
+			waited = new Part(startWindowS, (double) startWindowS,
+					(waited.highS() != null) ? Math.max(waited.highS(), startWindowS) : null, waited.basis(),
+					waited.historyJobs(), "its start window");
+		}
+		Part total = combine(List.of(waited, asPart(own)));
+		return new Progress(own.percent(), view(total, Math.round(waited.remainingS()), own.eta().phases()));
+	}
+
+	/** The job as a part of a later job's wait: its own ETA. */
+	static Part asPart(Progress progress) {
+		EtaView eta = progress.eta();
+		if (eta == null) {
+			return new Part(0, 0.0, 0.0, EtaView.Basis.PLAN, null, null);
+		}
+		return new Part(eta.remainingS(), toDouble(eta.lowS()), toDouble(eta.highS()), eta.basis(), eta.historyJobs(),
+				null);
+	}
+
+	private static EtaView view(Part total, Long waitS, List<EtaView.PhaseEta> phases) {
+		return new EtaView(Math.round(total.remainingS()), round(total.lowS()), round(total.highS()), waitS,
+				total.basis(), total.historyJobs(), total.label(), phases);
+	}
+
+	/**
+	 * The parts summed: each bound a part has, its estimate where it has none (but no
+	 * interval when a part that matters has none); the basis of the least sure part that
+	 * matters.
+	 */
+	static Part combine(Collection<Part> parts) {
+		double remaining = 0;
+		for (Part part : parts) {
+			remaining += part.remainingS();
+		}
+		double low = 0;
+		double high = 0;
+		boolean bounded = true;
+		Part leastSure = null;
+		for (Part part : parts) {
+			boolean matters = remaining <= 0 || part.remainingS() >= MINOR_SHARE * remaining;
+			low += (part.lowS() != null) ? part.lowS() : part.remainingS();
+			high += (part.highS() != null) ? part.highS() : part.remainingS();
+			if (matters && (part.lowS() == null || part.highS() == null)) {
+				bounded = false;
+			}
+			if (matters && (leastSure == null || part.basis().lessSureThan(leastSure.basis())
+					|| (part.basis() == leastSure.basis() && part.basis() == EtaView.Basis.HISTORY
+							&& part.historyJobs() != null && leastSure.historyJobs() != null
+							&& part.historyJobs() < leastSure.historyJobs()))) {
+				leastSure = part;
+			}
+		}
+		if (leastSure == null) {
+			leastSure = new Part(0, null, null, EtaView.Basis.PLAN, null, null);
+		}
+		return new Part(remaining, bounded ? low : null, bounded ? high : null, leastSure.basis(),
+				leastSure.historyJobs(), null);
+	}
+
+	private Progress estimate() {
+		JobState state = this.job.state();
+		if (state == JobState.COMPLETED) {
+			return new Progress(100.0, null);
+		}
+		if (state.isFinal()) {
+			return new Progress(0.0, null);
+		}
+		List<PhaseSpec> plan = new ArrayList<>((this.job.plan() != null) ? this.job.plan() : List.of());
+		plan.sort(Comparator.comparingInt(PhaseSpec::index));
+		Integer current = (state == JobState.RUNNING) ? this.job.currentPhaseIndex() : null;
+		Job.PhaseTime currentTime = (current != null) ? this.job.phaseTime(current) : null;
+		// A job that started before phase times were kept has none: its phase is running.
+		boolean currentRunning = current != null && (currentTime == null || currentTime.endedAt() == null);
+		double doneS = 0;
+		double totalS = 0;
+		List<Part> parts = new ArrayList<>();
+		List<EtaView.PhaseEta> phases = new ArrayList<>();
+		for (PhaseSpec phase : plan) {
+			boolean finished = current != null
+					&& (phase.index() < current || (phase.index() == current && !currentRunning));
+			if (finished) {
+				Job.PhaseTime time = this.job.phaseTime(phase.index());
+				double wallS = (time != null && time.wallS() != null) ? time.wallS() : ahead(phase).remainingS();
+				doneS += wallS;
+				totalS += wallS;
+				continue;
+			}
+			Part part;
+			double fraction = 0;
+			double elapsedS = 0;
+			if (current != null && phase.index() == current) {
+				elapsedS = (currentTime != null) ? secondsBetween(currentTime.startedAt(), this.inputs.now()) : 0;
+				Running running = running(phase, elapsedS);
+				part = running.part();
+				fraction = running.fraction();
+			}
+			else {
+				part = ahead(phase);
+			}
+			doneS += fraction * (elapsedS + part.remainingS());
+			totalS += elapsedS + part.remainingS();
+			parts.add(part);
+			phases.add(new EtaView.PhaseEta(phase.index(), phase.name(), current != null && phase.index() == current,
+					Math.round(part.remainingS()), round(part.lowS()), round(part.highS()), part.basis(),
+					part.historyJobs(), part.label(), part.detail()));
+		}
+		Part total = combine(parts);
+		double percent = (totalS > 0) ? Math.min(99.9, 100.0 * doneS / totalS) : 0.0;
+		if (state != JobState.RUNNING) {
+			percent = 0.0;
+		}
+		return new Progress(Math.round(percent * 10) / 10.0, view(total, null, phases));
+	}
+
+	private record Running(Part part, double fraction) {
+	}
+
+	/**
+	 * The running phase: what it measured so far, else its estimate less the time it ran.
+	 */
+	private Running running(PhaseSpec phase, double elapsedS) {
+		PhaseMeasurement measured = this.inputs.current();
+		if (measured != null && measured.phaseIndex() != phase.index()) {
+			measured = null;
+		}
+		double[] rates = currentClockRates(measured, elapsedS);
+		Double clockRate = (rates != null) ? rates[0] : null;
+		Long timeLimitS = timeLimitS(phase);
+		long sizeBytes = sizeBytes(phase);
+		boolean timed = sizeBytes <= 0 && timeLimitS != null;
+		boolean sizedAndMoving = sizeBytes > 0 && measured != null && measured.bytes() > 0 && measured.latestT() > 0;
+		if ("purge".equals(phase.kind()) || measured == null || clockRate == null
+				|| !(phase.rounds() != null || timed || sizedAndMoving)) {
+			Part full = ahead(phase);
+			double remaining = Math.max(0, full.remainingS() - elapsedS);
+			String detail = full.detail();
+			if ("purge".equals(phase.kind())) {
+				detail += "; running for " + Math.round(elapsedS) + " s (the runner does not report a Sanitize's "
+						+ "progress log, 81h: the time it ran is all that is measured)";
+			}
+			Part part = new Part(remaining, (full.lowS() != null) ? Math.max(0, full.lowS() - elapsedS) : null,
+					(full.highS() != null) ? Math.max(remaining, full.highS() - elapsedS) : null, full.basis(),
+					full.historyJobs(), detail);
+			// Its share done: by its own clock or bytes where they say it, else by the
+			// time.
+			Double work = (measured != null && phase.rounds() == null) ? workDone(measured, timeLimitS, sizeBytes)
+					: null;
+			double byTime = (elapsedS + remaining > 0) ? elapsedS / (elapsedS + remaining) : 0;
+			return new Running(part, (work != null) ? work : byTime);
+		}
+		int t = measured.latestT();
+		if (phase.rounds() != null) {
+			return rounds(phase, measured, rates);
+		}
+		String clock = clockDetail(clockRate);
+		if (timed) {
+			double remainingClock = Math.max(0, timeLimitS - t);
+			Part part = measuredPart(remainingClock, remainingClock, remainingClock, rates,
+					this.simulated ? EtaView.Basis.MEASURED : EtaView.Basis.PLAN, null,
+					t + " of " + timeLimitS + " s" + clock);
+			return new Running(part, workDone(measured, timeLimitS, 0));
+		}
+		double bytesPerClockS = measured.bytes() / (double) t;
+		double remainingClock = Math.max(0, sizeBytes - measured.bytes()) / bytesPerClockS;
+		if (timeLimitS != null && timeLimitS - t < remainingClock) {
+			remainingClock = Math.max(0, timeLimitS - t);
+		}
+		double fraction = workDone(measured, timeLimitS, sizeBytes);
+		Part part = new Part(remainingClock / clockRate, null, null, EtaView.Basis.MEASURED, null,
+				String.format(Locale.ROOT, "%.1f of %.1f GB at %.0f MB/s so far%s", measured.bytes() / 1e9,
+						sizeBytes / 1e9, bytesPerClockS / 1e6, clock));
+		if (this.simulated) {
+			part = measuredPart(remainingClock, remainingClock, remainingClock, rates, EtaView.Basis.MEASURED, null,
+					part.detail());
+		}
+		return new Running(part, fraction);
+	}
+
+	/**
+	 * The share of a phase without rounds done by its own measure: seconds of a time
+	 * limit, bytes of a size (the larger where it has both); never all of it before the
+	 * phase's completion event. Null when neither says.
+	 */
+	private static Double workDone(PhaseMeasurement measured, Long timeLimitS, long sizeBytes) {
+		Double done = null;
+		if (timeLimitS != null && timeLimitS > 0) {
+			done = Math.min(measured.latestT(), Math.max(0, timeLimitS - 1)) / (double) timeLimitS;
+		}
+		if (sizeBytes > 0) {
+			double bytes = Math.min(0.999, measured.bytes() / (double) sizeBytes);
+			done = (done != null) ? Math.max(done, bytes) : bytes;
+		}
+		return done;
+	}
+
+	/** An adaptive phase by its rounds' convergence (RoundsConvergence). */
+	private Running rounds(PhaseSpec phase, PhaseMeasurement measured, double[] rates) {
+		double clockRate = rates[0];
+		RoundSpec rounds = phase.rounds();
+		long roundS = roundS(rounds);
+		Map<Integer, List<PhaseMeasurement.StepFigures>> byRound = new TreeMap<>();
+		for (PhaseMeasurement.StepFigures step : measured.rounds()) {
+			byRound.computeIfAbsent(step.round(), (r) -> new ArrayList<>()).add(step);
+		}
+		int running = byRound.isEmpty() ? 0 : ((TreeMap<Integer, ?>) byRound).lastKey();
+		List<Double> levels = new ArrayList<>();
+		List<Long> writeBytes = new ArrayList<>();
+		Integer trackingStep = (rounds.tracking() != null) ? rounds.tracking().step() : null;
+		String metric = (rounds.tracking() != null) ? rounds.tracking().metric() : "iops";
+		for (int r = 0; r < running; r++) {
+			List<PhaseMeasurement.StepFigures> steps = byRound.getOrDefault(r, List.of());
+			long written = steps.stream().mapToLong(PhaseMeasurement.StepFigures::writeBytes).sum();
+			PhaseMeasurement.StepFigures tracked = steps.stream()
+				.filter((step) -> trackingStep != null && step.step() == trackingStep)
+				.findFirst()
+				.orElse(null);
+			if (tracked == null || tracked.seconds() == 0) {
+				break;
+			}
+			levels.add("bytesPerS".equals(metric) ? tracked.bytes() / (double) tracked.seconds() : tracked.meanIops());
+			writeBytes.add(written);
+		}
+		List<Job.PhaseTime> past = this.history.getOrDefault(shape(phase), List.of());
+		Integer prior = null;
+		if (!past.isEmpty() && roundS > 0) {
+			List<Double> pastRounds = past.stream()
+				.filter((time) -> time.clockMs() != null)
+				.map((time) -> (double) Math.round(time.clockMs() / 1000.0 / roundS))
+				.toList();
+			prior = pastRounds.isEmpty() ? null : (int) Math.round(median(pastRounds));
+		}
+		long testedRangeBytes = (long) (this.capacityBytes * range(phase) / 100.0);
+		int t = measured.latestT();
+		long writtenSoFar = measured.rounds().stream().mapToLong(PhaseMeasurement.StepFigures::writeBytes).sum();
+		RoundsConvergence.Estimate estimate = RoundsConvergence.estimate(rounds, levels, writeBytes, writtenSoFar,
+				(roundS > 0) ? t / (double) roundS : 0, testedRangeBytes, prior);
+		double expected = Math.max(0, estimate.expectedRounds() * roundS - t);
+		double low = Math.max(0, estimate.minRounds() * roundS - t);
+		double high = Math.max(0, estimate.maxRounds() * roundS - t);
+		EtaView.Basis basis;
+		if (estimate.measured()) {
+			basis = EtaView.Basis.MEASURED;
+		}
+		else {
+			basis = (prior != null) ? EtaView.Basis.HISTORY : EtaView.Basis.CONSTANT;
+		}
+		// The rounds' bounds are certain; on a simulated clock its rate's two measures
+		// widen them.
+		Part part = new Part(expected / clockRate, low / rates[2], high / rates[1], basis,
+				(prior != null) ? past.size() : null, estimate.detail() + clockDetail(clockRate));
+		double phaseClockS = Math.max(t, estimate.expectedRounds() * (double) roundS);
+		return new Running(part, (phaseClockS > 0) ? t / phaseClockS : 0);
+	}
+
+	/** A phase ahead, all of it: its history, else the plan, else constants. */
+	Part ahead(PhaseSpec phase) {
+		List<Job.PhaseTime> past = this.history.getOrDefault(shape(phase), List.of());
+		if (!past.isEmpty()) {
+			double factor = speedFactor();
+			List<Double> walls = past.stream().map(Job.PhaseTime::wallS).sorted().toList();
+			boolean interval = walls.size() >= 2;
+			return new Part(median(walls) * factor, interval ? walls.get(0) * factor : null,
+					interval ? walls.get(walls.size() - 1) * factor : null, EtaView.Basis.HISTORY, walls.size(),
+					String.format(Locale.ROOT, "median of %d earlier run%s of the model%s", walls.size(),
+							(walls.size() == 1) ? "" : "s", (factor != 1.0)
+									? String.format(Locale.ROOT, ", x %.2f for this job's speed", factor) : ""));
+		}
+		Double clockRate = this.simulated ? futureClockRate() : Double.valueOf(1.0);
+		double divisor = (clockRate != null) ? clockRate : 1.0;
+		String clock = (clockRate != null) ? clockDetail(clockRate) : "";
+		if ("purge".equals(phase.kind())) {
+			Durations.Span span = Durations.purgeS(phase.purgeMethod(), this.capacityBytes);
+			String method = (phase.purgeMethod() != null) ? phase.purgeMethod() : "auto";
+			return new Part(span.nominalS() / divisor, span.lowS() / divisor, span.highS() / divisor,
+					EtaView.Basis.CONSTANT, null, String.format(Locale.ROOT, "purge %s of %.0f GB at a nominal rate%s",
+							method, this.capacityBytes / 1e9, clock));
+		}
+		if (phase.rounds() != null) {
+			RoundsConvergence.Estimate estimate = RoundsConvergence.estimate(phase.rounds(), List.of(), List.of(), 0, 0,
+					(long) (this.capacityBytes * range(phase) / 100.0), null);
+			long roundS = roundS(phase.rounds());
+			if (estimate.minRounds() == estimate.maxRounds()) {
+				return timed(estimate.maxRounds() * roundS, clockRate,
+						estimate.maxRounds() + " rounds of " + roundS + " s");
+			}
+			double nominalRounds = Math.ceil((estimate.minRounds() + estimate.maxRounds()) / 2.0);
+			return new Part(nominalRounds * roundS / divisor, estimate.minRounds() * roundS / divisor,
+					estimate.maxRounds() * roundS / divisor, EtaView.Basis.CONSTANT, null,
+					String.format(Locale.ROOT, "%d to %d rounds of %d s (steady state decides)%s", estimate.minRounds(),
+							estimate.maxRounds(), roundS, clock));
+		}
+		Long timeLimitS = timeLimitS(phase);
+		if (sizeBytes(phase) <= 0 && timeLimitS != null) {
+			return timed(timeLimitS, clockRate, timeLimitS + " s");
+		}
+		double nominal = Durations.expectedS(phase, this.capacityBytes);
+		boolean sized = sizeBytes(phase) > 0;
+		Double high = sized ? nominal * CONSTANT_SPREAD : null;
+		if (high != null && timeLimitS != null) {
+			high = Math.min(high, timeLimitS);
+		}
+		return new Part(nominal / divisor, sized ? nominal / CONSTANT_SPREAD / divisor : null,
+				(high != null) ? high / divisor : null, EtaView.Basis.CONSTANT, null,
+				(sized ? String.format(Locale.ROOT, "%.1f GB at a nominal speed", sizeBytes(phase) / 1e9) : "nominal")
+						+ clock);
+	}
+
+	/** A phase of a fixed length on its own clock: exact on a real drive. */
+	private Part timed(long clockS, Double clockRate, String what) {
+		if (!this.simulated) {
+			return new Part(clockS, (double) clockS, (double) clockS, EtaView.Basis.PLAN, null, what);
+		}
+		if (clockRate == null) {
+			return new Part(clockS, null, null, EtaView.Basis.CONSTANT, null,
+					what + " of simulated time, its speed not measured yet");
+		}
+		return new Part(clockS / clockRate, null, null, EtaView.Basis.MEASURED, null, what + clockDetail(clockRate));
+	}
+
+	/**
+	 * Seconds of the phase's clock per wall second (1 on a real drive): between an
+	 * earlier reading and this one where there is one far enough back, else since the
+	 * phase started (which counts the samples' delay to the index against the rate). Null
+	 * before enough has run to say.
+	 */
+	private Double currentClockRate(PhaseMeasurement measured, double elapsedS) {
+		double[] rates = currentClockRates(measured, elapsedS);
+		return (rates == null) ? null : rates[0];
+	}
+
+	/** The clock rate, then the lower and the higher of the two measures of it. */
+	private double[] currentClockRates(PhaseMeasurement measured, double elapsedS) {
+		if (!this.simulated) {
+			return new double[] { 1.0, 1.0, 1.0 };
+		}
+		if (measured == null || elapsedS < MIN_MEASURED_WALL_S || measured.latestT() < MIN_MEASURED_T) {
+			return null;
+		}
+		double sinceStart = measured.latestT() / elapsedS;
+		PhaseReadings.Reading earlier = this.inputs.earlier();
+		if (earlier != null && earlier.phaseIndex() == measured.phaseIndex()) {
+			double wallS = secondsBetween(earlier.at(), this.inputs.now());
+			int clockS = measured.latestT() - earlier.t();
+			if (wallS >= MIN_MEASURED_WALL_S && clockS >= MIN_MEASURED_T) {
+				double between = clockS / wallS;
+				return new double[] { between, Math.min(between, sinceStart), Math.max(between, sinceStart) };
+			}
+		}
+		return new double[] { sinceStart, sinceStart, sinceStart };
+	}
+
+	/**
+	 * A measured part: its time left on the phase's clock at the clock's rate, and the
+	 * interval the two measures of that rate give on a simulated clock (none where they
+	 * agree, exact on a real one).
+	 */
+	private Part measuredPart(double remainingClockS, double lowClockS, double highClockS, double[] rates,
+			EtaView.Basis basis, Integer historyJobs, String detail) {
+		boolean interval = !this.simulated || rates[1] < rates[2];
+		return new Part(remainingClockS / rates[0], interval ? lowClockS / rates[2] : null,
+				interval ? highClockS / rates[1] : null, basis, historyJobs, detail);
+	}
+
+	/**
+	 * A simulated drive's clock rate for the phases ahead: the running phase's, else the
+	 * finished phases', else the drive's as its running job measured it.
+	 */
+	private Double futureClockRate() {
+		Integer current = this.job.currentPhaseIndex();
+		Job.PhaseTime time = (current != null && this.job.state() == JobState.RUNNING) ? this.job.phaseTime(current)
+				: null;
+		if (time != null && time.endedAt() == null) {
+			Double rate = currentClockRate(this.inputs.current(), secondsBetween(time.startedAt(), this.inputs.now()));
+			if (rate != null) {
+				return rate;
+			}
+		}
+		double clockS = 0;
+		double wallS = 0;
+		for (Job.PhaseTime done : (this.job.phaseTimes() != null) ? this.job.phaseTimes() : List.<Job.PhaseTime>of()) {
+			if (done.wallS() != null && done.clockMs() != null && done.clockMs() > 0) {
+				clockS += done.clockMs() / 1000.0;
+				wallS += done.wallS();
+			}
+		}
+		if (wallS >= MIN_MEASURED_WALL_S) {
+			return clockS / wallS;
+		}
+		return this.inputs.driveClockRate();
+	}
+
+	/**
+	 * How much longer this job takes than the history it is compared with (1 on a real
+	 * drive, whose clock is the wall's): the running phase's clock rate against its past
+	 * runs', else its finished phases' wall time against theirs.
+	 */
+	private double speedFactor() {
+		if (!this.simulated || this.job.state() != JobState.RUNNING) {
+			return 1.0;
+		}
+		Integer current = this.job.currentPhaseIndex();
+		PhaseSpec currentPhase = (current != null) ? phase(current) : null;
+		Job.PhaseTime time = (current != null) ? this.job.phaseTime(current) : null;
+		if (currentPhase != null && time != null && time.endedAt() == null) {
+			Double rate = currentClockRate(this.inputs.current(), secondsBetween(time.startedAt(), this.inputs.now()));
+			List<Double> pastRates = this.history.getOrDefault(shape(currentPhase), List.of())
+				.stream()
+				.filter((past) -> past.clockMs() != null && past.wallS() >= MIN_MEASURED_WALL_S)
+				.map((past) -> past.clockMs() / 1000.0 / past.wallS())
+				.toList();
+			if (rate != null && rate > 0 && !pastRates.isEmpty()) {
+				return clamp(median(pastRates) / rate);
+			}
+		}
+		double thisWallS = 0;
+		double pastWallS = 0;
+		for (Job.PhaseTime done : (this.job.phaseTimes() != null) ? this.job.phaseTimes() : List.<Job.PhaseTime>of()) {
+			PhaseSpec phase = phase(done.index());
+			List<Job.PhaseTime> past = (phase != null) ? this.history.getOrDefault(shape(phase), List.of()) : List.of();
+			if (done.wallS() != null && !past.isEmpty()) {
+				thisWallS += done.wallS();
+				pastWallS += median(past.stream().map(Job.PhaseTime::wallS).toList());
+			}
+		}
+		return (pastWallS >= MIN_MEASURED_WALL_S && thisWallS > 0) ? clamp(thisWallS / pastWallS) : 1.0;
+	}
+
+	private PhaseSpec phase(int index) {
+		return (this.job.plan() == null) ? null
+				: this.job.plan().stream().filter((phase) -> phase.index() == index).findFirst().orElse(null);
+	}
+
+	/**
+	 * The phase without what does not change how long it runs (its place and name, the
+	 * SMART snapshots), so the same phase matches across profiles.
+	 */
+	static PhaseSpec shape(PhaseSpec phase) {
+		return new PhaseSpec(null, null, phase.kind(), phase.rw(), phase.readPercent(), phase.blockSizeBytes(),
+				phase.queueDepth(), phase.rangePercent(), phase.runtimeS(), phase.sizeBytes(), phase.passes(),
+				phase.dataPattern(), phase.idleS(), phase.purgeMethod(), null, phase.capacityMultiple(),
+				phase.rounds());
+	}
+
+	/**
+	 * The finished phases of earlier jobs of the model, by shape: those of a drive of the
+	 * same capacity, on the same kind of clock.
+	 */
+	private static Map<PhaseSpec, List<Job.PhaseTime>> pastRuns(Job job, List<Job> history) {
+		Map<PhaseSpec, List<Job.PhaseTime>> runs = new HashMap<>();
+		boolean simulated = isSimulated(job);
+		for (Job past : (history != null) ? history : List.<Job>of()) {
+			if (past.jobId().equals(job.jobId()) || past.state() != JobState.COMPLETED || past.plan() == null
+					|| past.phaseTimes() == null || !java.util.Objects.equals(past.capacityBytes(), job.capacityBytes())
+					|| isSimulated(past) != simulated) {
+				continue;
+			}
+			for (PhaseSpec phase : past.plan()) {
+				Job.PhaseTime time = past.phaseTime(phase.index());
+				if (time != null && time.wallS() != null) {
+					runs.computeIfAbsent(shape(phase), (key) -> new ArrayList<>()).add(time);
+				}
+			}
+		}
+		return runs;
+	}
+
+	private static boolean isSimulated(Job job) {
+		if (job.phaseTimes() != null && !job.phaseTimes().isEmpty()) {
+			return job.phaseTimes().stream().anyMatch(Job.PhaseTime::simulatedClock);
+		}
+		return "sim".equals(job.engine());
+	}
+
+	private static String clockDetail(double clockRate) {
+		return (clockRate == 1.0) ? "" : String.format(Locale.ROOT, ", simulated clock at %.1f x real time", clockRate);
+	}
+
+	private static Long timeLimitS(PhaseSpec phase) {
+		if ("idle".equals(phase.kind())) {
+			return (phase.idleS() != null) ? phase.idleS() : 0L;
+		}
+		return phase.isWorkload() ? phase.runtimeS() : null;
+	}
+
+	/** What a sized phase moves in all: a fill's passes over its range, a size limit. */
+	private long sizeBytes(PhaseSpec phase) {
+		long range = (long) (this.capacityBytes * range(phase) / 100.0);
+		return switch (String.valueOf(phase.kind())) {
+			case "precondition" -> range * ((phase.passes() != null) ? phase.passes() : 1);
+			case "verify" -> range;
+			case "workload" -> (phase.sizeBytes() != null) ? phase.sizeBytes()
+					: (phase.capacityMultiple() != null) ? phase.capacityMultiple() * this.capacityBytes : 0;
+			default -> 0;
+		};
+	}
+
+	private static long roundS(RoundSpec rounds) {
+		long roundS = 0;
+		for (RoundSpec.Step step : (rounds.steps() != null) ? rounds.steps() : List.<RoundSpec.Step>of()) {
+			roundS += rounds.stepSeconds(step);
+		}
+		return roundS;
+	}
+
+	private static double range(PhaseSpec phase) {
+		return (phase.rangePercent() != null) ? phase.rangePercent() : 100.0;
+	}
+
+	static double median(List<Double> values) {
+		List<Double> sorted = values.stream().sorted().toList();
+		int n = sorted.size();
+		return (n % 2 == 1) ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+	}
+
+	private static double clamp(double factor) {
+		return Math.max(1 / MAX_SPEED_FACTOR, Math.min(MAX_SPEED_FACTOR, factor));
+	}
+
+	private static double secondsBetween(Instant from, Instant to) {
+		return (from == null) ? 0 : Math.max(0, to.toEpochMilli() - from.toEpochMilli()) / 1000.0;
+	}
+
+	private static Long round(Double seconds) {
+		return (seconds != null) ? Math.round(seconds) : null;
+	}
+
+	private static Double toDouble(Long seconds) {
+		return (seconds != null) ? seconds.doubleValue() : null;
+	}
+
+}
