@@ -27,6 +27,8 @@ struct dq_job_command_start {
 	struct dq_phase_spec phases[DQ_MAX_PHASES];
 	bool has_health_poll_interval_s; /* absent: the runner's own setting */
 	uint32_t health_poll_interval_s;
+	bool has_latency_monitor; /* absent: the drive's latency monitor is left as it is */
+	struct dq_latency_monitor_config latency_monitor;
 };
 
 struct dq_job_command_cancel {
