@@ -19,7 +19,7 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 		String verdict, String failureReason, String message, Instant cancelRequestedAt, String cancelRequestedBy,
 		List<PhaseSpec> plan, DriveSpec spec, List<Criterion> criteria, Map<String, Object> analysis,
 		String criteriaSet, AnalysisSettings analysisSettings, String priority, Integer priorityRank, Long queueOrder,
-		Instant notBefore, List<String> submitterTeams) {
+		Instant notBefore, List<String> submitterTeams, LatencyMonitorConfig latencyMonitor) {
 
 	/** A fresh job id, for a job submitted without an Idempotency-Key or imported. */
 	static String newId() {
@@ -107,6 +107,8 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 
 		Instant notBefore;
 
+		LatencyMonitorConfig latencyMonitor;
+
 		List<String> submitterTeams;
 
 		Draft() {
@@ -149,6 +151,7 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 			this.priorityRank = job.priorityRank;
 			this.queueOrder = job.queueOrder;
 			this.notBefore = job.notBefore;
+			this.latencyMonitor = job.latencyMonitor;
 			this.submitterTeams = job.submitterTeams;
 		}
 
@@ -159,7 +162,8 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 					this.startedAt, this.endedAt, this.updatedAt, this.currentPhaseIndex, this.expectedDurationS,
 					this.verdict, this.failureReason, this.message, this.cancelRequestedAt, this.cancelRequestedBy,
 					this.plan, this.spec, this.criteria, this.analysis, this.criteriaSet, this.analysisSettings,
-					this.priority, this.priorityRank, this.queueOrder, this.notBefore, this.submitterTeams);
+					this.priority, this.priorityRank, this.queueOrder, this.notBefore, this.submitterTeams,
+					this.latencyMonitor);
 		}
 
 	}

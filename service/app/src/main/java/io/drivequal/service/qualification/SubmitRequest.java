@@ -43,10 +43,12 @@ record SubmitRequest(@NotNull @Valid DriveSelector drive, @NotNull @Valid TestPl
 	 * @param rangePercent limits every phase's LBA range (spare-area emulation)
 	 * @param phaseOverrides fields replacing those of the profile's phases, by phase name
 	 * @param analysis analysis settings replacing the profile's for this job
+	 * @param latencyMonitor configure the drive's OCP latency monitor before the first
+	 * phase
 	 */
 	record TestPlan(@Size(max = 64) String profile, @Positive @DecimalMax("100") Double rangePercent,
 			Map<String, PhaseSpec> phaseOverrides, @Size(min = 1, max = 64) List<@NotNull PhaseSpec> phases,
-			@Valid AnalysisSettings analysis) {
+			@Valid AnalysisSettings analysis, @Valid LatencyMonitorConfig latencyMonitor) {
 	}
 
 }
