@@ -48,10 +48,6 @@ record HealthAnalysis(HealthSummary summary, Measure maxTemperatureC, Measure cr
 	record PhaseData(PhaseSpec spec, PerSecondSeries iops, List<HealthReading> readings) {
 	}
 
-	static HealthAnalysis of(List<PhaseData> phases, List<HealthReading> all, String unavailableReason) {
-		return of(phases, all, unavailableReason, null, null);
-	}
-
 	/**
 	 * @param ocpReason why the drive had no OCP C0h log, as a reading said (null:
 	 * unknown)
