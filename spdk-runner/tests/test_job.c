@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "contract/clock.h"
+#include "contract/strutil.h"
 #include "io/engine.h"
 #include "job/job_runner.h"
 #include "test_util.h"
@@ -441,6 +442,83 @@ static void test_refusals(struct test_ctx *t, struct capture *c)
 	}
 }
 
+/* Configuring the OCP latency monitor changes the drive's state: bad thresholds, a drive not
+ * allowlisted, a job without the drive's serial and an engine that cannot send Set Features C5h
+ * are each refused before any IO, naming why. */
+static void test_latency_monitor_refusals(struct test_ctx *t, struct capture *c)
+{
+	struct dq_phase_spec phase = workload(0, DQ_RW_RANDWRITE, 4096, 32);
+	struct dq_allowlist_entry entry = { .has_serial = true };
+	struct dq_allowlist allowlist = { .count = 1, .entries = &entry };
+	static const struct {
+		uint32_t thresholds_ms[4];
+		bool allowlisted;
+		const char *serial;
+		enum dq_refuse_reason reason;
+		const char *message_part;
+	} cases[] = {
+		{ { 5, 5, 20, 50 },
+		  true,
+		  "NULL-ENGINE-FAKE-SERIAL",
+		  DQ_REFUSE_INVALID_COMMAND,
+		  "threshold B = 5 ms is not above threshold A" },
+		{ { 5, 10, 20, 50 },
+		  false,
+		  "NULL-ENGINE-FAKE-SERIAL",
+		  DQ_REFUSE_NOT_ALLOWLISTED,
+		  "configuring its latency monitor (Set Features C5h)" },
+		{ { 5, 10, 20, 50 },
+		  true,
+		  NULL,
+		  DQ_REFUSE_SERIAL_MISMATCH,
+		  "the job names no device serial" },
+		{ { 5, 10, 20, 50 },
+		  true,
+		  "NULL-ENGINE-FAKE-SERIAL",
+		  DQ_REFUSE_ENGINE_UNAVAILABLE,
+		  "the null engine cannot configure an OCP latency monitor" },
+	};
+	size_t i;
+
+	phase.has_runtime_s = true;
+	phase.runtime_s = 1;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct dq_job_spec spec = { .job_id = "job-lm",
+					    .runner_id = "r",
+					    .engine_name = "null",
+					    .target = "null",
+					    .expected_serial = cases[i].serial,
+					    .has_latency_monitor = true,
+					    .phases = &phase,
+					    .phase_count = 1 };
+		struct dq_sink sink = { .sample = capture_sample,
+					.event = capture_event,
+					.arg = c };
+		struct dq_job_outcome outcome;
+		atomic_int cancel = 0;
+		int rc;
+
+		memcpy(spec.latency_monitor.thresholds_ms, cases[i].thresholds_ms,
+		       sizeof(spec.latency_monitor.thresholds_ms));
+		dq_strlcpy(entry.serial, "NULL-ENGINE-FAKE-SERIAL", sizeof(entry.serial));
+		memset(c, 0, sizeof(*c));
+		c->t = t;
+		rc = dq_job_run(&spec, cases[i].allowlisted ? &allowlist : NULL, &sink, &cancel,
+				&outcome);
+		CHECK(t,
+		      rc == 0 && outcome.type == DQ_JOB_EVENT_REFUSED &&
+			      outcome.refuse_reason == cases[i].reason &&
+			      strstr(outcome.message, cases[i].message_part) != NULL,
+		      "case %zu: expected refused %s '%s', got %s %s: %s", i,
+		      dq_refuse_reason_to_str(cases[i].reason), cases[i].message_part,
+		      dq_job_event_type_to_str(outcome.type),
+		      dq_refuse_reason_to_str(outcome.refuse_reason), outcome.message);
+		CHECK(t, c->event_count == 1 && c->sample_count == 0,
+		      "case %zu: a refusal is the only event (%zu events, %zu samples)", i,
+		      c->event_count, c->sample_count);
+	}
+}
+
 /* The sim engine's options, with the given model and time scale. */
 static void *sim_options(struct test_ctx *t, const char *model, const char *time_scale)
 {
@@ -623,6 +701,7 @@ int main(void)
 	test_cancel_and_sink_failure(&t, c);
 	test_refusals(&t, c);
 	test_resume(&t, c);
+	test_latency_monitor_refusals(&t, c);
 	test_fluid(&t, c);
 	test_pacing(&t, c, "fluid", "1", 2);
 	test_pacing(&t, c, "ftl", "2", 2);

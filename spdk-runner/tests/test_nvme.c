@@ -152,9 +152,9 @@ static void test_smart(struct test_ctx *t)
 	put_le(ocp + 38, 0xffff, 2); /* normalized value: not part of the raw count */
 	CHECK(t, dq_nvme_ocp_parse(ocp, &smart) && smart.has_ocp, "OCP GUID accepted");
 	CHECK(t,
-	      smart.ocp.physical_media_units_written_bytes == 5000000000000ULL &&
-		      smart.ocp.physical_media_units_read_bytes == 6000000000000ULL &&
-		      smart.ocp.bad_user_nand_blocks == 12,
+	      smart.ocp.value[DQ_OCP_PHYSICAL_MEDIA_UNITS_WRITTEN_BYTES] == 5000000000000ULL &&
+		      smart.ocp.value[DQ_OCP_PHYSICAL_MEDIA_UNITS_READ_BYTES] == 6000000000000ULL &&
+		      smart.ocp.value[DQ_OCP_BAD_USER_NAND_BLOCKS] == 12,
 	      "OCP counters");
 	expect_encodes(t, &smart);
 	smart.available_spare_percent = 200; /* reserved values */

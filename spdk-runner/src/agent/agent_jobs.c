@@ -141,6 +141,8 @@ static int start_job(struct dq_agent *agent, size_t slot_index,
 	job->spec.health_poll_interval_s = start->has_health_poll_interval_s ?
 						   start->health_poll_interval_s :
 						   agent->config->health_poll_interval_s;
+	job->spec.has_latency_monitor = start->has_latency_monitor;
+	job->spec.latency_monitor = start->latency_monitor;
 	job->spec.phase_count = start->phase_count;
 	job->spec.phases = job->phases;
 	if (start->has_resume) {

@@ -196,7 +196,7 @@ static void print_smart(struct dq_output *output, const struct dq_job_event_smar
 		smart->temperature_k, smart->power_on_hours);
 	if (smart->has_ocp) {
 		fprintf(output->out, ", media written %" PRIu64 " bytes (OCP C0h)",
-			smart->ocp.physical_media_units_written_bytes);
+			smart->ocp.value[DQ_OCP_PHYSICAL_MEDIA_UNITS_WRITTEN_BYTES]);
 	}
 	fputc('\n', output->out);
 }

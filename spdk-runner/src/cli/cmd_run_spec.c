@@ -183,6 +183,8 @@ static int load_job(struct dq_run_args *a)
 	if (!a->health_poll_given && command->start.has_health_poll_interval_s) {
 		a->health_poll_interval_s = command->start.health_poll_interval_s;
 	}
+	a->spec.has_latency_monitor = command->start.has_latency_monitor;
+	a->spec.latency_monitor = command->start.latency_monitor;
 	if (!a->engine_given && command->start.engine != DQ_ENGINE_NONE) {
 		a->engine_name = dq_engine_to_str(command->start.engine);
 	}

@@ -277,25 +277,6 @@ void dq_direction_totals_fini(struct dq_direction_totals *totals)
 	totals->response_histogram.bucket_count = 0;
 }
 
-static const char *const ocp_keys[] = { "physicalMediaUnitsWrittenBytes",
-					"physicalMediaUnitsReadBytes", "badUserNandBlocks",
-					"nandEraseCount", NULL };
-
-static int ocp_decode(struct dq_jctx *ctx, const struct dq_jpath *path, struct json_object *obj,
-		      struct dq_smart_ocp *ocp)
-{
-	dq_json_check_keys(ctx, path, obj, ocp_keys, NULL);
-	dq_json_u64(ctx, path, obj, "physicalMediaUnitsWrittenBytes", true, 0, INT64_MAX,
-		    &ocp->physical_media_units_written_bytes, NULL);
-	dq_json_u64(ctx, path, obj, "physicalMediaUnitsReadBytes", true, 0, INT64_MAX,
-		    &ocp->physical_media_units_read_bytes, NULL);
-	dq_json_u64(ctx, path, obj, "badUserNandBlocks", false, 0, INT64_MAX,
-		    &ocp->bad_user_nand_blocks, &ocp->has_bad_user_nand_blocks);
-	dq_json_u64(ctx, path, obj, "nandEraseCount", false, 0, INT64_MAX, &ocp->nand_erase_count,
-		    &ocp->has_nand_erase_count);
-	return ctx->rc;
-}
-
 static const char *const thermal_management_keys[] = { "temp1Transitions", "temp2Transitions",
 						       "temp1TimeS", "temp2TimeS", NULL };
 
@@ -352,12 +333,15 @@ static const char *const smart_keys[] = { "available",
 					  "thermalManagementTemp1K",
 					  "thermalManagement",
 					  "ocp",
+					  "ocpReason",
+					  "latencyMonitor",
+					  "latencyMonitorReason",
 					  NULL };
 
 int dq_smart_snapshot_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
 			     struct json_object *obj, struct dq_smart_snapshot *s)
 {
-	struct json_object *ocp;
+	struct json_object *ocp, *monitor;
 
 	memset(s, 0, sizeof(*s));
 	dq_json_check_keys(ctx, path, obj, smart_keys, NULL);
@@ -393,8 +377,19 @@ int dq_smart_snapshot_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
 	dq_json_object(ctx, path, obj, "ocp", false, &ocp);
 	if (ctx->rc == 0 && ocp != NULL) {
 		s->has_ocp = true;
-		ocp_decode(ctx, DQ_JPATH_KEY(path, "ocp"), ocp, &s->ocp);
+		dq_smart_ocp_decode(ctx, DQ_JPATH_KEY(path, "ocp"), ocp, &s->ocp);
 	}
+	dq_json_str(ctx, path, obj, "ocpReason", false, DQ_STR_ANY, 1, DQ_REASON_MAX_CHARS,
+		    s->ocp_reason, sizeof(s->ocp_reason), &s->has_ocp_reason);
+	dq_json_object(ctx, path, obj, "latencyMonitor", false, &monitor);
+	if (ctx->rc == 0 && monitor != NULL) {
+		s->has_latency_monitor = true;
+		dq_latency_monitor_decode(ctx, DQ_JPATH_KEY(path, "latencyMonitor"), monitor,
+					  &s->latency_monitor);
+	}
+	dq_json_str(ctx, path, obj, "latencyMonitorReason", false, DQ_STR_ANY, 1,
+		    DQ_REASON_MAX_CHARS, s->latency_monitor_reason,
+		    sizeof(s->latency_monitor_reason), &s->has_latency_monitor_reason);
 	return ctx->rc;
 }
 
@@ -431,8 +426,6 @@ static void thermal_encode(struct dq_jbuild *b, struct json_object *obj,
 void dq_smart_snapshot_encode(struct dq_jbuild *b, struct json_object *obj,
 			      const struct dq_smart_snapshot *s)
 {
-	struct json_object *ocp;
-
 	dq_jb_bool(b, obj, "available", s->available);
 	dq_jb_enum(b, obj, "source", &g_dq_smart_source_names, s->source);
 	if (s->has_reason) {
@@ -474,16 +467,17 @@ void dq_smart_snapshot_encode(struct dq_jbuild *b, struct json_object *obj,
 	}
 	thermal_encode(b, obj, s);
 	if (s->has_ocp) {
-		ocp = dq_jb_object(b, obj, "ocp");
-		dq_jb_u64(b, ocp, "physicalMediaUnitsWrittenBytes",
-			  s->ocp.physical_media_units_written_bytes);
-		dq_jb_u64(b, ocp, "physicalMediaUnitsReadBytes",
-			  s->ocp.physical_media_units_read_bytes);
-		if (s->ocp.has_bad_user_nand_blocks) {
-			dq_jb_u64(b, ocp, "badUserNandBlocks", s->ocp.bad_user_nand_blocks);
-		}
-		if (s->ocp.has_nand_erase_count) {
-			dq_jb_u64(b, ocp, "nandEraseCount", s->ocp.nand_erase_count);
-		}
+		dq_smart_ocp_encode(b, dq_jb_object(b, obj, "ocp"), &s->ocp);
+	}
+	if (s->has_ocp_reason) {
+		dq_jb_str(b, obj, "ocpReason", s->ocp_reason, sizeof(s->ocp_reason));
+	}
+	if (s->has_latency_monitor) {
+		dq_latency_monitor_encode(b, dq_jb_object(b, obj, "latencyMonitor"),
+					  &s->latency_monitor);
+	}
+	if (s->has_latency_monitor_reason) {
+		dq_jb_str(b, obj, "latencyMonitorReason", s->latency_monitor_reason,
+			  sizeof(s->latency_monitor_reason));
 	}
 }

@@ -73,6 +73,15 @@ int dq_smart_snapshot_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
 void dq_smart_snapshot_encode(struct dq_jbuild *b, struct json_object *obj,
 			      const struct dq_smart_snapshot *smart);
 
+int dq_smart_ocp_decode(struct dq_jctx *ctx, const struct dq_jpath *path, struct json_object *obj,
+			struct dq_smart_ocp *ocp);
+void dq_smart_ocp_encode(struct dq_jbuild *b, struct json_object *obj,
+			 const struct dq_smart_ocp *ocp);
+int dq_latency_monitor_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
+			      struct json_object *obj, struct dq_latency_monitor *monitor);
+void dq_latency_monitor_encode(struct dq_jbuild *b, struct json_object *obj,
+			       const struct dq_latency_monitor *monitor);
+
 int dq_verify_result_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
 			    struct json_object *obj, struct dq_verify_result *verify);
 void dq_verify_result_encode(struct dq_jbuild *b, struct json_object *obj,

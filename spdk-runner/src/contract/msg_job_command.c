@@ -15,14 +15,44 @@ static const struct dq_enum_names command_type_names = DQ_ENUM_NAMES(command_typ
 
 /* The oneOf branches: each lists every member it allows (additionalProperties: false). */
 static const char *const start_keys[] = {
-	"schemaVersion", "type",   "commandId", "jobId",  "runnerId",
-	"issuedAt",	 "device", "engine",	"phases", "healthPollIntervalS",
-	"resume",	 NULL
+	"schemaVersion", "type",	   "commandId", "jobId",  "runnerId",
+	"issuedAt",	 "device",	   "engine",	"phases", "healthPollIntervalS",
+	"resume",	 "latencyMonitor", NULL
 };
 static const char *const resume_keys[] = { "fromPhaseIndex", "fromSecond", "eventSeq", NULL };
 static const char *const cancel_keys[] = { "schemaVersion", "type",	"commandId", "jobId",
 					   "runnerId",	    "issuedAt", "reason",    NULL };
 static const char *const device_keys[] = { "serial", "transportAddress", NULL };
+static const char *const latency_monitor_keys[] = { "thresholdsMs", NULL };
+
+/* #/$defs/latencyMonitorConfig; that the thresholds increase is the runner's check (a refusal). */
+static void latency_monitor_decode(struct dq_jctx *ctx, struct json_object *root,
+				   struct dq_job_command_start *start)
+{
+	const struct dq_jpath *path = DQ_JPATH_KEY(NULL, "latencyMonitor");
+	const struct dq_jpath *thresholds_path = DQ_JPATH_KEY(path, "thresholdsMs");
+	struct json_object *monitor, *thresholds;
+	size_t i, n = 0;
+	int64_t ms;
+
+	dq_json_object(ctx, NULL, root, "latencyMonitor", false, &monitor);
+	if (ctx->rc != 0 || monitor == NULL) {
+		return;
+	}
+	dq_json_check_keys(ctx, path, monitor, latency_monitor_keys, NULL);
+	dq_json_array(ctx, path, monitor, "thresholdsMs", true, DQ_LATENCY_MONITOR_BUCKETS,
+		      DQ_LATENCY_MONITOR_BUCKETS, &thresholds, &n);
+	for (i = 0; i < n && ctx->rc == 0; i++) {
+		dq_json_int_value(ctx, DQ_JPATH_INDEX(thresholds_path, i),
+				  json_object_array_get_idx(thresholds, i), 5, 1280, &ms);
+		if (ctx->rc == 0 && ms % 5 != 0) {
+			dq_json_fail(ctx, DQ_JPATH_INDEX(thresholds_path, i),
+				     "%lld is not a multiple of 5", (long long)ms);
+		}
+		start->latency_monitor.thresholds_ms[i] = (uint32_t)ms;
+	}
+	start->has_latency_monitor = ctx->rc == 0;
+}
 
 const char *dq_job_command_type_to_str(enum dq_job_command_type type)
 {
@@ -72,6 +102,7 @@ static int start_decode(struct dq_jctx *ctx, struct json_object *root,
 				     start->resume_phase_index, start->phase_count);
 		}
 	}
+	latency_monitor_decode(ctx, root, start);
 	return ctx->rc;
 }
 
@@ -138,6 +169,14 @@ static void start_encode(struct dq_jbuild *b, struct json_object *root,
 		dq_jb_u64(b, resume, "fromPhaseIndex", start->resume_phase_index);
 		dq_jb_u64(b, resume, "fromSecond", start->resume_from_s);
 		dq_jb_u64(b, resume, "eventSeq", start->resume_event_seq);
+	}
+	if (start->has_latency_monitor) {
+		struct json_object *thresholds =
+			dq_jb_array(b, dq_jb_object(b, root, "latencyMonitor"), "thresholdsMs");
+
+		for (i = 0; i < DQ_LATENCY_MONITOR_BUCKETS; i++) {
+			dq_jb_append_u64(b, thresholds, start->latency_monitor.thresholds_ms[i]);
+		}
 	}
 }
 

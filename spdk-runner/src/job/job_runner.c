@@ -14,6 +14,7 @@
 #include "contract/clock.h"
 #include "contract/phase_rules.h"
 #include "contract/strutil.h"
+#include "device/nvme_admin.h"
 #include "io/phase.h"
 #include "io/prng.h"
 #include "health_monitor.h"
@@ -338,6 +339,58 @@ static int ledger_setup(struct job *job)
 	return rc == 0 ? 1 : rc;
 }
 
+/*
+ * Set Features C5h changes the drive's state, not its data: it is sent only to an allowlisted drive
+ * whose serial is the job's (the first two interlocks; the mount and signature checks guard data,
+ * which it leaves alone). A drive without the OCP latency monitor log (C3h) is left as it is: its
+ * snapshots say why. Returns 1 when the job may go on, 0 when it was refused, or the sink's
+ * -errno.
+ */
+static int configure_latency_monitor(struct job *job, const struct dq_allowlist *allowlist)
+{
+	const struct dq_job_spec *spec = job->spec;
+	const struct dq_device *device = &job->engine.target.device;
+	char err[512] = "";
+	int rc;
+
+	if (!spec->has_latency_monitor) {
+		return 1;
+	}
+	if (dq_nvme_latency_monitor_check(&spec->latency_monitor, err, sizeof(err)) != 0) {
+		return job_refuse(job, DQ_REFUSE_INVALID_COMMAND, "latencyMonitor: %s", err);
+	}
+	if (dq_allowlist_match(allowlist, device) == NULL) {
+		return job_refuse(
+			job, DQ_REFUSE_NOT_ALLOWLISTED,
+			"%s (serial '%s') is not in the runner's allowlist: configuring its "
+			"latency monitor (Set Features C5h) changes the drive's state and is "
+			"refused; add {\"serial\": \"%s\"} to the allowlist to permit it",
+			device->transport_address, device->serial, device->serial);
+	}
+	if (spec->expected_serial == NULL || spec->expected_serial[0] == '\0') {
+		return job_refuse(job, DQ_REFUSE_SERIAL_MISMATCH,
+				  "%s: the job names no device serial, and configuring the latency "
+				  "monitor (Set Features C5h) needs one",
+				  device->transport_address);
+	}
+	if (job->engine.ops->configure_latency_monitor == NULL) {
+		return job_refuse(
+			job, DQ_REFUSE_ENGINE_UNAVAILABLE,
+			"the %s engine cannot configure an OCP latency monitor (Set Features "
+			"C5h): run the job without latencyMonitor",
+			job->engine.ops->name);
+	}
+	rc = job->engine.ops->configure_latency_monitor(job->engine.data, &spec->latency_monitor,
+							err, sizeof(err));
+	if (rc != 0 && rc != -EOPNOTSUPP) {
+		return job_refuse(
+			job, DQ_REFUSE_ENGINE_UNAVAILABLE,
+			"%s has the OCP latency monitor log but configuring it failed: %s",
+			device->transport_address, err);
+	}
+	return 1;
+}
+
 /* Open, identify and check; returns 1 when the job may start, 0 when it was refused, or the
  * sink's -errno. */
 static int admit(struct job *job, const struct dq_allowlist *allowlist)
@@ -439,6 +492,10 @@ static int admit(struct job *job, const struct dq_allowlist *allowlist)
 				return job_refuse(job, DQ_REFUSE_DEVICE_BUSY, "%s", err);
 			}
 		}
+	}
+	rc = configure_latency_monitor(job, allowlist);
+	if (rc != 1) {
+		return rc;
 	}
 	rc = job_check_phases_fit(job);
 	return rc == 1 ? ledger_setup(job) : rc;

@@ -675,12 +675,26 @@ static int sim_smart(void *data, struct dq_smart_snapshot *out)
 		out->thermal_management_temp1_time_s = smart.throttle_time_s;
 	}
 	out->has_ocp = true;
-	out->ocp.physical_media_units_written_bytes = smart.physical_media_units_written_bytes;
-	out->ocp.physical_media_units_read_bytes = smart.physical_media_units_read_bytes;
-	out->ocp.has_bad_user_nand_blocks = true;
-	out->ocp.bad_user_nand_blocks = smart.bad_user_nand_blocks;
-	out->ocp.has_nand_erase_count = true;
-	out->ocp.nand_erase_count = smart.nand_erase_count;
+	dq_smart_ocp_set(&out->ocp, DQ_OCP_PHYSICAL_MEDIA_UNITS_WRITTEN_BYTES,
+			 smart.physical_media_units_written_bytes);
+	dq_smart_ocp_set(&out->ocp, DQ_OCP_PHYSICAL_MEDIA_UNITS_READ_BYTES,
+			 smart.physical_media_units_read_bytes);
+	dq_smart_ocp_set(&out->ocp, DQ_OCP_BAD_USER_NAND_BLOCKS, smart.bad_user_nand_blocks);
+	dq_smart_ocp_set(&out->ocp, DQ_OCP_USER_DATA_ERASE_COUNT_MAX, smart.erase_count_max);
+	dq_smart_ocp_set(&out->ocp, DQ_OCP_USER_DATA_ERASE_COUNT_MIN, smart.erase_count_min);
+	if (smart.warning_temperature_threshold_k != 0) {
+		/* C0h counts throttling events in one byte */
+		dq_smart_ocp_set(&out->ocp, DQ_OCP_THERMAL_THROTTLING_EVENTS,
+				 smart.throttle_transitions > 255 ? 255 :
+								    smart.throttle_transitions);
+	}
+	dq_smart_ocp_set(&out->ocp, DQ_OCP_NAND_ERASE_COUNT, smart.nand_erase_count);
+	out->has_latency_monitor_reason = true;
+	dq_strlcpy(
+		out->latency_monitor_reason,
+		"the simulated drive models no OCP latency monitor (C3h): its latencies are in the "
+		"samples and the phase histograms",
+		sizeof(out->latency_monitor_reason));
 	return 0;
 }
 

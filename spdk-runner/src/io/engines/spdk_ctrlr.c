@@ -416,6 +416,12 @@ out:
 	return rc;
 }
 
+static int spdk_get_ctrlr_log(void *data, uint8_t log_id, void *buf, uint32_t len, char *err,
+			      size_t err_len)
+{
+	return dq_spdk_get_log(data, log_id, SPDK_NVME_GLOBAL_NS_TAG, buf, len, err, err_len);
+}
+
 int dq_spdk_smart(struct spdk_dev *dev, struct dq_smart_snapshot *out)
 {
 	uint8_t *log;
@@ -436,11 +442,7 @@ int dq_spdk_smart(struct spdk_dev *dev, struct dq_smart_snapshot *out)
 	}
 	dq_nvme_smart_parse(log, out);
 	dq_nvme_smart_add_limits(&dev->controller, out);
-	/* C0h is vendor-specific space: only a page with the OCP GUID is read as OCP. */
-	if (dq_spdk_get_log(dev, DQ_NVME_LOG_OCP_SMART_EXTENDED, SPDK_NVME_GLOBAL_NS_TAG, log,
-			    DQ_NVME_LOG_PAGE_BYTES, err, sizeof(err)) == 0) {
-		dq_nvme_ocp_parse(log, out);
-	}
+	dq_nvme_read_ocp_logs(spdk_get_ctrlr_log, dev, log, out);
 	spdk_dma_free(log);
 	return 0;
 }

@@ -518,6 +518,14 @@ static void smart_unavailable(struct dq_smart_snapshot *out, const char *path, c
 	snprintf(out->reason, sizeof(out->reason), "%.300s%s", path, why);
 }
 
+static int uring_get_log(void *data, uint8_t log_id, void *buf, uint32_t len, char *err,
+			 size_t err_len)
+{
+	struct uring_engine *engine = data;
+
+	return dq_nvme_get_log(engine->fd, log_id, 0xffffffffu, buf, len, err, err_len);
+}
+
 static int uring_smart(void *data, struct dq_smart_snapshot *out)
 {
 	struct uring_engine *engine = data;
@@ -555,13 +563,39 @@ static int uring_smart(void *data, struct dq_smart_snapshot *out)
 	if (engine->kdev.identified) {
 		dq_nvme_smart_add_limits(&engine->kdev.controller, out);
 	}
-	/* C0h is vendor-specific space: only a page with the OCP GUID is read as OCP. */
-	if (dq_nvme_get_log(engine->fd, DQ_NVME_LOG_OCP_SMART_EXTENDED, 0xffffffffu, log,
-			    DQ_NVME_LOG_PAGE_BYTES, err, sizeof(err)) == 0) {
-		dq_nvme_ocp_parse(log, out);
-	}
+	dq_nvme_read_ocp_logs(uring_get_log, engine, log, out);
 	free(log);
 	return 0;
+}
+
+static int uring_configure_latency_monitor(void *data,
+					   const struct dq_latency_monitor_config *config,
+					   char *err, size_t err_len)
+{
+	struct uring_engine *engine = data;
+	struct dq_smart_snapshot probe = { 0 };
+	uint8_t *log = NULL;
+	int rc;
+
+	if (engine->kdev.kind != DQ_KDEV_NVME) {
+		snprintf(err, err_len, "%s is not an NVMe namespace: it has no latency monitor",
+			 engine->path);
+		return -EOPNOTSUPP;
+	}
+	if (posix_memalign((void **)&log, 4096, DQ_NVME_LOG_PAGE_BYTES) != 0) {
+		return -ENOMEM;
+	}
+	/* only a drive whose C3h page is the OCP one is configured */
+	rc = dq_nvme_get_log(engine->fd, DQ_NVME_LOG_OCP_LATENCY_MONITOR, 0xffffffffu, log,
+			     DQ_NVME_LOG_PAGE_BYTES, err, err_len);
+	if (rc == 0 && !dq_nvme_latency_monitor_parse(log, &probe)) {
+		snprintf(err, err_len, "%s", probe.latency_monitor_reason);
+	}
+	free(log);
+	if (rc != 0 || !probe.has_latency_monitor) {
+		return -EOPNOTSUPP;
+	}
+	return dq_nvme_set_latency_monitor(engine->fd, config, err, err_len);
 }
 
 static void uring_close(void *data)
@@ -605,6 +639,7 @@ static const struct dq_io_engine_ops uring_ops = {
 	.deallocate = uring_deallocate,
 	.purge = uring_purge,
 	.smart = uring_smart,
+	.configure_latency_monitor = uring_configure_latency_monitor,
 	.close = uring_close,
 	.discover = dq_kdev_discover,
 };

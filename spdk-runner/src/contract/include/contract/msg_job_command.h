@@ -33,6 +33,8 @@ struct dq_job_command_start {
 	uint32_t resume_phase_index;
 	uint32_t resume_from_s;
 	uint32_t resume_event_seq;
+	bool has_latency_monitor; /* absent: the drive's latency monitor is left as it is */
+	struct dq_latency_monitor_config latency_monitor;
 };
 
 struct dq_job_command_cancel {

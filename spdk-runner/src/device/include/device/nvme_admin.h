@@ -1,7 +1,8 @@
 /*
  * NVMe admin commands through the kernel's passthrough ioctl (NVME_IOCTL_ADMIN_CMD) for kernel
- * NVMe namespaces: Identify, the SMART/Health log (02h), the OCP extended SMART log (C0h, only when
- * its GUID checks out), Format NVM and Sanitize. The parsers are separate so tests can feed them
+ * NVMe namespaces: Identify, the SMART/Health log (02h), the OCP SMART / Health Information Extended
+ * (C0h) and Latency Monitor (C3h) logs (only when their GUIDs check out), the latency monitor's
+ * configuration (Set Features C5h), Format NVM and Sanitize. The parsers are separate so tests can feed them
  * log pages byte by byte.
  */
 #ifndef DRIVEQUAL_NVME_ADMIN_H
@@ -17,6 +18,9 @@
 #define DQ_NVME_LOG_SMART 0x02
 #define DQ_NVME_LOG_SANITIZE_STATUS 0x81
 #define DQ_NVME_LOG_OCP_SMART_EXTENDED 0xc0
+#define DQ_NVME_LOG_OCP_LATENCY_MONITOR 0xc3
+#define DQ_NVME_FEATURE_OCP_LATENCY_MONITOR 0xc5
+#define DQ_NVME_LATENCY_MONITOR_FEATURE_BYTES 4096
 #define DQ_NVME_LOG_PAGE_BYTES 512
 #define DQ_NVME_IDENTIFY_BYTES 4096
 
@@ -80,10 +84,40 @@ void dq_nvme_smart_add_limits(const struct dq_nvme_controller *controller,
 			      struct dq_smart_snapshot *smart);
 
 /*
- * Add the OCP C0h counters to smart when the page's GUID (bytes 496..511) is the OCP one.
- * Returns true when it was (smart->has_ocp set), false when the page is something else.
+ * Decode an OCP SMART / Health Information Extended log (C0h, 512 bytes) into smart->ocp: every
+ * member its log page version (bytes 494..495) defines, when the page's GUID (bytes 496..511) is
+ * the OCP one. Returns true then (smart->has_ocp set); false when the page carries another GUID:
+ * nothing is decoded and smart->ocp_reason names the GUID found.
  */
 bool dq_nvme_ocp_parse(const uint8_t *log, struct dq_smart_snapshot *smart);
+
+/*
+ * Decode an OCP Latency Monitor log (C3h, 512 bytes) into smart->latency_monitor when its GUID is
+ * the OCP one; false with smart->latency_monitor_reason otherwise, as dq_nvme_ocp_parse.
+ */
+bool dq_nvme_latency_monitor_parse(const uint8_t *log, struct dq_smart_snapshot *smart);
+
+/* Record that Get Log Page of log_id (C0h or C3h) failed, err saying how (the NVMe status). */
+void dq_nvme_ocp_unavailable(struct dq_smart_snapshot *smart, uint8_t log_id, const char *err);
+
+/* Get Log Page of log_id (controller scope) into buf: 0, or -errno with the reason in err. */
+typedef int (*dq_nvme_get_log_fn)(void *ctx, uint8_t log_id, void *buf, uint32_t len, char *err,
+				  size_t err_len);
+
+/* Read and decode C0h and C3h through get_log (log: a DMA-able 512-byte buffer) into smart:
+ * each decoded, or its reason (the drive's answer, or the GUID it carries) recorded. */
+void dq_nvme_read_ocp_logs(dq_nvme_get_log_fn get_log, void *ctx, uint8_t *log,
+			   struct dq_smart_snapshot *smart);
+
+/* Whether a latency monitor configuration can be sent: thresholds in 5 ms steps from 5 to
+ * 1280 ms, strictly increasing. Returns 0 or -EINVAL with the reason in err. */
+int dq_nvme_latency_monitor_check(const struct dq_latency_monitor_config *config, char *err,
+				  size_t err_len);
+
+/* The Set Features C5h (Latency Monitor) data: the thresholds, every bucket and direction
+ * measured, the longest active bucket timer, the monitor enabled. data holds
+ * DQ_NVME_LATENCY_MONITOR_FEATURE_BYTES. */
+void dq_nvme_latency_monitor_feature(const struct dq_latency_monitor_config *config, uint8_t *data);
 
 /* The purge methods (bits of enum dq_purge_method) the controller offers: Format NVM (OACS bit 1;
  * crypto erase when FNA bit 2) and Sanitize (SANICAP bits 0..2). Deallocate is the caller's
@@ -162,6 +196,9 @@ void dq_nvme_probe_capabilities(int fd, uint32_t nsid, const struct dq_nvme_cont
 				struct dq_capabilities *caps);
 int dq_nvme_get_log(int fd, uint8_t log_id, uint32_t nsid, void *buf, uint32_t len, char *err,
 		    size_t err_len);
+/* Set Features C5h (Latency Monitor) with config, for the current power cycle only (SV 0). */
+int dq_nvme_set_latency_monitor(int fd, const struct dq_latency_monitor_config *config, char *err,
+				size_t err_len);
 /* Format NVM (SES 1 user data erase or 2 crypto erase) of namespace nsid, keeping its LBA format,
  * or Sanitize (block, crypto or overwrite) and wait for it to finish. */
 int dq_nvme_purge(int fd, uint32_t nsid, enum dq_purge_method method, char *err, size_t err_len);

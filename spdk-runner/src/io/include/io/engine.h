@@ -171,6 +171,11 @@ struct dq_io_engine_ops {
 	 * or until bytes_limit bytes completed (0: no limit); fill out and advance the clock. */
 	int (*run_interval)(void *data, const struct dq_io_load *load, uint64_t interval_ns,
 			    uint64_t bytes_limit, struct dq_io_interval *out);
+	/* Optional: configure the drive's OCP latency monitor (Set Features C5h) when it has the
+	 * log (C3h, GUID-checked). 0 done; -EOPNOTSUPP it has no such log (err says why: nothing
+	 * was sent); another -errno: the drive refused (err says how). */
+	int (*configure_latency_monitor)(void *data, const struct dq_latency_monitor_config *config,
+					 char *err, size_t err_len);
 };
 
 /* An opened engine: what the core holds. */

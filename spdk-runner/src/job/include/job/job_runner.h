@@ -33,6 +33,10 @@ struct dq_job_spec {
 	/* Seconds between health polls (job-event type health); 0: none. Engines without smart()
 	 * are never polled. */
 	uint32_t health_poll_interval_s;
+	/* Configure the drive's OCP latency monitor (Set Features C5h) before the first phase, when
+	 * the drive has its log (C3h); only on an allowlisted drive whose serial is the job's. */
+	bool has_latency_monitor;
+	struct dq_latency_monitor_config latency_monitor;
 	size_t phase_count;
 	const struct dq_phase_spec *phases;
 	/* Why the job was cancelled, read once *cancel became non-zero (written before it was set);

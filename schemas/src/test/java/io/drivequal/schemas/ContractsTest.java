@@ -38,6 +38,30 @@ class ContractsTest {
 		}
 	}
 
+	/**
+	 * Every member of a health reading's OCP logs (smartSnapshot ocp and latencyMonitor)
+	 * is mapped in drivequal-health, and nothing else is: a new C0h member fails here
+	 * until the index can hold it.
+	 */
+	@Test
+	void theHealthIndexMapsEveryOcpMemberOfTheContract() {
+		JsonNode snapshot = this.contracts.mapper()
+			.readTree(Contracts.resource("messages/common.schema.json"))
+			.path("$defs")
+			.path("smartSnapshot")
+			.path("properties");
+		JsonNode health = this.contracts.mapper()
+			.readTree(this.contracts.indexTemplate("drivequal-health"))
+			.path("template")
+			.path("mappings")
+			.path("properties");
+		for (String log : new String[] { "ocp", "latencyMonitor" }) {
+			assertThat(health.path(log).path("properties").propertyNames()).as(log)
+				.containsExactlyElementsOf(snapshot.path(log).path("properties").propertyNames());
+		}
+		assertThat(health.has("ocpReason") && health.has("latencyMonitorReason")).isTrue();
+	}
+
 	@Test
 	void garbageIsAResultNotAnException() {
 		Validation garbage = this.contracts.validate(MessageType.SAMPLE,

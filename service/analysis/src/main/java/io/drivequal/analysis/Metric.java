@@ -63,7 +63,33 @@ public enum Metric {
 	/**
 	 * Seconds of the job's IO phases (workload, precondition) found thermally throttled.
 	 */
-	THERMAL_THROTTLE_SECONDS("thermalThrottleSeconds", "s");
+	THERMAL_THROTTLE_SECONDS("thermalThrottleSeconds", "s"),
+	/**
+	 * Reads the drive could not correct during the job (OCP C0h uncorrectable read error
+	 * count, last reading minus first).
+	 */
+	OCP_UNCORRECTABLE_READ_ERRORS_DELTA("ocpUncorrectableReadErrorsDelta", "errors"),
+	/** Shutdowns the drive did not complete during the job (C0h incomplete shutdowns). */
+	OCP_INCOMPLETE_SHUTDOWNS_DELTA("ocpIncompleteShutdownsDelta", "shutdowns"),
+	/** End-to-end data protection errors the drive detected during the job (C0h). */
+	OCP_END_TO_END_DETECTED_ERRORS_DELTA("ocpEndToEndDetectedErrorsDelta", "errors"),
+	/** User NAND blocks the drive retired during the job (C0h bad user NAND blocks). */
+	OCP_BAD_USER_NAND_BLOCKS_DELTA("ocpBadUserNandBlocksDelta", "blocks"),
+	/**
+	 * System NAND blocks the drive retired during the job (C0h bad system NAND blocks).
+	 */
+	OCP_BAD_SYSTEM_NAND_BLOCKS_DELTA("ocpBadSystemNandBlocksDelta", "blocks"),
+	/** Reads the drive recovered with XOR (parity) during the job (C0h). */
+	OCP_XOR_RECOVERY_COUNT_DELTA("ocpXorRecoveryCountDelta", "reads"),
+	/** PCIe correctable errors during the job (C0h). */
+	OCP_PCIE_CORRECTABLE_ERRORS_DELTA("ocpPcieCorrectableErrorsDelta", "errors"),
+	/** Thermal throttling events the drive counted during the job (C0h). */
+	OCP_THERMAL_THROTTLING_EVENTS_DELTA("ocpThermalThrottlingEventsDelta", "events"),
+	/**
+	 * Commands the drive's own latency monitor (OCP C3h) counted at or above its lowest
+	 * threshold (A) during the job, every bucket and direction.
+	 */
+	OCP_LATENCY_MONITOR_COMMANDS("ocpLatencyMonitorCommands", "commands");
 
 	private final String wireName;
 

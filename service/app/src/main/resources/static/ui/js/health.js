@@ -3,7 +3,8 @@
  * phase (readings on the phase's own time axis, its throttle and warning temperatures as levels,
  * the seconds the detector found throttled shaded), the job's health figures (hottest reading,
  * critical warnings decoded, media errors, spare, wear, throttling counted by the drive and found
- * by the detector) and one row per phase. docs/methodology.md "Drive health" defines them.
+ * by the detector), one row per phase, and the OCP logs (js/ocp.js). docs/methodology.md "Drive
+ * health" defines them.
  */
 'use strict';
 
@@ -143,6 +144,9 @@ const Health = (() => {
 		}
 		else {
 			section.append(el('p', { class: 'muted' }, 'Health figures come with the analysis.'));
+		}
+		if (typeof Ocp !== 'undefined' && readings.length) {
+			Ocp.render(section, readings, health ? health.phases : data.job.phases);
 		}
 	}
 

@@ -1,6 +1,9 @@
 // One reading of the drive's health as the analysis needs it: where it was taken and what the drive reported.
 package io.drivequal.analysis.health;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 
@@ -20,11 +23,26 @@ import java.util.OptionalLong;
  * @param criticalThresholdK its critical composite temperature threshold (CCTEMP)
  * @param throttleThresholdK the temperature its light throttling starts at (TMT1)
  * @param throttledTimeS seconds in thermal management (both levels), over its life
+ * @param ocp the OCP C0h members the drive reported, by the contract's names (empty: no
+ * C0h)
+ * @param latencyMonitor the OCP latency monitor's counters (C3h), when the drive has the
+ * log
  */
 public record HealthReading(int phaseIndex, long elapsedMs, boolean available, OptionalInt temperatureK,
 		OptionalInt criticalWarning, OptionalLong mediaErrors, OptionalInt availableSparePercent,
 		OptionalInt percentageUsed, OptionalInt warningThresholdK, OptionalInt criticalThresholdK,
-		OptionalInt throttleThresholdK, OptionalLong throttledTimeS) {
+		OptionalInt throttleThresholdK, OptionalLong throttledTimeS, Map<String, Long> ocp,
+		Optional<LatencyMonitorCounts> latencyMonitor) {
+
+	public HealthReading {
+		ocp = Map.copyOf(ocp);
+	}
+
+	/** A C0h member, when this reading has it. */
+	public OptionalLong ocp(String member) {
+		Long value = this.ocp.get(member);
+		return (value != null) ? OptionalLong.of(value) : OptionalLong.empty();
+	}
 
 	/** Kelvin to degrees Celsius. */
 	public static final double KELVIN_AT_0_C = 273.15;
@@ -59,6 +77,10 @@ public record HealthReading(int phaseIndex, long elapsedMs, boolean available, O
 		private OptionalInt throttleThresholdK = OptionalInt.empty();
 
 		private OptionalLong throttledTimeS = OptionalLong.empty();
+
+		private final Map<String, Long> ocp = new LinkedHashMap<>();
+
+		private Optional<LatencyMonitorCounts> latencyMonitor = Optional.empty();
 
 		private Builder(int phaseIndex, long elapsedMs) {
 			this.phaseIndex = phaseIndex;
@@ -115,10 +137,21 @@ public record HealthReading(int phaseIndex, long elapsedMs, boolean available, O
 			return this;
 		}
 
+		public Builder ocp(String member, long value) {
+			this.ocp.put(member, value);
+			return this;
+		}
+
+		public Builder latencyMonitor(LatencyMonitorCounts counts) {
+			this.latencyMonitor = Optional.of(counts);
+			return this;
+		}
+
 		public HealthReading build() {
 			return new HealthReading(this.phaseIndex, this.elapsedMs, this.available, this.temperatureK,
 					this.criticalWarning, this.mediaErrors, this.availableSparePercent, this.percentageUsed,
-					this.warningThresholdK, this.criticalThresholdK, this.throttleThresholdK, this.throttledTimeS);
+					this.warningThresholdK, this.criticalThresholdK, this.throttleThresholdK, this.throttledTimeS,
+					this.ocp, this.latencyMonitor);
 		}
 
 	}

@@ -6,8 +6,10 @@
 package io.drivequal.service.analysis;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.stream.Collectors;
@@ -18,6 +20,8 @@ import io.drivequal.analysis.MetricValues;
 import io.drivequal.analysis.PerSecondSeries;
 import io.drivequal.analysis.health.HealthReading;
 import io.drivequal.analysis.health.HealthSummary;
+import io.drivequal.analysis.health.LatencyMonitorCounts;
+import io.drivequal.analysis.health.OcpHealth;
 import io.drivequal.analysis.health.ThermalThrottleDetector;
 import io.drivequal.service.catalog.PhaseSpec;
 
@@ -27,9 +31,11 @@ import io.drivequal.service.catalog.PhaseSpec;
  * values the health criteria judge (job-level)
  * @param phases per phase: its readings and, for an IO phase (workload or precondition),
  * the throttling detector's answer
+ * @param ocp the OCP logs over the job; ocpMeasures the values the OCP criteria judge, by
+ * metric wire name
  */
 record HealthAnalysis(HealthSummary summary, Measure maxTemperatureC, Measure criticalWarning, Measure newMediaErrors,
-		Measure thermalThrottleSeconds, List<PhaseHealth> phases) {
+		Measure thermalThrottleSeconds, List<PhaseHealth> phases, OcpHealth ocp, Map<String, Measure> ocpMeasures) {
 
 	/**
 	 * @param throttle the detector's answer; null for a phase without IO
@@ -42,8 +48,18 @@ record HealthAnalysis(HealthSummary summary, Measure maxTemperatureC, Measure cr
 	record PhaseData(PhaseSpec spec, PerSecondSeries iops, List<HealthReading> readings) {
 	}
 
-	static HealthAnalysis of(List<PhaseData> phases, List<HealthReading> all, String unavailableReason) {
+	/**
+	 * @param ocpReason why the drive had no OCP C0h log, as a reading said (null:
+	 * unknown)
+	 * @param monitorReason why it had no C3h, likewise
+	 */
+	static HealthAnalysis of(List<PhaseData> phases, List<HealthReading> all, String unavailableReason,
+			String ocpReason, String monitorReason) {
 		HealthSummary summary = HealthSummary.of(all, unavailableReason);
+		OcpHealth ocp = OcpHealth.of(all, (unavailableReason != null) ? unavailableReason : ocpReason);
+		Map<String, Measure> ocpMeasures = new LinkedHashMap<>();
+		ocp.measures((unavailableReason != null) ? unavailableReason : monitorReason)
+			.forEach((metric, measure) -> ocpMeasures.put(metric.wireName(), measure));
 		List<PhaseHealth> perPhase = new ArrayList<>();
 		long throttled = 0;
 		String unknown = null;
@@ -72,7 +88,7 @@ record HealthAnalysis(HealthSummary summary, Measure maxTemperatureC, Measure cr
 		Measure throttledSeconds = (unknown != null) ? Measure.unknown(unknown)
 				: anyWorkload ? Measure.known(throttled) : Measure.unknown("the job ran no IO phase");
 		return new HealthAnalysis(summary, summary.maxTemperatureC(), summary.criticalWarning(),
-				summary.newMediaErrors(), throttledSeconds, perPhase);
+				summary.newMediaErrors(), throttledSeconds, perPhase, ocp, ocpMeasures);
 	}
 
 	/**
@@ -103,6 +119,18 @@ record HealthAnalysis(HealthSummary summary, Measure maxTemperatureC, Measure cr
 		values.put(Metric.CRITICAL_WARNING, this.criticalWarning);
 		values.put(Metric.NEW_MEDIA_ERRORS, this.newMediaErrors);
 		values.put(Metric.THERMAL_THROTTLE_SECONDS, this.thermalThrottleSeconds);
+		this.ocpMeasures.forEach((metric, measure) -> values.put(Metric.fromWireName(metric).orElseThrow(), measure));
+	}
+
+	/**
+	 * The first reason a reading gave for a missing OCP log (C0h, or C3h when monitor).
+	 */
+	static String ocpReason(List<io.drivequal.service.ingest.HealthReading> stored, boolean monitor) {
+		return stored.stream()
+			.map((reading) -> monitor ? reading.latencyMonitorReason() : reading.ocpReason())
+			.filter((reason) -> reason != null)
+			.findFirst()
+			.orElse(null);
 	}
 
 	private static HealthReading reading(io.drivequal.service.ingest.HealthReading stored) {
@@ -112,7 +140,16 @@ record HealthAnalysis(HealthSummary summary, Measure maxTemperatureC, Measure cr
 				optionalLong(stored.mediaErrors()), optionalInt(stored.availableSparePercent()),
 				optionalInt(stored.percentageUsed()), optionalInt(stored.warningTemperatureThresholdK()),
 				optionalInt(stored.criticalTemperatureThresholdK()), optionalInt(stored.thermalManagementTemp1K()),
-				optionalLong(throttled));
+				optionalLong(throttled), (stored.ocp() != null) ? stored.ocp() : Map.of(),
+				Optional.ofNullable(stored.latencyMonitor()).map(HealthAnalysis::counts));
+	}
+
+	private static LatencyMonitorCounts counts(io.drivequal.service.ingest.HealthReading.LatencyMonitor monitor) {
+		return new LatencyMonitorCounts(monitor.activeThresholdsMs(),
+				List.of(monitor.activeBuckets().read(), monitor.activeBuckets().write(),
+						monitor.activeBuckets().deallocate()),
+				List.of(monitor.staticBuckets().read(), monitor.staticBuckets().write(),
+						monitor.staticBuckets().deallocate()));
 	}
 
 	private static OptionalInt optionalInt(Integer value) {

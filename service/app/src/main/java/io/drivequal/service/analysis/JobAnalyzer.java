@@ -177,7 +177,8 @@ final class JobAnalyzer {
 			.map((input) -> new HealthAnalysis.PhaseData(input.spec(), iopsSeries(input.samples()),
 					byPhase.getOrDefault(input.spec().index(), List.of())))
 			.toList();
-		return HealthAnalysis.of(phases, HealthAnalysis.readings(health), HealthAnalysis.unavailableReason(health));
+		return HealthAnalysis.of(phases, HealthAnalysis.readings(health), HealthAnalysis.unavailableReason(health),
+				HealthAnalysis.ocpReason(health, false), HealthAnalysis.ocpReason(health, true));
 	}
 
 	@SuppressWarnings("unchecked")

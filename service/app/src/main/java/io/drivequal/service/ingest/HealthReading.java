@@ -6,6 +6,10 @@
  */
 package io.drivequal.service.ingest;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
@@ -21,6 +25,11 @@ import tools.jackson.databind.JsonNode;
  * reliability, 3 read-only, 4 volatile backup)
  * @param physicalMediaUnitsWrittenBytes the OCP C0h media-write counter, in bytes (null
  * when the drive has no C0h log): with dataUnitsWritten, each round's write amplification
+ * @param ocp every OCP C0h member the drive reported, by the contract's names, in its
+ * order (null when it has no C0h log)
+ * @param ocpReason why there is no ocp, when the runner says
+ * @param latencyMonitor the OCP latency monitor (C3h), when the drive has it
+ * @param latencyMonitorReason why there is none, when the runner says
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record HealthReading(@JsonProperty("@timestamp") long timeMs, String eventId, int seq, String jobId,
@@ -29,7 +38,8 @@ public record HealthReading(@JsonProperty("@timestamp") long timeMs, String even
 		Integer availableSpareThresholdPercent, Integer percentageUsed, Long dataUnitsWritten, Long dataUnitsRead,
 		Long powerOnHours, Long warningTemperatureTimeMin, Long criticalTemperatureTimeMin,
 		Integer warningTemperatureThresholdK, Integer criticalTemperatureThresholdK, Integer thermalManagementTemp1K,
-		ThermalManagement thermalManagement, Long physicalMediaUnitsWrittenBytes) {
+		ThermalManagement thermalManagement, Long physicalMediaUnitsWrittenBytes, Map<String, Long> ocp,
+		String ocpReason, LatencyMonitor latencyMonitor, String latencyMonitorReason) {
 
 	public static final String INDEX = "drivequal-health";
 
@@ -39,6 +49,42 @@ public record HealthReading(@JsonProperty("@timestamp") long timeMs, String even
 		/** Seconds throttled at either level. */
 		public long timeS() {
 			return this.temp1TimeS + this.temp2TimeS;
+		}
+
+	}
+
+	/**
+	 * The OCP Latency Monitor log (C3h) as the contract carries it (smartSnapshot
+	 * latencyMonitor).
+	 */
+	public record LatencyMonitor(int logPageVersion, int featureStatus, long activeBucketTimerMin,
+			long activeBucketTimerThresholdMin, List<Integer> activeThresholdsMs, int activeLatencyConfig,
+			int activeLatencyMinimumWindowMs, Buckets activeBuckets, Buckets staticBuckets) {
+
+		static LatencyMonitor of(JsonNode monitor) {
+			List<Integer> thresholds = new ArrayList<>();
+			monitor.path("activeThresholdsMs").forEach((threshold) -> thresholds.add(threshold.asInt()));
+			return new LatencyMonitor(monitor.path("logPageVersion").asInt(), monitor.path("featureStatus").asInt(),
+					monitor.path("activeBucketTimerMin").asLong(),
+					monitor.path("activeBucketTimerThresholdMin").asLong(), thresholds,
+					monitor.path("activeLatencyConfig").asInt(), monitor.path("activeLatencyMinimumWindowMs").asInt(),
+					Buckets.of(monitor.path("activeBuckets")), Buckets.of(monitor.path("staticBuckets")));
+		}
+
+	}
+
+	/** Commands counted per latency bucket, per direction. */
+	public record Buckets(List<Long> read, List<Long> write, List<Long> deallocate) {
+
+		static Buckets of(JsonNode buckets) {
+			return new Buckets(counts(buckets.path("read")), counts(buckets.path("write")),
+					counts(buckets.path("deallocate")));
+		}
+
+		private static List<Long> counts(JsonNode array) {
+			List<Long> counts = new ArrayList<>();
+			array.forEach((count) -> counts.add(count.asLong()));
+			return counts;
 		}
 
 	}
@@ -66,7 +112,19 @@ public record HealthReading(@JsonProperty("@timestamp") long timeMs, String even
 				(thermal != null) ? new ThermalManagement(thermal.path("temp1Transitions").asLong(),
 						thermal.path("temp2Transitions").asLong(), thermal.path("temp1TimeS").asLong(),
 						thermal.path("temp2TimeS").asLong()) : null,
-				optional(smart.path("ocp"), "physicalMediaUnitsWrittenBytes", JsonNode::asLong));
+				optional(smart.path("ocp"), "physicalMediaUnitsWrittenBytes", JsonNode::asLong), ocp(smart.get("ocp")),
+				optional(smart, "ocpReason", JsonNode::asString),
+				(smart.get("latencyMonitor") != null) ? LatencyMonitor.of(smart.get("latencyMonitor")) : null,
+				optional(smart, "latencyMonitorReason", JsonNode::asString));
+	}
+
+	private static Map<String, Long> ocp(JsonNode ocp) {
+		if (ocp == null) {
+			return null;
+		}
+		Map<String, Long> members = new LinkedHashMap<>();
+		ocp.properties().forEach((member) -> members.put(member.getKey(), member.getValue().asLong()));
+		return members;
 	}
 
 	/** Indexing this reading; its eventId makes a redelivery overwrite itself. */

@@ -80,6 +80,9 @@ class CommandPublisher {
 		for (PhaseSpec phase : job.plan()) {
 			phases.add(this.contracts.mapper().valueToTree(phase));
 		}
+		if (job.latencyMonitor() != null) {
+			command.set("latencyMonitor", this.contracts.mapper().valueToTree(job.latencyMonitor()));
+		}
 		return command;
 	}
 

@@ -21,7 +21,8 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 		List<PhaseSpec> plan, DriveSpec spec, List<Criterion> criteria, Map<String, Object> analysis,
 		String criteriaSet, AnalysisSettings analysisSettings, String priority, Integer priorityRank, Long queueOrder,
 		Instant notBefore, List<String> submitterTeams, Instant runnerLostAt, List<Gap> gaps,
-		List<Capability> driveCapabilities, List<PhaseTime> phaseTimes) {
+		List<Capability> driveCapabilities, List<PhaseTime> phaseTimes,
+		LatencyMonitorConfig latencyMonitor) {
 
 	/**
 	 * A runner loss the job survived (docs/reliability.md, "Resume after a short runner
@@ -146,6 +147,8 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 
 		Instant notBefore;
 
+		LatencyMonitorConfig latencyMonitor;
+
 		List<String> submitterTeams;
 
 		Instant runnerLostAt;
@@ -197,6 +200,7 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 			this.priorityRank = job.priorityRank;
 			this.queueOrder = job.queueOrder;
 			this.notBefore = job.notBefore;
+			this.latencyMonitor = job.latencyMonitor;
 			this.submitterTeams = job.submitterTeams;
 			this.runnerLostAt = job.runnerLostAt;
 			this.gaps = job.gaps;
@@ -212,7 +216,8 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 					this.verdict, this.failureReason, this.message, this.cancelRequestedAt, this.cancelRequestedBy,
 					this.plan, this.spec, this.criteria, this.analysis, this.criteriaSet, this.analysisSettings,
 					this.priority, this.priorityRank, this.queueOrder, this.notBefore, this.submitterTeams,
-					this.runnerLostAt, this.gaps, this.driveCapabilities, this.phaseTimes);
+					this.runnerLostAt, this.gaps, this.driveCapabilities, this.phaseTimes,
+					this.latencyMonitor);
 		}
 
 	}

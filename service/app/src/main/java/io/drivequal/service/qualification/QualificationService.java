@@ -139,6 +139,10 @@ class QualificationService {
 		draft.priorityRank = priority.rank();
 		draft.queueOrder = DriveQueues.queueOrderOf(now);
 		draft.notBefore = request.notBefore();
+		if (request.plan().latencyMonitor() != null) {
+			request.plan().latencyMonitor().requireIncreasing("plan.latencyMonitor");
+		}
+		draft.latencyMonitor = request.plan().latencyMonitor();
 		draft.submitterTeams = List.copyOf(Callers.teams(caller));
 		draft.driveCapabilities = drive.capabilities();
 		Job job = draft.build();
@@ -316,19 +320,30 @@ class QualificationService {
 		ObjectNode command = this.commands.startCommand(job);
 		Validation validation = this.commands.check(command);
 		if (!validation.valid()) {
-			String first = validation.errors().get(0);
-			throw new BadRequestException(fieldOf(first), validation.summary());
+			throw new BadRequestException(fieldOf(validation.errors()), validation.summary());
 		}
+	}
+
+	/**
+	 * The field of the first error inside the plan (a start command's oneOf adds errors
+	 * about the other branch, which name no field a caller can fix), else "plan".
+	 */
+	static String fieldOf(List<String> contractErrors) {
+		return contractErrors.stream()
+			.filter((error) -> error.startsWith("/phases") || error.startsWith("/latencyMonitor"))
+			.findFirst()
+			.map(QualificationService::fieldOf)
+			.orElse("plan");
 	}
 
 	/** "/phases/2/queueDepth: ..." names the field plan.phases[2].queueDepth. */
 	static String fieldOf(String contractError) {
 		String pointer = contractError.substring(0, Math.max(0, contractError.indexOf(':')));
-		if (!pointer.startsWith("/phases")) {
+		if (!pointer.startsWith("/phases") && !pointer.startsWith("/latencyMonitor")) {
 			return "plan";
 		}
-		StringBuilder field = new StringBuilder("plan.phases");
-		String[] parts = pointer.substring("/phases".length()).split("/");
+		StringBuilder field = new StringBuilder("plan");
+		String[] parts = pointer.split("/");
 		for (String part : parts) {
 			if (part.isEmpty()) {
 				continue;

@@ -47,11 +47,14 @@ record SubmitRequest(@NotNull @Valid DriveSelector drive, @NotNull @Valid TestPl
 	 * phase's method, run a TRIM of the whole drive instead, which SNIA PTS does not
 	 * accept as a purge (the results and the report say so); absent, such a plan is
 	 * refused (422)
+	 * @param latencyMonitor configure the drive's OCP latency monitor before the first
+	 * phase
 	 */
 	record TestPlan(@Size(max = 64) String profile, @Positive @DecimalMax("100") Double rangePercent,
 			Map<String, PhaseSpec> phaseOverrides, @Size(min = 1, max = 64) List<@NotNull PhaseSpec> phases,
 			@Valid AnalysisSettings analysis,
-			@Pattern(regexp = "^deallocate$", message = "must be deallocate") String purgeFallback) {
+			@Pattern(regexp = "^deallocate$", message = "must be deallocate") String purgeFallback,
+			@Valid LatencyMonitorConfig latencyMonitor) {
 	}
 
 }

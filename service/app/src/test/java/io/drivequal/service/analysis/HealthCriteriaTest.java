@@ -33,7 +33,10 @@ class HealthCriteriaTest {
 	private static final List<Criterion> HEALTH_CRITERIA = List.of(
 			new Criterion("maxTemperatureC", "atMost", 70.0, null),
 			new Criterion("criticalWarning", "atMost", 0.0, null), new Criterion("newMediaErrors", "atMost", 0.0, null),
-			new Criterion("thermalThrottleSeconds", "atMost", 10.0, null));
+			new Criterion("thermalThrottleSeconds", "atMost", 10.0, null),
+			new Criterion("ocpUncorrectableReadErrorsDelta", "atMost", 0.0, null),
+			new Criterion("ocpIncompleteShutdownsDelta", "atMost", 0.0, null),
+			new Criterion("ocpLatencyMonitorCommands", "atMost", 0.0, null));
 
 	private final Contracts contracts = Contracts.load();
 
@@ -107,6 +110,64 @@ class HealthCriteriaTest {
 		assertThat(result(nothing, Metric.CRITICAL_WARNING).explanation()).contains("no health reading arrived");
 	}
 
+	@Test
+	void theOcpLogsDecodeFromTheSharedVectors() {
+		HealthReading full = HealthReading.of(vector("health-ocp-latency-monitor"));
+		assertThat(full.ocp()).hasSize(53)
+			.containsEntry("logPageVersion", 5L)
+			.containsEntry("incompleteShutdowns", 1L)
+			.containsEntry("enduranceEstimate", 14014000000000000L);
+		assertThat(full.ocp().keySet()).first().isEqualTo("logPageVersion");
+		assertThat(full.latencyMonitor().activeThresholdsMs()).containsExactly(5, 10, 20, 50);
+		assertThat(full.latencyMonitor().activeBuckets().write()).containsExactly(1288L, 97L, 12L, 1L);
+		assertThat(full.latencyMonitorReason()).isNull();
+		HealthReading other = HealthReading.of(vector("smart-snapshot-ocp-other-guid"));
+		assertThat(other.ocp()).isNull();
+		assertThat(other.ocpReason()).contains("not an OCP log");
+		assertThat(other.latencyMonitorReason()).contains("0x4002");
+	}
+
+	@Test
+	void newUncorrectableReadsAndLatencyMonitorCountsFailTheirs() {
+		ObjectNode first = (ObjectNode) vector("health-ocp-latency-monitor");
+		first.put("phaseIndex", 0);
+		first.put("elapsedMs", 0);
+		ObjectNode last = first.deepCopy();
+		last.put("elapsedMs", 60_000);
+		last.put("eventId", "job-0007:13");
+		ObjectNode lastOcp = (ObjectNode) last.path("smart").path("ocp");
+		lastOcp.put("uncorrectableReadErrors", 2);
+		ObjectNode writes = (ObjectNode) last.path("smart").path("latencyMonitor").path("activeBuckets");
+		writes.set("write", this.contracts.mapper().valueToTree(List.of(1290, 97, 12, 2)));
+		JobAnalyzer.JobAnalysis analysis = analyze(flat(60, 1000),
+				List.of(HealthReading.of(first), HealthReading.of(last)));
+		assertThat(outcome(analysis, Metric.OCP_UNCORRECTABLE_READ_ERRORS_DELTA)).isEqualTo(Outcome.FAIL);
+		assertThat(result(analysis, Metric.OCP_UNCORRECTABLE_READ_ERRORS_DELTA).measured()).hasValue(2);
+		assertThat(outcome(analysis, Metric.OCP_INCOMPLETE_SHUTDOWNS_DELTA)).isEqualTo(Outcome.PASS);
+		assertThat(outcome(analysis, Metric.OCP_LATENCY_MONITOR_COMMANDS)).isEqualTo(Outcome.FAIL);
+		assertThat(result(analysis, Metric.OCP_LATENCY_MONITOR_COMMANDS).measured()).hasValue(3);
+	}
+
+	@Test
+	void aDriveWithoutTheOcpLogsLeavesTheirCriteriaInconclusiveSayingWhy() {
+		ObjectNode first = (ObjectNode) vector("smart-snapshot-ocp-other-guid");
+		first.remove("when");
+		first.put("type", "health");
+		first.put("elapsedMs", 0);
+		first.put("timeMs", 1795915800000L);
+		ObjectNode last = first.deepCopy();
+		last.put("elapsedMs", 60_000);
+		JobAnalyzer.JobAnalysis analysis = analyze(flat(60, 1000),
+				List.of(HealthReading.of(first), HealthReading.of(last)));
+		assertThat(outcome(analysis, Metric.OCP_UNCORRECTABLE_READ_ERRORS_DELTA)).isEqualTo(Outcome.INCONCLUSIVE);
+		assertThat(result(analysis, Metric.OCP_UNCORRECTABLE_READ_ERRORS_DELTA).explanation())
+			.contains("not an OCP log");
+		assertThat(outcome(analysis, Metric.OCP_LATENCY_MONITOR_COMMANDS)).isEqualTo(Outcome.INCONCLUSIVE);
+		assertThat(result(analysis, Metric.OCP_LATENCY_MONITOR_COMMANDS).explanation()).contains("0x4002");
+		// the criteria that need no OCP log are still judged
+		assertThat(outcome(analysis, Metric.CRITICAL_WARNING)).isEqualTo(Outcome.PASS);
+	}
+
 	private JobAnalyzer.JobAnalysis analyze(List<SamplePoint> samples, List<HealthReading> readings) {
 		CompletedJobs.JobFacts job = new CompletedJobs.JobFacts("q-h", null, "SIM-1", "DQSIM-T", "1.0", 8L << 30,
 				List.of(this.workload), null, HEALTH_CRITERIA, Instant.parse("2026-11-22T21:00:00Z"), null);
@@ -134,7 +195,7 @@ class HealthCriteriaTest {
 	private static HealthReading reading(long elapsedMs, int temperatureK, int criticalWarning, long mediaErrors) {
 		return new HealthReading(elapsedMs, "q-h:" + elapsedMs, (int) (elapsedMs / 1000), "q-h", "r", 0, elapsedMs,
 				true, "nvme-log-02h", null, temperatureK, criticalWarning, mediaErrors, 100, 10, 0, 1L, 1L, 1L, 0L, 0L,
-				348, 358, 343, new HealthReading.ThermalManagement(0, 0, 0, 0), null);
+				348, 358, 343, new HealthReading.ThermalManagement(0, 0, 0, 0), null, null, null, null, null);
 	}
 
 	private static List<SamplePoint> flat(int seconds, long iops) {

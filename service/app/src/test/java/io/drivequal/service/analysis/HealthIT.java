@@ -180,6 +180,12 @@ class HealthIT {
 			assertThat(page.textContent("#health-throttled"))
 				.startsWith(health.get("thermalThrottleSeconds").get("number").asLong() + " s");
 			assertThat(page.textContent("#health-phases-table tr[data-phase=randwrite-hot]")).contains("TMT1 ");
+			// the OCP C0h members the simulated drive models, before and after, and why
+			// it has no C3h
+			assertThat(page.textContent("#ocp-c0-table tr[data-member=physicalMediaUnitsWrittenBytes]"))
+				.startsWith("Physical media bytes written");
+			assertThat(page.locator("#ocp-c0-table tbody tr").count()).isEqualTo(7);
+			assertThat(page.textContent("#ocp-c3-missing")).contains("models no OCP latency monitor (C3h)");
 			page.locator("#health-section")
 				.screenshot(new Locator.ScreenshotOptions().setPath(OUT.resolve("health-report.png")));
 			page.locator("#chart-health")

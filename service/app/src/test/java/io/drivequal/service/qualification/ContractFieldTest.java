@@ -16,6 +16,8 @@ class ContractFieldTest {
 		assertThat(QualificationService.fieldOf("/phases/0: required property 'rw' not found"))
 			.isEqualTo("plan.phases[0]");
 		assertThat(QualificationService.fieldOf("/device/serial: does not match")).isEqualTo("plan");
+		assertThat(QualificationService.fieldOf("/latencyMonitor/thresholdsMs/1: must be a multiple of 5"))
+			.isEqualTo("plan.latencyMonitor.thresholdsMs[1]");
 	}
 
 }
