@@ -97,8 +97,12 @@ final class JobAnalyzer {
 
 	}
 
+	/**
+	 * @param metrics every known figure the verdict could judge: metric wire name to
+	 * (phase name, or "" for the job) to value; what a campaign compares across samples
+	 */
 	record JobAnalysis(List<PhaseAnalysis> phases, Measure trimRecovery, Measure idleRecovery, Verdict verdict,
-			List<String> notes, HealthAnalysis health) {
+			List<String> notes, HealthAnalysis health, Map<String, Map<String, Double>> metrics) {
 	}
 
 	static JobAnalysis analyze(CompletedJobs.JobFacts job, Optional<Profile> profile, List<PhaseInput> inputs,
@@ -162,7 +166,9 @@ final class JobAnalyzer {
 		HealthAnalysis healthAnalysis = health(inputs, health);
 		healthAnalysis.putInto(values);
 		Verdict verdict = VerdictJudge.judge(criteria(job, profile, values), values);
-		return new JobAnalysis(phases, trim, idle, verdict, notes, healthAnalysis);
+		Map<String, Map<String, Double>> metrics = new LinkedHashMap<>();
+		values.known().forEach((metric, byPhase) -> metrics.put(metric.wireName(), byPhase));
+		return new JobAnalysis(phases, trim, idle, verdict, notes, healthAnalysis, metrics);
 	}
 
 	private static HealthAnalysis health(List<PhaseInput> inputs,

@@ -19,6 +19,8 @@ class ReportPages implements WebMvcConfigurer {
 		registry.addViewController("/ui/submit").setViewName("forward:/ui/submit.html");
 		registry.addViewController("/ui/jobs/{id}").setViewName("forward:/ui/job.html");
 		registry.addViewController("/ui/compare").setViewName("forward:/ui/compare.html");
+		registry.addViewController("/ui/campaigns").setViewName("forward:/ui/campaigns.html");
+		registry.addViewController("/ui/campaigns/{id}").setViewName("forward:/ui/campaign.html");
 	}
 
 }
