@@ -176,6 +176,7 @@ const DQ = (() => {
 			el('a', { href: '/ui/' }, 'Jobs'),
 			el('a', { href: '/ui/submit' }, 'Submit'),
 			el('a', { href: '/ui/compare' }, 'Compare'),
+			el('a', { href: '/ui/campaigns' }, 'Campaigns'),
 			el('a', { href: '/ui/webhooks' }, 'Notifications'),
 			el('a', { href: '/ui/audit' }, 'Audit'),
 			el('span', { class: 'spacer' }),
