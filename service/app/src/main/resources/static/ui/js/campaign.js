@@ -15,6 +15,11 @@
 		return decodeURIComponent(location.pathname.split('/').filter(Boolean).pop());
 	}
 
+	/** The vendor and the model number, without the vendor twice (many model numbers start with it). */
+	function modelName(m) {
+		return m.vendor && !(m.model || '').startsWith(m.vendor) ? `${m.vendor} ${m.model}` : (m.model || '');
+	}
+
 	function value(v) {
 		if (v == null) {
 			return '—';
@@ -33,7 +38,7 @@
 				!c.state.match(/COMPLETED|CANCELLED/) && !c.cancelRequested
 					? el('button', { id: 'cancel-campaign', onclick: () => cancel(c) }, 'Cancel campaign') : null),
 			el('table', { class: 'kv card' },
-				el('tr', {}, el('th', {}, 'model'), el('td', { id: 'campaign-model' }, `${[m.vendor, m.model].filter(Boolean).join(' ')} · firmware ${m.firmware}`)),
+				el('tr', {}, el('th', {}, 'model'), el('td', { id: 'campaign-model' }, `${modelName(m)} · firmware ${m.firmware}`)),
 				el('tr', {}, el('th', {}, 'state'), el('td', {}, el('span', { class: 'badge ' + c.state, id: 'campaign-state' }, c.state),
 					c.cancelRequested && c.state !== 'CANCELLED' ? el('span', { class: 'muted small' }, ' cancel requested') : null)),
 				el('tr', {}, el('th', {}, 'jobs per state'), el('td', { id: 'campaign-counts' }, el('div', { class: 'counts' },

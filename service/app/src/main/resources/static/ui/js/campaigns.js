@@ -10,6 +10,10 @@
 	const ACTIVE = ['QUEUED', 'RUNNING'];
 	let timer = null;
 
+	function modelName(m) {
+		return m.vendor && !(m.model || '').startsWith(m.vendor) ? `${m.vendor} ${m.model}` : (m.model || '');
+	}
+
 	function counts(c) {
 		return Object.entries(c.counts || {}).filter(([, n]) => n > 0)
 			.map(([state, n]) => el('span', { class: 'badge ' + state }, `${n} ${state}`));
@@ -20,7 +24,7 @@
 		return el('tr', { 'data-campaign': c.id, 'data-state': c.state },
 			el('td', {}, el('a', { href: '/ui/campaigns/' + encodeURIComponent(c.id) }, c.name || c.id),
 				c.name ? el('div', { class: 'muted small' }, c.id) : null),
-			el('td', {}, [m.vendor, m.model].filter(Boolean).join(' '), el('div', { class: 'muted small' }, 'fw ' + (m.firmware || '?'))),
+			el('td', {}, modelName(m), el('div', { class: 'muted small' }, 'fw ' + (m.firmware || '?'))),
 			el('td', { class: 'num' }, `${(c.samples || []).length} × ${(c.profiles || []).length}`),
 			el('td', {}, el('span', { class: 'badge ' + c.state }, c.state)),
 			el('td', {}, el('div', { class: 'counts' }, ...counts(c))),

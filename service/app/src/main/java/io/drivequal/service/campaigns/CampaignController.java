@@ -58,7 +58,7 @@ class CampaignController {
 	 * @param serial the sample whose job to run again
 	 * @param profile the profile (the grid's column) to run again on it
 	 */
-	record Rerun(@NotBlank @Size(max = 64) String serial, @NotBlank @Size(max = 64) String profile) {
+	record RerunRequest(@NotBlank @Size(max = 64) String serial, @NotBlank @Size(max = 64) String profile) {
 	}
 
 	/**
@@ -130,7 +130,7 @@ class CampaignController {
 	@Audited("campaign.rerun")
 	@ApiResponse(responseCode = "200", description = "the campaign, the cell's new job queued")
 	@ApiResponse(responseCode = "409", ref = CONFLICT)
-	CampaignView rerun(@PathVariable String id, @Valid @RequestBody Rerun rerun, Authentication caller) {
+	CampaignView rerun(@PathVariable String id, @Valid @RequestBody RerunRequest rerun, Authentication caller) {
 		return CampaignViews.of(this.campaigns.rerun(id, rerun.serial(), rerun.profile(), caller), null);
 	}
 

@@ -21,10 +21,10 @@ final class CampaignCsv {
 		}
 		ModelVerdictView verdict = view.modelVerdict();
 		if (verdict != null) {
-			for (ModelVerdictView.CriterionRow criterion : verdict.criteria()) {
+			for (ModelVerdictView.ModelCriterionRow criterion : verdict.criteria()) {
 				String name = criterion.metric() + " " + ("atLeast".equals(criterion.comparator()) ? ">=" : "<=") + " "
 						+ number(criterion.limit()) + ((criterion.phase() != null) ? " in " + criterion.phase() : "");
-				for (ModelVerdictView.Cell cell : criterion.samples()) {
+				for (ModelVerdictView.SampleCell cell : criterion.samples()) {
 					row(csv, "sample", criterion.profile(), name, cell.serial(), cell.outcome(), cell.measured(),
 							cell.explanation());
 				}

@@ -29,13 +29,13 @@ import io.drivequal.service.qualification.SubmitRequest;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record CampaignView(String id, String name, CampaignState state, String submitter,
 		CampaignRequest.ModelRef model, List<CampaignRequest.SampleSelector> samples, List<String> profiles,
-		List<PlanView> plans, DriveSpec spec, List<Criterion> criteria, String criteriaSet,
+		List<CampaignPlan> plans, DriveSpec spec, List<Criterion> criteria, String criteriaSet,
 		List<CampaignRequest.SpreadLimit> spreadCriteria, String priority, Map<String, Integer> counts, int jobs,
 		double progressPercent, long etaS, List<GridCell> grid, List<GridCell> needsRerun, Instant createdAt,
 		Instant updatedAt, Instant endedAt, boolean cancelRequested, String verdict, ModelVerdictView modelVerdict,
 		List<String> warnings) {
 
-	public record PlanView(String name, SubmitRequest.TestPlan plan) {
+	public record CampaignPlan(String name, SubmitRequest.TestPlan plan) {
 	}
 
 	/**

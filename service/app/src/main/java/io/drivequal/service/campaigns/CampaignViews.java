@@ -56,7 +56,10 @@ final class CampaignViews {
 		long eta = remainingByDrive.values().stream().mapToLong(Long::longValue).max().orElse(0);
 		return new CampaignView(campaign.campaignId(), campaign.name(), campaign.state(), campaign.submitter(),
 				campaign.model(), campaign.samples(), campaign.plans().stream().map(Campaign.Plan::name).toList(),
-				campaign.plans().stream().map((plan) -> new CampaignView.PlanView(plan.name(), plan.plan())).toList(),
+				campaign.plans()
+					.stream()
+					.map((plan) -> new CampaignView.CampaignPlan(plan.name(), plan.plan()))
+					.toList(),
 				campaign.spec(), campaign.criteria(), campaign.criteriaSet(), campaign.spreadCriteria(),
 				campaign.priority(), counts, jobs, campaign.state() == CampaignState.COMPLETED ? 100.0 : percent,
 				campaign.state().isFinal() ? 0 : eta, grid, needsRerun.isEmpty() ? null : needsRerun,

@@ -23,19 +23,19 @@ import io.drivequal.analysis.Spread;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ModelVerdictView(String outcome, List<String> reasons, List<String> failingSamples,
-		List<CriterionRow> criteria, List<SpreadRow> spreads, List<SampleOutcome> samples, Instant judgedAt) {
+		List<ModelCriterionRow> criteria, List<SpreadRow> spreads, List<SampleVerdict> samples, Instant judgedAt) {
 
 	/**
 	 * @param worstSample the sample with the worst measured value (lowest for atLeast,
 	 * highest for atMost)
 	 */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
-	public record CriterionRow(String profile, String metric, String comparator, double limit, String phase,
-			String outcome, List<Cell> samples, String worstSample, SpreadFigures spread) {
+	public record ModelCriterionRow(String profile, String metric, String comparator, double limit, String phase,
+			String outcome, List<SampleCell> samples, String worstSample, SpreadFigures spread) {
 	}
 
 	@JsonInclude(JsonInclude.Include.NON_NULL)
-	public record Cell(String serial, String outcome, Double measured, String explanation) {
+	public record SampleCell(String serial, String outcome, Double measured, String explanation) {
 	}
 
 	/**
@@ -48,26 +48,26 @@ public record ModelVerdictView(String outcome, List<String> reasons, List<String
 
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	public record SpreadRow(String metric, String profile, String phase, double maxCvPercent, String outcome,
-			List<SampleValue> values, SpreadFigures spread, String explanation) {
+			List<SpreadValue> values, SpreadFigures spread, String explanation) {
 	}
 
 	@JsonInclude(JsonInclude.Include.NON_NULL)
-	public record SampleValue(String serial, Double value) {
+	public record SpreadValue(String serial, Double value) {
 	}
 
-	public record SampleOutcome(String serial, String outcome) {
+	public record SampleVerdict(String serial, String outcome) {
 	}
 
 	static ModelVerdictView of(ModelVerdict verdict, Instant judgedAt) {
 		return new ModelVerdictView(verdict.outcome().name(), verdict.reasons(), verdict.failingSamples(), verdict
 			.criteria()
 			.stream()
-			.map((row) -> new CriterionRow(row.plan(), row.criterion().metric().wireName(),
+			.map((row) -> new ModelCriterionRow(row.plan(), row.criterion().metric().wireName(),
 					comparator(row.criterion().comparison()), row.criterion().limit(),
 					row.criterion().phaseName().orElse(null), row.outcome().name(),
 					row.cells()
 						.stream()
-						.map((cell) -> new Cell(cell.sample(), cell.outcome().name(),
+						.map((cell) -> new SampleCell(cell.sample(), cell.outcome().name(),
 								cell.measured().isPresent() ? cell.measured().getAsDouble() : null, cell.explanation()))
 						.toList(),
 					row.worstSample().orElse(null), row.spread().map(ModelVerdictView::figures).orElse(null)))
@@ -79,14 +79,14 @@ public record ModelVerdictView(String outcome, List<String> reasons, List<String
 							spread.outcome().name(),
 							spread.values()
 								.stream()
-								.map((value) -> new SampleValue(value.sample(),
+								.map((value) -> new SpreadValue(value.sample(),
 										value.value().isPresent() ? value.value().getAsDouble() : null))
 								.toList(),
 							spread.spread().map(ModelVerdictView::figures).orElse(null), spread.explanation()))
 					.toList(),
 				verdict.samples()
 					.stream()
-					.map((sample) -> new SampleOutcome(sample.sample(), sample.outcome().name()))
+					.map((sample) -> new SampleVerdict(sample.sample(), sample.outcome().name()))
 					.toList(),
 				judgedAt);
 	}
