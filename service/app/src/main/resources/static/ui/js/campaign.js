@@ -103,7 +103,7 @@
 		}
 		const serials = c.samples.map((s) => s.serial);
 		section.append(el('h3', {}, 'Per criterion: every sample, the worst, the spread'),
-			el('table', { id: 'model-criteria' },
+			el('div', { class: 'scroll' }, el('table', { id: 'model-criteria' },
 				el('thead', {}, el('tr', {}, el('th', {}, 'profile'), el('th', {}, 'criterion'), ...serials.map((s) => el('th', { class: 'num' }, s)),
 					el('th', {}, 'worst'), el('th', { class: 'num' }, 'min'), el('th', { class: 'num' }, 'max'), el('th', { class: 'num' }, 'CV %'), el('th', {}, 'outcome'))),
 				el('tbody', {}, ...v.criteria.map((row) => el('tr', { 'data-metric': row.metric, 'data-profile': row.profile },
@@ -118,10 +118,10 @@
 					el('td', { class: 'num' }, row.spread ? value(row.spread.min) : '—'),
 					el('td', { class: 'num' }, row.spread ? value(row.spread.max) : '—'),
 					el('td', { class: 'num' }, row.spread && row.spread.cvPercent != null ? num(row.spread.cvPercent, 2) : '—'),
-					el('td', {}, el('span', { class: 'badge ' + row.outcome }, row.outcome)))))));
+					el('td', {}, el('span', { class: 'badge ' + row.outcome }, row.outcome))))))));
 		if (v.spreads && v.spreads.length) {
 			section.append(el('h3', {}, 'Sample-to-sample consistency'),
-				el('table', { id: 'model-spreads' },
+				el('div', { class: 'scroll' }, el('table', { id: 'model-spreads' },
 					el('thead', {}, el('tr', {}, ['profile', 'metric', ...serials, 'CV %', 'limit', 'outcome'].map((h) => el('th', {}, h)))),
 					el('tbody', {}, ...v.spreads.map((s) => el('tr', { 'data-metric': s.metric },
 						el('td', {}, s.profile || '—'),
@@ -132,7 +132,7 @@
 						}),
 						el('td', { class: 'num' }, s.spread && s.spread.cvPercent != null ? num(s.spread.cvPercent, 2) : '—'),
 						el('td', { class: 'num' }, '≤ ' + num(s.maxCvPercent, 2)),
-						el('td', { title: s.explanation }, el('span', { class: 'badge ' + s.outcome }, s.outcome)))))));
+						el('td', { title: s.explanation }, el('span', { class: 'badge ' + s.outcome }, s.outcome))))))));
 		}
 		return section;
 	}
