@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import io.drivequal.service.platform.ConflictException;
+import io.drivequal.service.platform.NotFoundException;
 
 import org.springframework.security.core.Authentication;
 import org.springframework.stereotype.Component;
@@ -102,13 +103,14 @@ public class CampaignJobs {
 
 	/**
 	 * Cancels a job that is still active, on behalf of whoever may cancel the campaign.
-	 * @return the job after the request, or empty when it had ended already
+	 * @return the job after the request, or empty when it had ended already (or was never
+	 * stored)
 	 */
 	public Optional<JobState> cancel(String jobId, String caller) {
 		try {
 			return Optional.of(this.qualifications.cancel(jobId, caller, true).state());
 		}
-		catch (ConflictException ex) {
+		catch (ConflictException | NotFoundException ex) {
 			return Optional.empty();
 		}
 	}
