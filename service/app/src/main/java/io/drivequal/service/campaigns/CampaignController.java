@@ -8,6 +8,8 @@ import java.net.URI;
 import java.util.List;
 
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
@@ -132,6 +134,24 @@ class CampaignController {
 	@ApiResponse(responseCode = "409", ref = CONFLICT)
 	CampaignView rerun(@PathVariable String id, @Valid @RequestBody RerunRequest rerun, Authentication caller) {
 		return CampaignViews.of(this.campaigns.rerun(id, rerun.serial(), rerun.profile(), caller), null);
+	}
+
+	/**
+	 * This campaign (the candidate, e.g. a new firmware) against a baseline campaign on
+	 * one profile: the relative difference of their steady-state round IOPS with its
+	 * bootstrap interval over samples and rounds, and "no regression beyond marginPercent
+	 * % at this confidence" (docs/api.md, "Campaigns").
+	 */
+	@GetMapping("/{id}/compare")
+	CampaignComparison.View compare(@PathVariable String id,
+			@RequestParam @Parameter(description = "the baseline campaign's id") String baseline,
+			@RequestParam @Parameter(description = "the profile (plan name) both campaigns ran") String profile,
+			@RequestParam(required = false) @Parameter(
+					description = "the phase; absent: the one phase with an IOPS analysis") String phase,
+			@RequestParam(defaultValue = "5") @DecimalMin("0") @DecimalMax("100") double marginPercent,
+			@RequestParam(defaultValue = "0.95") @DecimalMin("0.5") @DecimalMax("0.999") double confidence) {
+		return CampaignComparison.compare(this.campaigns.current(id), this.campaigns.current(baseline), profile, phase,
+				marginPercent, confidence);
 	}
 
 	/** The campaign with its grid and model verdict, as a file. */
