@@ -104,21 +104,22 @@
 		const serials = c.samples.map((s) => s.serial);
 		section.append(el('h3', {}, 'Per criterion: every sample, the worst, the spread'),
 			el('div', { class: 'scroll' }, el('table', { id: 'model-criteria' },
-				el('thead', {}, el('tr', {}, el('th', {}, 'profile'), el('th', {}, 'criterion'), ...serials.map((s) => el('th', { class: 'num' }, s)),
-					el('th', {}, 'worst'), el('th', { class: 'num' }, 'min'), el('th', { class: 'num' }, 'max'), el('th', { class: 'num' }, 'CV %'), el('th', {}, 'outcome'))),
+				el('thead', {}, el('tr', {}, el('th', {}, 'profile'), el('th', {}, 'criterion'), el('th', {}, 'outcome'),
+					el('th', {}, 'worst'), el('th', { class: 'num' }, 'min'), el('th', { class: 'num' }, 'max'), el('th', { class: 'num' }, 'CV %'),
+					...serials.map((s) => el('th', { class: 'num' }, s)))),
 				el('tbody', {}, ...v.criteria.map((row) => el('tr', { 'data-metric': row.metric, 'data-profile': row.profile },
 					el('td', {}, row.profile),
 					el('td', {}, `${row.metric} ${row.comparator === 'atMost' ? '≤' : '≥'} ${num(row.limit, 4)}${row.phase ? ' in ' + row.phase : ''}`),
-					...serials.map((serial) => {
-						const cell = row.samples.find((s) => s.serial === serial) || {};
-						return el('td', { class: `num ${cell.outcome || ''}${row.worstSample === serial ? ' worst' : ''}`, title: cell.explanation || '' },
-							cell.measured != null ? value(cell.measured) : (cell.outcome || '—'));
-					}),
+					el('td', {}, el('span', { class: 'badge ' + row.outcome }, row.outcome)),
 					el('td', {}, row.worstSample || '—'),
 					el('td', { class: 'num' }, row.spread ? value(row.spread.min) : '—'),
 					el('td', { class: 'num' }, row.spread ? value(row.spread.max) : '—'),
 					el('td', { class: 'num' }, row.spread && row.spread.cvPercent != null ? num(row.spread.cvPercent, 2) : '—'),
-					el('td', {}, el('span', { class: 'badge ' + row.outcome }, row.outcome))))))));
+					...serials.map((serial) => {
+						const cell = row.samples.find((s) => s.serial === serial) || {};
+						return el('td', { class: `num ${cell.outcome || ''}${row.worstSample === serial ? ' worst' : ''}`, title: cell.explanation || '' },
+							cell.measured != null ? value(cell.measured) : (cell.outcome || '—'));
+					})))))));
 		if (v.spreads && v.spreads.length) {
 			section.append(el('h3', {}, 'Sample-to-sample consistency'),
 				el('div', { class: 'scroll' }, el('table', { id: 'model-spreads' },
