@@ -138,6 +138,38 @@
 		return section;
 	}
 
+	/** This campaign against a baseline campaign on one profile: the difference with its interval. */
+	function comparison(c) {
+		const out = el('div', { id: 'comparison-result' });
+		const baseline = el('input', { id: 'compare-baseline', placeholder: 'c-… (e.g. the previous firmware\'s campaign)', size: 36 });
+		const profile = el('select', { id: 'compare-profile' }, ...c.profiles.map((p) => el('option', { value: p }, p)));
+		const margin = el('input', { id: 'compare-margin', type: 'number', value: 5, min: 0, max: 100, step: 0.5, style: 'width:5rem' });
+		const form = el('form', { class: 'filters card no-print', id: 'compare-form' },
+			el('label', {}, 'Baseline campaign', baseline), el('label', {}, 'Profile', profile),
+			el('label', {}, 'No regression beyond (%)', margin), el('button', { type: 'submit' }, 'Compare'));
+		form.addEventListener('submit', async (event) => {
+			event.preventDefault();
+			out.replaceChildren();
+			try {
+				const params = new URLSearchParams({ baseline: baseline.value.trim(), profile: profile.value, marginPercent: margin.value });
+				const r = await api.get(`/api/v1/campaigns/${encodeURIComponent(c.id)}/compare?${params}`);
+				const d = r.difference;
+				out.append(el('table', { class: 'kv card', id: 'comparison-table' },
+					el('tr', {}, el('th', {}, r.figure), el('td', {}, `${num(d.baselineMean, 1)} (baseline ${r.baseline}) → ${num(d.candidateMean, 1)} (this campaign)`)),
+					el('tr', {}, el('th', {}, 'difference'), el('td', { id: 'comparison-difference' },
+						`${d.differencePercent >= 0 ? '+' : ''}${num(d.differencePercent, 2)} %, ${num(100 * d.confidence, 0)} % interval ${num(d.lowerPercent, 2)} to ${num(d.upperPercent, 2)} %`)),
+					el('tr', {}, el('th', {}, `no regression beyond ${r.marginPercent} %`), el('td', {}, el('span', { class: 'badge ' + r.outcome }, r.outcome))),
+					el('tr', {}, el('th', {}, 'samples'), el('td', { class: 'small' }, `baseline ${r.samplesUsed.baseline.length}, this campaign ${r.samplesUsed.candidate.length}`
+						+ (r.left.length ? ` · left out: ${r.left.join('; ')}` : ''))),
+					el('tr', {}, el('th', {}, 'method'), el('td', { class: 'small muted' }, r.method))));
+			}
+			catch (e) {
+				out.append(el('p', { class: 'error' }, String(e.message || e)));
+			}
+		});
+		return el('section', { id: 'comparison-section' }, el('h2', {}, 'Regression against another campaign'), form, out);
+	}
+
 	async function cancel(c) {
 		if (!confirm(`Cancel campaign ${c.name || c.id} and its ${c.jobs} jobs?`)) {
 			return;
@@ -156,7 +188,8 @@
 		const c = await api.get('/api/v1/campaigns/' + encodeURIComponent(campaignId()));
 		document.title = `drivequal — campaign ${c.name || c.id}`;
 		const main = document.getElementById('main');
-		main.replaceChildren(header(c), grid(c), verdict(c));
+		const keep = document.getElementById('comparison-section');
+		main.replaceChildren(header(c), grid(c), verdict(c), keep || comparison(c));
 		main.dataset.state = c.state;
 		if (!['COMPLETED', 'CANCELLED'].includes(c.state)) {
 			timer = setTimeout(() => load().catch(DQ.fail), 3000);
