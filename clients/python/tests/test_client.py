@@ -1,8 +1,9 @@
 """The generated client against a running drivequal (the real stack: Kafka, Elasticsearch, the
 service and the C runner's agent with a simulated drive, started by PythonClientIT): submit a
 qualification, poll it to its verdict, and export its samples, with the client's typed models
-throughout; the runner with its drain state; plus the refusals a caller meets (a viewer submitting
-or draining a runner, an unknown job).
+throughout; the runner with its drain state; a campaign (the drive as the one sample of its model) to its
+model verdict; plus the refusals a caller meets (a viewer submitting or draining a runner, an unknown
+job, a campaign naming a serial twice).
 
 Environment: DRIVEQUAL_URL, DRIVEQUAL_SUBMITTER and DRIVEQUAL_VIEWER (user:password),
 DRIVEQUAL_SERIAL and DRIVEQUAL_RUNNER (a drive in a runner's inventory)."""
@@ -19,17 +20,24 @@ import httpx
 import pytest
 
 from drivequal_client import Client
+from drivequal_client.api.campaign import campaign_create, campaign_get
 from drivequal_client.api.drive import drive_drive
 from drivequal_client.api.export import export_samples_csv
 from drivequal_client.api.qualification import qualification_get, qualification_submit
 from drivequal_client.api.runner import runner_drain, runner_runner
 from drivequal_client.api.sample import sample_raw
 from drivequal_client.models import (
+    CampaignRequest,
+    CampaignView,
+    CampaignViewState,
     Criterion,
     DriveSelector,
+    ModelRef,
     PhaseSpec,
     QualificationView,
     QualificationViewState,
+    SampleSelector,
+    SpreadLimit,
     SubmitRequest,
     TestPlan as JobPlan,
 )
@@ -177,3 +185,53 @@ def test_a_plan_the_drive_cannot_run_is_refused_naming_what_it_lacks() -> None:
     assert [m["capability"] for m in problem["missingCapabilities"]] == ["sanitize-crypto"]
     assert problem["missingCapabilities"][0]["missing"] == "device-lacks-it"
     print(f"422: {problem['detail']}")
+
+
+def campaign_request(serials: list[str]) -> CampaignRequest:
+    drive = drive_drive.sync(os.environ["DRIVEQUAL_SERIAL"], client=client(os.environ["DRIVEQUAL_VIEWER"])).drive
+    return CampaignRequest(
+        name="python client",
+        model=ModelRef(vendor="DQSIM", model=drive.model, firmware=drive.firmware),
+        samples=[SampleSelector(serial=serial) for serial in serials],
+        profiles=[request().plan],
+        criteria=[Criterion(metric="writeLatencyP99Us", comparator="atMost", limit=1e9)],
+        spread_criteria=[SpreadLimit(metric="writeLatencyP99Us", max_cv_percent=50.0)],
+    )
+
+
+def test_a_campaign_runs_to_its_model_verdict(submitter: Client, viewer: Client) -> None:
+    created = campaign_create.sync(client=submitter, body=campaign_request([os.environ["DRIVEQUAL_SERIAL"]]))
+    assert isinstance(created, CampaignView)
+    assert created.jobs == 1 and len(created.grid) == 1
+    deadline = time.monotonic() + 600
+    poller = client(os.environ["DRIVEQUAL_VIEWER"], raise_on_unexpected_status=False)
+    while True:
+        answer = campaign_get.sync_detailed(created.id, client=poller)
+        if answer.status_code == 503:
+            time.sleep(int(answer.headers.get("retry-after", "1")))
+            continue
+        view = answer.parsed
+        assert isinstance(view, CampaignView), f"HTTP {answer.status_code}: {answer.content!r}"
+        if view.state == CampaignViewState.COMPLETED:
+            break
+        assert time.monotonic() < deadline, f"campaign not COMPLETED within 600 s: {view.state} {view.counts}"
+        time.sleep(1)
+    verdict = view.model_verdict
+    print(f"campaign {view.id}: model verdict {verdict.outcome}; reasons {verdict.reasons}")
+    assert view.counts["COMPLETED"] == 1
+    assert verdict.criteria[0].samples[0].serial == os.environ["DRIVEQUAL_SERIAL"]
+    assert verdict.criteria[0].outcome == "PASS"
+    # One sample has no spread: the sample-to-sample criterion cannot be decided.
+    assert verdict.spreads[0].outcome == "INCONCLUSIVE"
+    assert verdict.outcome == "INCONCLUSIVE"
+
+
+def test_a_campaign_naming_a_serial_twice_is_refused_naming_the_field() -> None:
+    serial = os.environ["DRIVEQUAL_SERIAL"]
+    answer = campaign_create.sync_detailed(
+        client=client(os.environ["DRIVEQUAL_SUBMITTER"], raise_on_unexpected_status=False),
+        body=campaign_request([serial, serial]),
+    )
+    assert answer.status_code == 400
+    problem = json.loads(answer.content)
+    assert problem["errors"][0]["field"] == "samples[1].serial"

@@ -157,6 +157,18 @@ public final class MetricValues {
 		return Collections.unmodifiableMap(this.values.getOrDefault(metric, Map.of()));
 	}
 
+	/**
+	 * Every known value, for what reads the figures after the verdict (a campaign's
+	 * sample-to-sample spread): metric to (phase name, or "" for the job) to value.
+	 * @return the known values, metrics in declaration order, phases in insertion order
+	 */
+	public Map<Metric, Map<String, Double>> known() {
+		Map<Metric, Map<String, Double>> known = new EnumMap<>(Metric.class);
+		this.values.forEach((metric, byPhase) -> byPhase.forEach((phase, measure) -> measure.value()
+			.ifPresent((value) -> known.computeIfAbsent(metric, (key) -> new LinkedHashMap<>()).put(phase, value))));
+		return known;
+	}
+
 	static boolean isJobLevel(String key) {
 		return JOB.equals(key);
 	}

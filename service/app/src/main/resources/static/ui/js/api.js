@@ -178,6 +178,7 @@ const DQ = (() => {
 			el('a', { href: '/ui/drives' }, 'Drives'),
 			el('a', { href: '/ui/compare' }, 'Compare'),
 			el('a', { href: '/ui/runners' }, 'Runners'),
+			el('a', { href: '/ui/campaigns' }, 'Campaigns'),
 			el('a', { href: '/ui/webhooks' }, 'Notifications'),
 			el('a', { href: '/ui/audit' }, 'Audit'),
 			el('span', { class: 'spacer' }),

@@ -13,14 +13,15 @@
 		const check = (value, label) => el('label', {}, el('input', { type: 'checkbox', name: 'events', value, checked: true }), label);
 		const form = el('form', { class: 'card', id: 'webhook-form' },
 			el('h2', {}, 'Subscribe an endpoint'),
-			el('p', { class: 'muted small' }, 'drivequal POSTs a signed CloudEvents 1.0 JSON body to the URL when a job changes state or gets its verdict (docs/api.md, Webhooks).'),
+			el('p', { class: 'muted small' }, 'drivequal POSTs a signed CloudEvents 1.0 JSON body to the URL when a job changes state or gets its verdict, and when a campaign does or gets its model verdict (docs/api.md, Webhooks).'),
 			el('div', { class: 'filters' },
 				el('label', {}, 'URL (http or https)', el('input', { name: 'url', id: 'webhook-url', size: 60, required: true, placeholder: 'https://hooks.example.com/drivequal' })),
 				el('label', {}, 'Jobs', el('select', { name: 'scope', id: 'webhook-scope' },
 					el('option', { value: 'own' }, 'mine (or my team\'s members\')'), el('option', { value: 'all' }, 'all jobs'))),
 				el('label', {}, 'Team (optional)', el('input', { name: 'team', id: 'webhook-team', placeholder: 'procurement-emea' })),
 				el('label', {}, 'Description (optional)', el('input', { name: 'description', id: 'webhook-description' }))),
-			el('div', { class: 'checks' }, el('span', { class: 'muted small' }, 'Events:'), check('state-changed', 'state changes'), check('verdict', 'verdicts')),
+			el('div', { class: 'checks' }, el('span', { class: 'muted small' }, 'Events:'), check('state-changed', 'state changes'), check('verdict', 'verdicts'),
+				check('campaign-state-changed', 'campaign state changes'), check('campaign-verdict', 'model verdicts')),
 			el('p'), el('button', { type: 'submit', id: 'webhook-submit' }, 'Subscribe'), error);
 		form.addEventListener('submit', async (event) => {
 			event.preventDefault();

@@ -100,9 +100,12 @@ final class JobAnalyzer {
 	/**
 	 * @param sniaConformance one line per test: where it departs from SNIA PTS (the purge
 	 * that ran, WIPC, write cache, active range, rounds)
+	 * @param metrics every known figure the verdict could judge: metric wire name to
+	 * (phase name, or "" for the job) to value; what a campaign compares across samples
 	 */
 	record JobAnalysis(List<PhaseAnalysis> phases, Measure trimRecovery, Measure idleRecovery, Verdict verdict,
-			List<String> notes, HealthAnalysis health, List<SniaConformance.TestLine> sniaConformance) {
+			List<String> notes, HealthAnalysis health, List<SniaConformance.TestLine> sniaConformance,
+			Map<String, Map<String, Double>> metrics) {
 	}
 
 	static JobAnalysis analyze(CompletedJobs.JobFacts job, Optional<Profile> profile, List<PhaseInput> inputs,
@@ -166,8 +169,10 @@ final class JobAnalyzer {
 		HealthAnalysis healthAnalysis = health(inputs, health);
 		healthAnalysis.putInto(values);
 		Verdict verdict = VerdictJudge.judge(criteria(job, profile, values), values);
+		Map<String, Map<String, Double>> metrics = new LinkedHashMap<>();
+		values.known().forEach((metric, byPhase) -> metrics.put(metric.wireName(), byPhase));
 		return new JobAnalysis(phases, trim, idle, verdict, notes, healthAnalysis,
-				SniaConformance.of(inputs, job.driveCapabilities(), job.capacityBytes()));
+				SniaConformance.of(inputs, job.driveCapabilities(), job.capacityBytes()), metrics);
 	}
 
 	private static HealthAnalysis health(List<PhaseInput> inputs,

@@ -270,6 +270,13 @@ class JobStore {
 		}
 	}
 
+	/** The jobs with these ids, by id; ids without a job are absent. */
+	Map<String, Job> findAll(Collection<String> jobIds) {
+		Map<String, Job> found = new LinkedHashMap<>();
+		findAllVersioned(jobIds).forEach((id, versioned) -> found.put(id, versioned.job()));
+		return found;
+	}
+
 	private Map<String, Versioned> findAllVersioned(Collection<String> jobIds) {
 		if (jobIds.isEmpty()) {
 			return Map.of();

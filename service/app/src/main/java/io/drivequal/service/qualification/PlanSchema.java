@@ -51,6 +51,10 @@ class PlanSchema {
 			if (submit != null) {
 				property(submit, "criteriaSet").setPattern(criteriaSets);
 			}
+			Schema<?> campaign = schemas.get("CampaignRequest");
+			if (campaign != null) {
+				property(campaign, "criteriaSet").setPattern(criteriaSets);
+			}
 			Schema<?> imported = schemas.get("ImportRequest");
 			if (imported != null) {
 				property(imported, "profile").setPattern(profiles);

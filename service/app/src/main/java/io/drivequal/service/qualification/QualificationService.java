@@ -89,6 +89,29 @@ class QualificationService {
 				return new Submitted(existing.get(), false, List.of());
 			}
 		}
+		Prepared prepared = prepare(request, caller, jobId, idempotencyKey, priority);
+		Job job = prepared.job();
+		if (!create(job)) {
+			// Same Idempotency-Key raced with itself: the first one won; answer with it.
+			return new Submitted(this.store.find(jobId).orElseThrow(), false, List.of());
+		}
+		return new Submitted(job, true, prepared.warnings());
+	}
+
+	/**
+	 * A job checked against the inventory, the catalog and the contract, not yet stored.
+	 */
+	record Prepared(Job job, List<String> warnings) {
+	}
+
+	/**
+	 * Everything a submission checks, without storing anything: what a campaign runs for
+	 * every job before it queues any.
+	 * @throws BadRequestException naming the request's field that is wrong
+	 */
+	Prepared prepare(SubmitRequest request, Authentication caller, String jobId, String idempotencyKey,
+			JobPriority priority) {
+		String submitter = caller.getName();
 		Drive drive = this.registry.drive(request.drive().serial())
 			.orElseThrow(() -> new BadRequestException("drive.serial",
 					"drive " + request.drive().serial() + " is not in the inventory of any runner"));
@@ -147,14 +170,20 @@ class QualificationService {
 		draft.driveCapabilities = drive.capabilities();
 		Job job = draft.build();
 		checkAgainstContract(job);
-		if (!this.store.create(job)) {
-			// Same Idempotency-Key raced with itself: the first one won; answer with it.
-			return new Submitted(this.store.find(jobId).orElseThrow(), false, List.of());
-		}
-		log.info("job {} QUEUED for drive {} by {}", jobId, drive.serial(), submitter);
 		List<String> warnings = new ArrayList<>(rounds.warnings());
 		warnings.addAll(warnings(drive, plan));
-		return new Submitted(job, true, warnings);
+		return new Prepared(job, warnings);
+	}
+
+	/**
+	 * Stores a prepared job (QUEUED): false when a job with its id exists already.
+	 */
+	boolean create(Job job) {
+		boolean created = this.store.create(job);
+		if (created) {
+			log.info("job {} QUEUED for drive {} by {}", job.jobId(), job.deviceSerial(), job.submitter());
+		}
+		return created;
 	}
 
 	Job get(String jobId) {

@@ -24,7 +24,7 @@ import jakarta.validation.constraints.Size;
  * @param notBefore the job waits in its drive's queue until then, without holding others
  * up
  */
-record SubmitRequest(@NotNull @Valid DriveSelector drive, @NotNull @Valid TestPlan plan, @Valid DriveSpec spec,
+public record SubmitRequest(@NotNull @Valid DriveSelector drive, @NotNull @Valid TestPlan plan, @Valid DriveSpec spec,
 		@Size(max = 64) List<@Valid @NotNull Criterion> criteria, @Size(max = 64) String criteriaSet,
 		@Pattern(regexp = "^(normal|high|urgent)$", message = "must be normal, high or urgent") String priority,
 		Instant notBefore) {
@@ -33,7 +33,7 @@ record SubmitRequest(@NotNull @Valid DriveSelector drive, @NotNull @Valid TestPl
 	 * @param serial the drive's serial; it must be in a runner's inventory
 	 * @param runnerId, transportAddress optional: assert where the drive is
 	 */
-	record DriveSelector(@NotBlank @Size(min = 1, max = 64) String serial, @Size(max = 64) String runnerId,
+	public record DriveSelector(@NotBlank @Size(min = 1, max = 64) String serial, @Size(max = 64) String runnerId,
 			@Size(max = 256) String transportAddress) {
 	}
 
@@ -50,7 +50,7 @@ record SubmitRequest(@NotNull @Valid DriveSelector drive, @NotNull @Valid TestPl
 	 * @param latencyMonitor configure the drive's OCP latency monitor before the first
 	 * phase
 	 */
-	record TestPlan(@Size(max = 64) String profile, @Positive @DecimalMax("100") Double rangePercent,
+	public record TestPlan(@Size(max = 64) String profile, @Positive @DecimalMax("100") Double rangePercent,
 			Map<String, PhaseSpec> phaseOverrides, @Size(min = 1, max = 64) List<@NotNull PhaseSpec> phases,
 			@Valid AnalysisSettings analysis,
 			@Pattern(regexp = "^deallocate$", message = "must be deallocate") String purgeFallback,

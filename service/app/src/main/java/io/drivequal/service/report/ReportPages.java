@@ -20,6 +20,8 @@ class ReportPages implements WebMvcConfigurer {
 		registry.addViewController("/ui/drives").setViewName("forward:/ui/drives.html");
 		registry.addViewController("/ui/jobs/{id}").setViewName("forward:/ui/job.html");
 		registry.addViewController("/ui/compare").setViewName("forward:/ui/compare.html");
+		registry.addViewController("/ui/campaigns").setViewName("forward:/ui/campaigns.html");
+		registry.addViewController("/ui/campaigns/{id}").setViewName("forward:/ui/campaign.html");
 	}
 
 }

@@ -21,6 +21,7 @@ import io.cloudevents.core.builder.CloudEventBuilder;
 import io.cloudevents.core.format.EventFormat;
 import io.cloudevents.core.provider.EventFormatProvider;
 import io.cloudevents.jackson.JsonFormat;
+import io.drivequal.service.campaigns.CampaignChanged;
 import io.drivequal.service.qualification.QualificationChanged;
 
 final class CloudEventPayloads {
@@ -28,6 +29,8 @@ final class CloudEventPayloads {
 	static final String CONTENT_TYPE = JsonFormat.CONTENT_TYPE + "; charset=utf-8";
 
 	private static final URI SOURCE = URI.create("/api/v1/qualifications");
+
+	private static final URI CAMPAIGNS = URI.create("/api/v1/campaigns");
 
 	private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -53,7 +56,31 @@ final class CloudEventPayloads {
 		putIfPresent(data, "message", change.message());
 		data.put("href", SOURCE + "/" + change.jobId());
 		EventKind kind = EventKind.of(change);
-		return write(EventKind.eventId(change), kind, change.jobId(), change.time(), data);
+		return write(EventKind.eventId(change), kind, SOURCE, change.jobId(), change.time(), data);
+	}
+
+	/** A campaign's state change or model verdict (docs/api.md, "Webhooks"). */
+	static String of(CampaignChanged change) {
+		Map<String, Object> data = new LinkedHashMap<>();
+		data.put("campaignId", change.campaignId());
+		putIfPresent(data, "name", change.name());
+		data.put("state", change.state().name());
+		putIfPresent(data, "previousState", (change.previousState() != null) ? change.previousState().name() : null);
+		putIfPresent(data, "verdict", change.verdict());
+		putIfPresent(data, "submitter", change.submitter());
+		Map<String, Object> model = new LinkedHashMap<>();
+		putIfPresent(model, "vendor", change.vendor());
+		putIfPresent(model, "model", change.model());
+		putIfPresent(model, "firmware", change.firmware());
+		data.put("model", model);
+		data.put("counts", change.counts());
+		data.put("reruns", change.round());
+		if (change.verdict() != null) {
+			data.put("reasons", change.reasons());
+			data.put("failingSamples", change.failingSamples());
+		}
+		data.put("href", CAMPAIGNS + "/" + change.campaignId());
+		return write(change.eventId(), EventKind.of(change), CAMPAIGNS, change.campaignId(), change.time(), data);
 	}
 
 	/** A test event for one subscription; its id is unique per request. */
@@ -61,14 +88,15 @@ final class CloudEventPayloads {
 		Map<String, Object> data = new LinkedHashMap<>();
 		data.put("subscriptionId", subscriptionId);
 		data.put("message", "a test delivery, sent on request");
-		return write(eventId, EventKind.TEST, null, time, data);
+		return write(eventId, EventKind.TEST, SOURCE, null, time, data);
 	}
 
-	private static String write(String id, EventKind kind, String subject, Instant time, Map<String, Object> data) {
+	private static String write(String id, EventKind kind, URI source, String subject, Instant time,
+			Map<String, Object> data) {
 		try {
 			CloudEventBuilder builder = CloudEventBuilder.v1()
 				.withId(id)
-				.withSource(SOURCE)
+				.withSource(source)
 				.withType(kind.cloudEventType())
 				.withTime(OffsetDateTime.ofInstant((time != null) ? time : Instant.EPOCH, ZoneOffset.UTC))
 				.withDataContentType("application/json")

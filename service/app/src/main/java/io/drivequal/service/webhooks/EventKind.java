@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
+import io.drivequal.service.campaigns.CampaignChanged;
 import io.drivequal.service.qualification.QualificationChanged;
 
 enum EventKind {
@@ -16,6 +17,12 @@ enum EventKind {
 	STATE_CHANGED("state-changed", "io.drivequal.qualification.state-changed"),
 
 	VERDICT("verdict", "io.drivequal.qualification.verdict"),
+
+	/** A campaign entered a new state, or a rerun brought it back to RUNNING. */
+	CAMPAIGN_STATE_CHANGED("campaign-state-changed", "io.drivequal.campaign.state-changed"),
+
+	/** A campaign's model verdict was recorded. */
+	CAMPAIGN_VERDICT("campaign-verdict", "io.drivequal.campaign.verdict"),
 
 	/** Sent on request (POST /api/v1/webhooks/{id}/test), to check a receiver. */
 	TEST("test", "io.drivequal.webhook.test");
@@ -39,7 +46,8 @@ enum EventKind {
 
 	/** The kinds a subscription may name. */
 	static List<String> subscribable() {
-		return List.of(STATE_CHANGED.wireName, VERDICT.wireName);
+		return List.of(STATE_CHANGED.wireName, VERDICT.wireName, CAMPAIGN_STATE_CHANGED.wireName,
+				CAMPAIGN_VERDICT.wireName);
 	}
 
 	static Optional<EventKind> ofWireName(String name) {
@@ -48,6 +56,10 @@ enum EventKind {
 
 	static EventKind of(QualificationChanged change) {
 		return change.verdictRecorded() ? VERDICT : STATE_CHANGED;
+	}
+
+	static EventKind of(CampaignChanged change) {
+		return change.verdictRecorded() ? CAMPAIGN_VERDICT : CAMPAIGN_STATE_CHANGED;
 	}
 
 	/** q-123.RUNNING, q-123.verdict */

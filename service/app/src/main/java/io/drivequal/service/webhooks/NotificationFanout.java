@@ -11,6 +11,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.drivequal.service.campaigns.CampaignChanged;
+import io.drivequal.service.campaigns.CampaignChanges;
 import io.drivequal.service.qualification.QualificationChanged;
 import io.drivequal.service.qualification.QualificationChanges;
 import org.slf4j.Logger;
@@ -36,12 +38,15 @@ class NotificationFanout {
 
 	private final QualificationChanges changes;
 
+	private final CampaignChanges campaignChanges;
+
 	private final WebhookSettings settings;
 
 	private final Clock clock;
 
 	NotificationFanout(SubscriptionStore subscriptions, DeliveryStore deliveries, QualificationChanges changes,
-			WebhookSettings settings, Clock clock) {
+			CampaignChanges campaignChanges, WebhookSettings settings, Clock clock) {
+		this.campaignChanges = campaignChanges;
 		this.subscriptions = subscriptions;
 		this.deliveries = deliveries;
 		this.changes = changes;
@@ -64,6 +69,18 @@ class NotificationFanout {
 		}
 	}
 
+	/** As {@link #onChange(QualificationChanged)}, for a campaign's change. */
+	@EventListener
+	void onCampaignChange(CampaignChanged change) {
+		try {
+			queueCampaigns(List.of(change), this.subscriptions.allRecent());
+		}
+		catch (RuntimeException ex) {
+			log.warn("could not queue the notifications of campaign {} {} now ({}); the catch-up will",
+					change.campaignId(), change.eventId(), ex.toString());
+		}
+	}
+
 	@Scheduled(fixedDelayString = "${drivequal.webhooks.replay-interval:30s}",
 			initialDelayString = "${drivequal.webhooks.replay-interval:30s}")
 	void catchUp() {
@@ -74,10 +91,40 @@ class NotificationFanout {
 			}
 			Instant since = this.clock.instant().minus(this.settings.replayWindow());
 			queue(this.changes.since(since, REPLAY_BATCH), all);
+			queueCampaigns(this.campaignChanges.since(since, REPLAY_BATCH), all);
 		}
 		catch (RuntimeException ex) {
 			log.warn("webhook catch-up round failed: {}", ex.toString());
 		}
+	}
+
+	/**
+	 * @return how many deliveries were offered for queueing (already queued included)
+	 */
+	int queueCampaigns(List<CampaignChanged> changed, List<Subscription> all) {
+		if (all.isEmpty()) {
+			return 0;
+		}
+		Instant now = this.clock.instant();
+		List<Delivery> queued = new ArrayList<>();
+		for (CampaignChanged change : changed) {
+			EventKind kind = EventKind.of(change);
+			String payload = null;
+			for (Subscription subscription : all) {
+				if (!subscription.wants(kind, change)) {
+					continue;
+				}
+				if (payload == null) {
+					payload = CloudEventPayloads.of(change);
+				}
+				queued.add(Delivery.queued(change.eventId(), kind.cloudEventType(), change.campaignId(),
+						subscription.subscriptionId(), payload, now));
+			}
+		}
+		if (!queued.isEmpty()) {
+			this.deliveries.enqueue(queued);
+		}
+		return queued.size();
 	}
 
 	/**

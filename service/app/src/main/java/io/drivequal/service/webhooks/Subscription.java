@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 
+import io.drivequal.service.campaigns.CampaignChanged;
 import io.drivequal.service.qualification.QualificationChanged;
 import io.drivequal.service.security.Callers;
 import io.drivequal.service.security.Role;
@@ -18,8 +19,8 @@ import org.springframework.security.core.Authentication;
 /**
  * @param host the URL's host, kept apart for search and the audit trail
  * @param events event kinds: {@link EventKind#wireName()}s
- * @param scope "own": the owner's jobs (a team subscription: jobs of the team's members);
- * "all": every job (anyone who can read jobs may)
+ * @param scope "own": the owner's jobs and campaigns (a team subscription: those of the
+ * team's members); "all": every job and campaign (anyone who can read jobs may)
  * @param owner the user who created it
  * @param team the team it belongs to; then any member manages it
  * @param secret the signing secret, sealed by {@link SecretBox}
@@ -33,10 +34,21 @@ record Subscription(String subscriptionId, String url, String host, List<String>
 
 	/** Would {@code change} of kind {@code kind} go to this subscription? */
 	boolean wants(EventKind kind, QualificationChanged change) {
+		return wants(kind, change.time(), change.submitter(), change.submitterTeams());
+	}
+
+	/**
+	 * Would {@code change} of kind {@code kind} (a campaign's) go to this subscription?
+	 */
+	boolean wants(EventKind kind, CampaignChanged change) {
+		return wants(kind, change.time(), change.submitter(), change.submitterTeams());
+	}
+
+	private boolean wants(EventKind kind, Instant time, String submitter, List<String> submitterTeams) {
 		if (!this.events.contains(kind.wireName())) {
 			return false;
 		}
-		if (this.createdAt != null && change.time() != null && change.time().isBefore(this.createdAt)) {
+		if (this.createdAt != null && time != null && time.isBefore(this.createdAt)) {
 			// Older than the subscription: only the catch-up would offer it, and it was
 			// never promised.
 			return false;
@@ -45,9 +57,9 @@ record Subscription(String subscriptionId, String url, String host, List<String>
 			return true;
 		}
 		if (this.team != null) {
-			return change.submitterTeams() != null && change.submitterTeams().contains(this.team);
+			return submitterTeams != null && submitterTeams.contains(this.team);
 		}
-		return this.owner.equals(change.submitter());
+		return this.owner.equals(submitter);
 	}
 
 	/** The owner, any member of its team, and admins may see and change it. */

@@ -77,12 +77,14 @@ class WebhookController {
 	/**
 	 * @param url where deliveries are POSTed: http or https, allowed by the operator's
 	 * destination policy
-	 * @param events state-changed and/or verdict (default: both)
+	 * @param events any of state-changed, verdict (a job's), campaign-state-changed,
+	 * campaign-verdict (a campaign's); default: all four
 	 * @param scope own (default: the owner's jobs, or the team members' jobs) or all
 	 * @param team the team that owns the subscription; the caller must be a member
 	 */
 	record CreateSubscription(@NotBlank @Size(min = 1, max = 2048) String url,
-			@Size(max = 2) List<@NotBlank @Pattern(regexp = "^(state-changed|verdict)$") String> events,
+			@Size(max = 4) List<@NotBlank @Pattern(
+					regexp = "^(state-changed|verdict|campaign-state-changed|campaign-verdict)$") String> events,
 			@Pattern(regexp = "^(own|all)$") String scope, @Size(min = 1, max = 64) String team,
 			@Size(max = 256) String description) {
 	}

@@ -102,6 +102,16 @@ class AuthorizationMatrixIT {
 			Map.entry("POST /api/v1/webhooks/{id}/test", Caller.VIEWER),
 			Map.entry("GET /api/v1/webhooks/{id}/deliveries", Caller.VIEWER),
 			Map.entry("GET /ui/webhooks", Caller.ANONYMOUS),
+			// Campaigns: as jobs (submitters create, cancel and rerun, the campaign's
+			// submitter or an admin; viewers read).
+			Map.entry("POST /api/v1/campaigns", Caller.SUBMITTER), Map.entry("GET /api/v1/campaigns", Caller.VIEWER),
+			Map.entry("GET /api/v1/campaigns/{id}", Caller.VIEWER),
+			Map.entry("POST /api/v1/campaigns/{id}/cancel", Caller.SUBMITTER),
+			Map.entry("POST /api/v1/campaigns/{id}/rerun", Caller.SUBMITTER),
+			Map.entry("GET /api/v1/campaigns/{id}/results.json", Caller.VIEWER),
+			Map.entry("GET /api/v1/campaigns/{id}/compare", Caller.VIEWER),
+			Map.entry("GET /api/v1/campaigns/{id}/results.csv", Caller.VIEWER),
+			Map.entry("GET /ui/campaigns", Caller.ANONYMOUS), Map.entry("GET /ui/campaigns/{id}", Caller.ANONYMOUS),
 			// The audit trail: admins only, reads included.
 			Map.entry("GET /api/v1/audit", Caller.ADMIN), Map.entry("GET /ui/audit", Caller.ANONYMOUS));
 

@@ -28,11 +28,11 @@ import javax.crypto.spec.SecretKeySpec;
 
 import com.sun.net.httpserver.HttpServer;
 
-final class WebhookReceiver implements AutoCloseable {
+public final class WebhookReceiver implements AutoCloseable {
 
-	record Received(Map<String, String> headers, String body, Instant at) {
+	public record Received(Map<String, String> headers, String body, Instant at) {
 
-		String header(String name) {
+		public String header(String name) {
 			return this.headers.get(name.toLowerCase(Locale.ROOT));
 		}
 
@@ -75,7 +75,7 @@ final class WebhookReceiver implements AutoCloseable {
 	}
 
 	/** Answers {@code status} at once, on any free port. */
-	static WebhookReceiver answering(int status) throws IOException {
+	public static WebhookReceiver answering(int status) throws IOException {
 		return new WebhookReceiver(0, status, Duration.ZERO);
 	}
 
@@ -96,11 +96,11 @@ final class WebhookReceiver implements AutoCloseable {
 		}
 	}
 
-	String url(String path) {
+	public String url(String path) {
 		return "http://127.0.0.1:" + this.server.getAddress().getPort() + path;
 	}
 
-	List<Received> received() {
+	public List<Received> received() {
 		return List.copyOf(this.received);
 	}
 
@@ -109,7 +109,7 @@ final class WebhookReceiver implements AutoCloseable {
 	 * base64-decoded secret after "whsec_", over id + "." + timestamp + "." + body,
 	 * compared with each "v1,"-prefixed signature of the header.
 	 */
-	static boolean signatureValid(String secret, Received request) {
+	public static boolean signatureValid(String secret, Received request) {
 		try {
 			Mac mac = Mac.getInstance("HmacSHA256");
 			mac.init(new SecretKeySpec(Base64.getDecoder().decode(secret.replaceFirst("^whsec_", "")), "HmacSHA256"));
