@@ -41,8 +41,7 @@ public final class Contracts {
 	public static final List<String> INDEX_TEMPLATE_NAMES = List.of("drivequal-jobs", "drivequal-samples",
 			"drivequal-phase-results", "drivequal-drives", "drivequal-runners", "drivequal-events",
 			"drivequal-drive-leases", "drivequal-audit", "drivequal-webhook-subscriptions",
-			"drivequal-webhook-deliveries", "drivequal-health", "drivequal-runner-drains",
-			"drivequal-campaigns");
+			"drivequal-webhook-deliveries", "drivequal-health", "drivequal-runner-drains", "drivequal-campaigns");
 
 	/**
 	 * The Kibana saved objects (data views, Lens visualizations, the dashboard), as a

@@ -40,8 +40,7 @@ class IndexTemplateInstaller implements SmartLifecycle {
 	/** Every index but the monthly sample indices, which a sample's month creates. */
 	static final List<String> FIXED_INDICES = List.of("drivequal-jobs", "drivequal-events", "drivequal-phase-results",
 			"drivequal-drives", "drivequal-runners", "drivequal-drive-leases", "drivequal-webhook-subscriptions",
-			"drivequal-webhook-deliveries", "drivequal-health", "drivequal-runner-drains",
-			"drivequal-campaigns");
+			"drivequal-webhook-deliveries", "drivequal-health", "drivequal-runner-drains", "drivequal-campaigns");
 
 	private final ElasticsearchClient client;
 

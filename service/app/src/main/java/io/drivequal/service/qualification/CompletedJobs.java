@@ -55,7 +55,10 @@ public class CompletedJobs {
 			Double rangeWritesRequired, boolean historyUnknown, List<GapRound> gapRounds,
 			List<Capability> driveCapabilities) {
 
-		/** As the canonical constructor, for a job that never lost its runner and whose drive's capabilities are not known (imports, older jobs). */
+		/**
+		 * As the canonical constructor, for a job that never lost its runner and whose
+		 * drive's capabilities are not known (imports, older jobs).
+		 */
 		public JobFacts(String jobId, String profile, String deviceSerial, String driveModel, String firmware,
 				Long capacityBytes, List<PhaseSpec> plan, DriveSpec spec, List<Criterion> criteria, Instant endedAt,
 				Double rangeWritesRequired, boolean historyUnknown) {

@@ -21,8 +21,7 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 		List<PhaseSpec> plan, DriveSpec spec, List<Criterion> criteria, Map<String, Object> analysis,
 		String criteriaSet, AnalysisSettings analysisSettings, String priority, Integer priorityRank, Long queueOrder,
 		Instant notBefore, List<String> submitterTeams, Instant runnerLostAt, List<Gap> gaps,
-		List<Capability> driveCapabilities, List<PhaseTime> phaseTimes,
-		LatencyMonitorConfig latencyMonitor) {
+		List<Capability> driveCapabilities, List<PhaseTime> phaseTimes, LatencyMonitorConfig latencyMonitor) {
 
 	/**
 	 * A runner loss the job survived (docs/reliability.md, "Resume after a short runner
@@ -216,8 +215,7 @@ record Job(String jobId, JobState state, String submitter, String profile, Strin
 					this.verdict, this.failureReason, this.message, this.cancelRequestedAt, this.cancelRequestedBy,
 					this.plan, this.spec, this.criteria, this.analysis, this.criteriaSet, this.analysisSettings,
 					this.priority, this.priorityRank, this.queueOrder, this.notBefore, this.submitterTeams,
-					this.runnerLostAt, this.gaps, this.driveCapabilities, this.phaseTimes,
-					this.latencyMonitor);
+					this.runnerLostAt, this.gaps, this.driveCapabilities, this.phaseTimes, this.latencyMonitor);
 		}
 
 	}

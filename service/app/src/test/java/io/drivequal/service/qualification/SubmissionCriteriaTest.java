@@ -65,11 +65,12 @@ class SubmissionCriteriaTest {
 	private static SubmitRequest request(String profile, String set, List<Criterion> criteria,
 			AnalysisSettings analysis) {
 		return new SubmitRequest(new SubmitRequest.DriveSelector("SIM-1", null, null),
-				new SubmitRequest.TestPlan(profile, null, null, null, analysis, null), null, criteria, set, null, null);
+				new SubmitRequest.TestPlan(profile, null, null, null, analysis, null, null), null, criteria, set, null,
+				null);
 	}
 
 	private static SubmitRequest.TestPlan plan(AnalysisSettings analysis) {
-		return new SubmitRequest.TestPlan("consistency-2000s", null, null, null, analysis, null);
+		return new SubmitRequest.TestPlan("consistency-2000s", null, null, null, analysis, null, null);
 	}
 
 }
