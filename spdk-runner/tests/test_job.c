@@ -392,22 +392,10 @@ static void test_refusals(struct test_ctx *t, struct capture *c)
 	bad.purge_method = DQ_PURGE_METHOD_SANITIZE_CRYPTO;
 	bad.purge_fallback = DQ_PURGE_METHOD_DEALLOCATE;
 	{
-		struct dq_job_spec fallback = { .job_id = "job-fallback",
-						.runner_id = "r",
-						.engine_name = "null",
-						.target = "null",
-						.phases = &bad,
-						.phase_count = 1 };
-		atomic_int cancel = 0;
-		struct dq_sink sink = { .sample = capture_sample,
-					.event = capture_event,
-					.arg = c };
 		const struct dq_job_event_phase_completed *done;
 
-		memset(c, 0, sizeof(*c));
-		c->t = t;
 		CHECK(t,
-		      dq_job_run(&fallback, NULL, &sink, &cancel, &outcome) == 0 &&
+		      run(c, t, "null", "null", &bad, 1, &outcome) == 0 &&
 			      outcome.type == DQ_JOB_EVENT_COMPLETED,
 		      "sanitize-crypto with fallback on null: %s", outcome.message);
 		done = check_phase(t, c, 0);

@@ -105,7 +105,7 @@ case_probe_loop_no_sys_admin() {
 	"$RUNNER" validate runner-heartbeat "$hb" >/dev/null || fail "the heartbeat breaks the contract"
 	entry=$(jq -c --arg dev "$LOOP_DEV" '.devices[] | select(.device.transportAddress == $dev)' "$hb")
 	[ -n "$entry" ] || fail "the inventory does not list $LOOP_DEV: $(cat "$hb")"
-	jq -r '.capabilities[] | "  \(.name): \(if .available then "yes" else "no, \(.missing)" end)\(if .detail then " (\(.detail))" else "" end)"' <<<"$entry"
+	jq -r '.capabilities[] | "  \(.name): \(if .available then "yes" else "no, \(.missing)" end)\(if has("enabled") then (if .enabled then ", enabled" else ", disabled" end) else "" end)\(if .detail then " (\(.detail))" else "" end)"' <<<"$entry"
 	[ "$(jq '.capabilities | length' <<<"$entry")" -eq 12 ] || fail "not every capability is listed: $entry"
 	[ "$(jq -r '.capabilities[] | select(.name == "deallocate") | .available' <<<"$entry")" = true ] ||
 		fail "a loop device deallocates (BLKDISCARD)"

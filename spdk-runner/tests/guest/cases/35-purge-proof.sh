@@ -14,7 +14,7 @@ allow_serial "$allow" "$NVME_SERIAL"
 # before any canary is written, naming what is missing; the namespace is unchanged (sha256).
 job_file "$SCRATCH/sanitize.json" uring '[{"name": "purge", "kind": "purge", "purgeMethod": "sanitize-block"}]'
 expect_refusal "$SCRATCH/sanitize.json" "$allow" \
-	"cannot purge with sanitize-block: it lacks Sanitize (block erase) (the device offers: .*format-user-data.*); nothing was written" \
+	"cannot purge with sanitize-block: it lacks Sanitize (block erase) \[sanitize-block: device-lacks-it (Identify Controller: SANICAP bit 1 clear, no block erase sanitize)\] (the device offers: .*format-user-data.*); .*nothing was written" \
 	sanitizeRefusal
 job_file "$SCRATCH/purge.json" uring '[{"name": "purge", "kind": "purge", "purgeMethod": "format-user-data"}]'
 run_job "$SCRATCH/purge.jsonl" "$DEV" "$SCRATCH/purge.json" --allowlist "$allow"

@@ -4,8 +4,8 @@
  * device under the uring engine; GET /api/v1/drives lists each capability and why each missing one
  * is missing; plans that need what the loop device cannot do are refused 422 naming the missing
  * capability (a Format purge; purge auto, which never degrades to a TRIM on its own; WAF criteria
- * without the OCP C0h log); the same plan with purgeFallback deallocate runs, and its results say
- * a deallocate ran and the test is not SNIA PTS conformant. Loop devices need root: skipped
+ * without the OCP C0h log); the same plan with purgeFallback deallocate runs, and its results and
+ * its report (headless Chromium) say a deallocate ran and the test is not SNIA PTS conformant. Loop devices need root: skipped
  * without it outside CI.
  */
 package io.drivequal.service.qualification;
@@ -17,9 +17,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.Page;
 import io.drivequal.service.it.ApiClient;
 import io.drivequal.service.it.RunnerAgents;
 import io.drivequal.service.it.WithRealInfrastructure;
+import io.drivequal.service.report.SniaPages;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -153,6 +156,21 @@ class CapabilitiesIT {
 		assertThat(conformance.get("purge").asString()).isEqualTo("deallocate (TRIM)");
 		assertThat(conformance.get("line").asString())
 			.startsWith("SNIA PTS: not conformant: purge was deallocate (TRIM), PTS requires Format/Sanitize");
+
+		// The report a buyer reads says the same: the purge line and the conformance
+		// line.
+		try (SniaPages pages = new SniaPages("http://127.0.0.1:" + this.port);
+				BrowserContext context = pages.context()) {
+			Page page = pages.signedIn(context);
+			pages.openReport(page, jobId);
+			String purgeLine = page.textContent("#purge-table tr[data-phase=purge]");
+			String conformanceLine = page.textContent("#conformance-table tr[data-phase=randwrite]");
+			System.out.printf("report, purge line: %s%nreport, conformance line: %s%n", purgeLine, conformanceLine);
+			assertThat(page.getAttribute("#purge-table tr[data-phase=purge]", "data-method")).isEqualTo("deallocate");
+			assertThat(purgeLine).contains("deallocate (a TRIM: not a purge under SNIA PTS)");
+			assertThat(conformanceLine)
+				.contains("SNIA PTS: not conformant: purge was deallocate (TRIM), PTS requires " + "Format/Sanitize");
+		}
 	}
 
 	/** 10 s of 4 KiB random writes at QD32 over the whole drive. */

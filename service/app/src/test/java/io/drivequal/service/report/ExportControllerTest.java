@@ -146,6 +146,7 @@ class ExportControllerTest {
 			.andExpect(status().isOk())
 			.andExpect(forwardedUrl("/ui/compare.html"));
 		this.mvc.perform(get("/ui/submit")).andExpect(status().isOk()).andExpect(forwardedUrl("/ui/submit.html"));
+		this.mvc.perform(get("/ui/drives")).andExpect(status().isOk()).andExpect(forwardedUrl("/ui/drives.html"));
 		this.mvc.perform(get("/ui/js/api.js")).andExpect(status().isOk());
 		this.mvc.perform(get("/webjars/uplot/1.6.30/dist/uPlot.iife.min.js")).andExpect(status().isOk());
 	}

@@ -75,9 +75,9 @@ class AuthorizationMatrixIT {
 			// credentials), so they are public.
 			Map.entry("GET /", Caller.ANONYMOUS), Map.entry("GET /ui", Caller.ANONYMOUS),
 			Map.entry("GET /ui/", Caller.ANONYMOUS), Map.entry("GET /ui/submit", Caller.ANONYMOUS),
-			Map.entry("GET /ui/jobs/{id}", Caller.ANONYMOUS), Map.entry("GET /ui/compare", Caller.ANONYMOUS),
-			Map.entry("POST /api/v1/imports", Caller.SUBMITTER), Map.entry("GET /api/v1/profiles", Caller.VIEWER),
-			Map.entry("GET /api/v1/profiles/{name}", Caller.VIEWER),
+			Map.entry("GET /ui/drives", Caller.ANONYMOUS), Map.entry("GET /ui/jobs/{id}", Caller.ANONYMOUS),
+			Map.entry("GET /ui/compare", Caller.ANONYMOUS), Map.entry("POST /api/v1/imports", Caller.SUBMITTER),
+			Map.entry("GET /api/v1/profiles", Caller.VIEWER), Map.entry("GET /api/v1/profiles/{name}", Caller.VIEWER),
 			Map.entry("GET /api/v1/criteria-sets", Caller.VIEWER),
 			Map.entry("GET /api/v1/criteria-sets/{name}", Caller.VIEWER),
 			Map.entry("GET /api/v1/metrics", Caller.VIEWER),
