@@ -4,6 +4,8 @@
  */
 package io.drivequal.service.catalog;
 
+import java.util.List;
+
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
@@ -13,6 +15,9 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param sizeBytes a workload's size limit; with runtimeS too, the phase ends at
  * whichever it reaches first (SNIA's write saturation: 4x the capacity or 24 h), and its
  * result says which
+ * @param streams a multi-stream workload's streams (then rw, readPercent, blockSizeBytes,
+ * queueDepth, rangePercent, sizeBytes, passes and rounds are absent, and runtimeS is
+ * required, as the contract says)
  * @param capacityMultiple catalog only: write this many times the drive's user capacity;
  * resolved into {@code sizeBytes} at submission (a runtimeS beside it stays) and never
  * sent to a runner
@@ -20,13 +25,28 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record PhaseSpec(Integer index, String name, String kind, String rw, Integer readPercent, Integer blockSizeBytes,
 		Integer queueDepth, Double rangePercent, Long runtimeS, Long sizeBytes, Integer passes, String dataPattern,
-		Long idleS, String purgeMethod, Boolean smartSnapshot, Integer capacityMultiple, RoundSpec rounds) {
+		Long idleS, String purgeMethod, Boolean smartSnapshot, Integer capacityMultiple, RoundSpec rounds,
+		List<StreamSpec> streams) {
 
 	/** The most capacityMultiple may ask: a thousand drive writes. */
 	public static final int MAX_CAPACITY_MULTIPLE = 1000;
 
 	@JsonCreator
 	public PhaseSpec {
+	}
+
+	/** A phase without streams. */
+	public PhaseSpec(Integer index, String name, String kind, String rw, Integer readPercent, Integer blockSizeBytes,
+			Integer queueDepth, Double rangePercent, Long runtimeS, Long sizeBytes, Integer passes, String dataPattern,
+			Long idleS, String purgeMethod, Boolean smartSnapshot, Integer capacityMultiple, RoundSpec rounds) {
+		this(index, name, kind, rw, readPercent, blockSizeBytes, queueDepth, rangePercent, runtimeS, sizeBytes, passes,
+				dataPattern, idleS, purgeMethod, smartSnapshot, capacityMultiple, rounds, null);
+	}
+
+	/** A multi-stream workload: its streams and its runtime. */
+	public static PhaseSpec ofStreams(Integer index, String name, long runtimeS, List<StreamSpec> streams) {
+		return new PhaseSpec(index, name, "workload", null, null, null, null, null, runtimeS, null, null, null, null,
+				null, null, null, null, streams);
 	}
 
 	/** A phase without rounds. */
@@ -59,6 +79,9 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 		}
 		if (!isWorkload()) {
 			return false;
+		}
+		if (this.streams != null && !this.streams.isEmpty()) {
+			return this.streams.stream().anyMatch(StreamSpec::destroysData);
 		}
 		if (this.rounds != null) {
 			return this.rounds.steps() != null && this.rounds.steps().stream().anyMatch(RoundSpec.Step::writes);
@@ -105,13 +128,13 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 	public PhaseSpec withIndex(int newIndex) {
 		return new PhaseSpec(newIndex, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
 				this.queueDepth, this.rangePercent, this.runtimeS, this.sizeBytes, this.passes, this.dataPattern,
-				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, this.rounds);
+				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, this.rounds, this.streams);
 	}
 
 	public PhaseSpec withRangePercent(Double newRangePercent) {
 		return new PhaseSpec(this.index, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
 				this.queueDepth, newRangePercent, this.runtimeS, this.sizeBytes, this.passes, this.dataPattern,
-				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, this.rounds);
+				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, this.rounds, this.streams);
 	}
 
 	/**
@@ -125,7 +148,8 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 		}
 		return new PhaseSpec(this.index, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
 				this.queueDepth, this.rangePercent, this.runtimeS, this.capacityMultiple * userCapacityBytes,
-				this.passes, this.dataPattern, this.idleS, this.purgeMethod, this.smartSnapshot, null, this.rounds);
+				this.passes, this.dataPattern, this.idleS, this.purgeMethod, this.smartSnapshot, null, this.rounds,
+				this.streams);
 	}
 
 	/**
@@ -146,13 +170,13 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 				pick(override.smartSnapshot, this.smartSnapshot),
 				(override.capacityMultiple != null) ? override.capacityMultiple
 						: (override.sizeBytes != null) ? null : this.capacityMultiple,
-				pick(override.rounds, this.rounds));
+				pick(override.rounds, this.rounds), pick(override.streams, this.streams));
 	}
 
 	public PhaseSpec withRounds(RoundSpec newRounds) {
 		return new PhaseSpec(this.index, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
 				this.queueDepth, this.rangePercent, this.runtimeS, this.sizeBytes, this.passes, this.dataPattern,
-				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, newRounds);
+				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, newRounds, this.streams);
 	}
 
 	private static <T> T pick(T preferred, T fallback) {
