@@ -59,7 +59,7 @@ class SecurityConfiguration {
 			.requestMatchers("/api/v1/webhooks", "/api/v1/webhooks/**")
 			.hasRole(Role.VIEWER.name())
 			.requestMatchers(HttpMethod.POST, "/api/v1/qualifications", "/api/v1/qualifications/*/cancel",
-					"/api/v1/qualifications/*/priority", "/api/v1/imports")
+					"/api/v1/qualifications/*/priority", "/api/v1/imports", "/api/v1/plans/fio")
 			.hasRole(Role.SUBMITTER.name())
 			.requestMatchers(HttpMethod.GET, "/api/v1/**")
 			.hasRole(Role.VIEWER.name())
