@@ -30,15 +30,6 @@ public enum Metric {
 	READ_LATENCY_P99_US("readLatencyP99Us", "us"), READ_LATENCY_P999_US("readLatencyP999Us", "us"),
 	READ_LATENCY_P9999_US("readLatencyP9999Us", "us"), READ_LATENCY_P99999_US("readLatencyP99999Us", "us"),
 	READ_LATENCY_P999999_US("readLatencyP999999Us", "us"),
-	/** The slowest write and read of the phase (the histogram's exact maximum), µs. */
-	WRITE_LATENCY_MAX_US("writeLatencyMaxUs", "us"), READ_LATENCY_MAX_US("readLatencyMaxUs", "us"),
-	/**
-	 * A phase's read, write and trim bandwidth per TB (10^12 bytes) of the drive's user
-	 * capacity: the direction's bytes over the phase's duration, in KiB/s (fio's bw
-	 * unit), divided by the capacity in TB, as buyers' flash targets state them.
-	 */
-	READ_KIBPS_PER_TB("readKiBpsPerTb", "KiB/s per TB"), WRITE_KIBPS_PER_TB("writeKiBpsPerTb", "KiB/s per TB"),
-	TRIM_KIBPS_PER_TB("trimKiBpsPerTb", "KiB/s per TB"),
 	/** Write amplification factor (media bytes / host bytes). */
 	WAF("waf", "ratio"),
 	/**
@@ -72,7 +63,16 @@ public enum Metric {
 	/**
 	 * Seconds of the job's IO phases (workload, precondition) found thermally throttled.
 	 */
-	THERMAL_THROTTLE_SECONDS("thermalThrottleSeconds", "s");
+	THERMAL_THROTTLE_SECONDS("thermalThrottleSeconds", "s"),
+	/** The slowest write and read of the phase (the histogram's exact maximum), µs. */
+	WRITE_LATENCY_MAX_US("writeLatencyMaxUs", "us"), READ_LATENCY_MAX_US("readLatencyMaxUs", "us"),
+	/**
+	 * A phase's read, write and trim bandwidth per TB (10^12 bytes) of the drive's user
+	 * capacity: the direction's bytes over the phase's duration, in KiB/s (fio's bw
+	 * unit), divided by the capacity in TB, as buyers' flash targets state them.
+	 */
+	READ_KIBPS_PER_TB("readKiBpsPerTb", "KiB/s per TB"), WRITE_KIBPS_PER_TB("writeKiBpsPerTb", "KiB/s per TB"),
+	TRIM_KIBPS_PER_TB("trimKiBpsPerTb", "KiB/s per TB");
 
 	private final String wireName;
 

@@ -17,7 +17,8 @@ class MetricTest {
 				"readLatencyP99Us", "readLatencyP999Us", "readLatencyP9999Us", "readLatencyP99999Us",
 				"readLatencyP999999Us", "waf", "steadyStateWaf", "dwpd", "tbwBytes", "trimRecovery", "idleRecovery",
 				"throughputMBps", "purgeVerified", "verifyMismatches", "maxTemperatureC", "criticalWarning",
-				"newMediaErrors", "thermalThrottleSeconds");
+				"newMediaErrors", "thermalThrottleSeconds", "writeLatencyMaxUs", "readLatencyMaxUs", "readKiBpsPerTb",
+				"writeKiBpsPerTb", "trimKiBpsPerTb");
 	}
 
 	@Test
