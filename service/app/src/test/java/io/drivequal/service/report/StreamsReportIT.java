@@ -4,7 +4,7 @@
  * samples and phase result land in Elasticsearch under the strict templates (streams, trims);
  * the streams API gives each stream's offered vs achieved rate and its service and response
  * time percentiles; and the report page (Debian's chromium) draws a panel per stream with the
- * API's figures (screenshot under target/streams-report).
+ * API's figures (screenshot under target/streams-report); the flash criteria set is judged on it.
  */
 package io.drivequal.service.report;
 
@@ -76,7 +76,7 @@ class StreamsReportIT {
 		String serial = api().awaitDriveSerial(this.runnerId);
 		ApiClient.Response submitted = api().post("alice", "/api/v1/qualifications",
 				"""
-						{"drive":{"serial":"%s"},
+						{"drive":{"serial":"%s"},"criteriaSet":"fiosynth-4k-l2r6dwpd-wtrim",
 						 "plan":{"phases":[{"name":"flash-mix","kind":"workload","runtimeS":%d,"streams":[
 						   {"name":"reads","rw":"randread","blockSizeBytes":4096,"queueDepth":64,"rateIops":%d,"arrivals":"poisson"},
 						   {"name":"writes","rw":"randwrite","blockSizeBytes":131072,"queueDepth":32},
@@ -94,6 +94,17 @@ class StreamsReportIT {
 				.isIn("QUEUED", "DISPATCHED", "RUNNING", "COMPLETED");
 			return job.has("analysis") && job.has("verdict");
 		});
+
+		// The flash criteria set judged on the simulated drive: every line of the set has
+		// its outcome, as the numbers say (printed with each line's source).
+		JsonNode judged = job(jobId).get("analysis").get("verdict").get("criteria");
+		JsonNode set = api().get("viewer", "/api/v1/criteria-sets/fiosynth-4k-l2r6dwpd-wtrim").body();
+		assertThat(judged.size()).isEqualTo(set.get("criteria").size());
+		for (int i = 0; i < judged.size(); i++) {
+			System.out.println("flash criterion: " + judged.get(i) + " <- " + set.get("criteria").get(i).get("source"));
+			assertThat(judged.get(i).get("outcome").asString()).isIn("PASS", "FAIL", "INCONCLUSIVE");
+		}
+		System.out.println("flash verdict: " + job(jobId).get("verdict"));
 
 		// A stored sample carries each stream's second and the trims, under the strict
 		// template.
