@@ -4,6 +4,7 @@
  */
 package io.drivequal.service.fiojobs;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -46,16 +47,25 @@ class FioPlanController {
 		return new FioPlanResponse(plan.phases(), plan.notes());
 	}
 
+	/**
+	 * Like every 400's errors[]: field and message; here also the line and the option.
+	 */
+	private static Map<String, Object> error(FioRefusedException.Problem problem) {
+		Map<String, Object> error = new LinkedHashMap<>();
+		error.put("field", "line " + problem.line() + ((problem.option() != null) ? ": " + problem.option() : ""));
+		error.put("line", problem.line());
+		if (problem.option() != null) {
+			error.put("option", problem.option());
+		}
+		error.put("message", problem.message());
+		return error;
+	}
+
 	@ExceptionHandler(FioRefusedException.class)
 	ProblemDetail refused(FioRefusedException ex) {
 		ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, ex.getMessage());
 		problem.setTitle("Invalid request");
-		problem.setProperty("errors",
-				ex.problems()
-					.stream()
-					.map((p) -> Map.of("field", "line " + p.line() + ((p.option() != null) ? ": " + p.option() : ""),
-							"line", p.line(), "option", String.valueOf(p.option()), "message", p.message()))
-					.toList());
+		problem.setProperty("errors", ex.problems().stream().map(FioPlanController::error).toList());
 		return problem;
 	}
 
