@@ -3,22 +3,33 @@
  * /api/v1/qualifications/{id}/streams: what the stream was asked to do, offered vs achieved rate
  * per second, and per direction the service time (submission to completion) beside the response
  * time (intended issue to completion, open loops only) to P99.9999 and max
- * (docs/methodology.md, "Streams").
+ * (docs/methodology.md); with several such phases (a sweep of offered rates), the latency-at-load
+ * chart: read percentiles against the achieved rate, one point per phase.
  */
 'use strict';
 
 const Streams = (() => {
-	const { el, num, bytes } = DQ;
+	const { el, num } = DQ;
 
 	function us(ns) {
 		return ns == null ? '—' : num(ns / 1000, 1);
 	}
 
+	/** Block sizes as fio writes them (powers of 1024). */
+	function blockSize(b) {
+		for (const [unit, size] of [['GiB', 1 << 30], ['MiB', 1 << 20], ['KiB', 1 << 10]]) {
+			if (b >= size && b % size === 0) {
+				return `${b / size} ${unit}`;
+			}
+		}
+		return `${b} B`;
+	}
+
 	/** The stream's spec in fio's words. */
 	function describe(spec) {
 		const size = spec.blockSizeSplit
-			? spec.blockSizeSplit.map((s) => `${bytes(s.blockSizeBytes)}/${s.percent}%`).join(' + ')
-			: bytes(spec.blockSizeBytes);
+			? spec.blockSizeSplit.map((s) => `${blockSize(s.blockSizeBytes)}/${s.percent}%`).join(' + ')
+			: blockSize(spec.blockSizeBytes);
 		const mix = spec.readPercent != null ? ` ${spec.readPercent}% reads${spec.trimPercent ? ', ' + spec.trimPercent + '% trims' : ''}` : '';
 		const random = spec.randomPercent != null ? `, ${spec.randomPercent}% random` : '';
 		const loop = spec.rateIops != null ? `open loop at ${num(spec.rateIops, 0)} IOPS (${spec.arrivals || 'uniform'})`
@@ -89,6 +100,57 @@ const Streams = (() => {
 		}
 	}
 
+	/**
+	 * Latency at load: with several multi-stream phases (a sweep of offered rates, e.g. fio
+	 * groups separated by stonewall), each phase's achieved IOPS of its open-loop streams
+	 * against its read P99 and P99.99, service and response time; where the tail turns up
+	 * is the knee.
+	 */
+	function knee(section, phases) {
+		const points = phases.map((phase) => {
+			const open = phase.streams.filter((s) => s.openLoop);
+			const reads = open.flatMap((s) => s.directions.filter((d) => d.direction === 'read'));
+			if (!open.length || !reads.length || !phase.runtimeS) {
+				return null;
+			}
+			const worst = (key, time) => {
+				const values = reads.filter((d) => d[time]).map((d) => d[time][key] / 1000);
+				return values.length ? Math.max(...values) : null;
+			};
+			return {
+				phase, x: reads.reduce((n, d) => n + d.ios, 0) / phase.runtimeS,
+				p99: worst('p99Ns', 'service'), p9999: worst('p99_99Ns', 'service'),
+				p99r: worst('p99Ns', 'response'), p9999r: worst('p99_99Ns', 'response'),
+			};
+		}).filter(Boolean);
+		if (points.length < 2) {
+			return;
+		}
+		const chart = el('div', { id: 'streams-knee-chart' });
+		section.append(el('h3', {}, 'Latency at load'), chart,
+			table(points));
+		const x = points.map((p) => p.x);
+		Charts.xy(chart, {
+			title: 'Read latency against the achieved read rate of the open-loop streams, one point per phase',
+			xLabel: 'read IOPS achieved', yLabel: 'µs', yLog: true,
+			series: [
+				{ label: 'P99 service', x, y: points.map((p) => p.p99) },
+				{ label: 'P99.99 service', x, y: points.map((p) => p.p9999) },
+				{ label: 'P99 response', x, y: points.map((p) => p.p99r), color: '#e08a00' },
+				{ label: 'P99.99 response', x, y: points.map((p) => p.p9999r), color: '#d1495b' },
+			],
+		});
+	}
+
+	function table(points) {
+		const head = ['phase', 'read IOPS achieved', 'P99 service µs', 'P99.99 service µs', 'P99 response µs', 'P99.99 response µs'];
+		return el('table', { id: 'streams-knee-table' },
+			el('thead', {}, el('tr', {}, head.map((h, i) => el('th', { class: i ? 'num' : null }, h)))),
+			el('tbody', {}, points.map((p) => el('tr', { 'data-phase': p.phase.phaseName },
+				[p.phase.phaseName, num(p.x, 0), ...[p.p99, p.p9999, p.p99r, p.p9999r].map((v) => (v == null ? '—' : num(v, 1)))]
+					.map((c, i) => el('td', { class: i ? 'num' : null }, String(c)))))));
+	}
+
 	function render(container, data) {
 		const phases = (data.streams && data.streams.phases) || [];
 		if (!phases.length) {
@@ -111,6 +173,7 @@ const Streams = (() => {
 		for (const [stream, rate, latency] of drawn) {
 			charts(stream, rate, latency);
 		}
+		knee(section, phases);
 		section.dataset.streams = String(drawn.length);
 	}
 

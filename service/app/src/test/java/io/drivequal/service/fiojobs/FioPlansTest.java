@@ -97,8 +97,9 @@ class FioPlansTest {
 
 	@Test
 	void stonewallStartsTheNextPhase() {
-		FioPlans.FioPlan plan = FioPlans.of(read("accepted/read-latency-two-loads.fio"));
-		assertThat(plan.phases()).extracting(PhaseSpec::name).containsExactly("fio-1-reads-20k", "fio-2-reads-80k");
+		FioPlans.FioPlan plan = FioPlans.of(read("accepted/read-latency-at-load.fio"));
+		assertThat(plan.phases()).extracting(PhaseSpec::name)
+			.containsExactly("fio-1-reads-20k", "fio-2-reads-80k", "fio-3-reads-160k");
 		assertThat(plan.phases().get(1).streams()).extracting(StreamSpec::rateIops).containsExactly(80000L, null);
 	}
 

@@ -4,7 +4,9 @@
  * samples and phase result land in Elasticsearch under the strict templates (streams, trims);
  * the streams API gives each stream's offered vs achieved rate and its service and response
  * time percentiles; and the report page (Debian's chromium) draws a panel per stream with the
- * API's figures (screenshot under target/streams-report); the flash criteria set is judged on it.
+ * API's figures (screenshot under target/streams-report); the flash criteria set is judged on it. A
+ * shipped fio job file with three groups becomes a plan of three phases that runs, and the report
+ * draws their latency at load.
  */
 package io.drivequal.service.report;
 
@@ -166,12 +168,7 @@ class StreamsReportIT {
 		try (HeadlessChromium chromium = new HeadlessChromium();
 				BrowserContext context = chromium.browser()
 					.newContext(new com.microsoft.playwright.Browser.NewContextOptions().setViewportSize(1280, 900))) {
-			Page page = context.newPage();
-			page.navigate(url("/ui/"));
-			page.fill("#signin-user", "viewer");
-			page.fill("#signin-password", "viewer-pw");
-			page.click("#signin-submit");
-			page.waitForSelector("#jobs-table");
+			Page page = signedIn(context);
 			page.navigate(url("/ui/jobs/" + jobId));
 			page.waitForSelector("#report[data-ready]", new Page.WaitForSelectorOptions().setTimeout(60_000));
 			assertThat(page.getAttribute("#streams-section", "data-streams")).isEqualTo("3");
@@ -193,6 +190,65 @@ class StreamsReportIT {
 				.screenshot(new com.microsoft.playwright.Locator.ScreenshotOptions()
 					.setPath(OUT.resolve("streams-report.png")));
 		}
+	}
+
+	@Test
+	void aFioJobFileBecomesAPlanThatRunsAndItsStepsDrawTheLatencyAtLoadChart() throws Exception {
+		String serial = api().awaitDriveSerial(this.runnerId);
+		String jobFile = Files.readString(Path.of("../../schemas/examples/fio-jobs/accepted/read-latency-at-load.fio"));
+		ApiClient.Response plan = api().postText("alice", "/api/v1/plans/fio", jobFile);
+		assertThat(plan.status()).as(String.valueOf(plan.body())).isEqualTo(200);
+		System.out.println("fio job file -> plan: " + plan.body());
+		JsonNode phases = plan.body().get("phases");
+		assertThat(phases.size()).isEqualTo(3);
+		ApiClient.Response submitted = api().post("alice", "/api/v1/qualifications",
+				"{\"drive\":{\"serial\":\"" + serial + "\"},\"plan\":{\"phases\":" + phases + "}}");
+		assertThat(submitted.status()).as(String.valueOf(submitted.body())).isEqualTo(201);
+		String jobId = submitted.body().get("id").asString();
+		await().atMost(Duration.ofMinutes(6)).pollInterval(Duration.ofSeconds(1)).until(() -> {
+			JsonNode job = job(jobId);
+			assertThat(job.path("state").asString()).as(jobId + ": " + job.path("failureReason").asString())
+				.isIn("QUEUED", "DISPATCHED", "RUNNING", "COMPLETED");
+			return job.has("analysis") && job.has("verdict");
+		});
+		JsonNode streams = api().get("viewer", "/api/v1/qualifications/" + jobId + "/streams").body().get("phases");
+		assertThat(streams.size()).isEqualTo(3);
+		for (JsonNode phase : streams) {
+			JsonNode reads = phase.get("streams").get(0);
+			JsonNode read = reads.get("directions").get(0);
+			System.out.printf(
+					"latency at load: %s offered %d achieved %d read P99 %d / P99.99 %d ns service, %d / %d ns"
+							+ " response; writer %d IOs%n",
+					phase.get("phaseName").asString(), reads.get("offeredIos").asLong(), read.get("ios").asLong(),
+					read.get("service").get("p99Ns").asLong(), read.get("service").get("p99_99Ns").asLong(),
+					read.get("response").get("p99Ns").asLong(), read.get("response").get("p99_99Ns").asLong(),
+					phase.get("streams").get(1).get("directions").get(0).get("ios").asLong());
+		}
+		try (HeadlessChromium chromium = new HeadlessChromium();
+				BrowserContext context = chromium.browser()
+					.newContext(new com.microsoft.playwright.Browser.NewContextOptions().setViewportSize(1280, 900))) {
+			Page page = signedIn(context);
+			page.navigate(url("/ui/jobs/" + jobId));
+			page.waitForSelector("#report[data-ready]", new Page.WaitForSelectorOptions().setTimeout(60_000));
+			// one point per phase and series: P99 and P99.99, service and response
+			assertThat(page.getAttribute("#streams-knee-chart", "data-points")).isEqualTo("12");
+			assertThat(page.locator("#streams-knee-table tbody tr").count()).isEqualTo(3);
+			assertThat(page.textContent("#streams-knee-table tr[data-phase=fio-1-reads-20k]"))
+				.contains("fio-1-reads-20k");
+			page.locator("#streams-knee-chart")
+				.screenshot(new com.microsoft.playwright.Locator.ScreenshotOptions()
+					.setPath(OUT.resolve("latency-at-load.png")));
+		}
+	}
+
+	private Page signedIn(BrowserContext context) {
+		Page page = context.newPage();
+		page.navigate(url("/ui/"));
+		page.fill("#signin-user", "viewer");
+		page.fill("#signin-password", "viewer-pw");
+		page.click("#signin-submit");
+		page.waitForSelector("#jobs-table");
+		return page;
 	}
 
 	private JsonNode job(String jobId) {
