@@ -33,7 +33,7 @@ const Streams = (() => {
 		const mix = spec.readPercent != null ? ` ${spec.readPercent}% reads${spec.trimPercent ? ', ' + spec.trimPercent + '% trims' : ''}` : '';
 		const random = spec.randomPercent != null ? `, ${spec.randomPercent}% random` : '';
 		const loop = spec.rateIops != null ? `open loop at ${num(spec.rateIops, 0)} IOPS (${spec.arrivals || 'uniform'})`
-			: spec.rateBytesPerS != null ? `open loop at ${num(spec.rateBytesPerS / 1e6, 1)} MB/s (${spec.arrivals || 'uniform'})`
+			: spec.rateBytesPerS != null ? `open loop at ${num(spec.rateBytesPerS / 1048576, 1)} MiB/s (${spec.arrivals || 'uniform'})`
 				: 'closed loop';
 		const think = spec.thinkTimeUs != null ? `, think ${num(spec.thinkTimeUs, 0)} µs every ${spec.thinkTimeBlocks || 1} IOs` : '';
 		return `${spec.rw}${mix}${random}, ${size}, QD ${spec.queueDepth}, ${loop}${think}`;
