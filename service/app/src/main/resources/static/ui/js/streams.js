@@ -118,7 +118,7 @@ const Streams = (() => {
 				return values.length ? Math.max(...values) : null;
 			};
 			return {
-				phase, x: reads.reduce((n, d) => n + d.ios, 0) / phase.runtimeS,
+				phase, x: Math.round(reads.reduce((n, d) => n + d.ios, 0) / phase.runtimeS),
 				p99: worst('p99Ns', 'service'), p9999: worst('p99_99Ns', 'service'),
 				p99r: worst('p99Ns', 'response'), p9999r: worst('p99_99Ns', 'response'),
 			};
@@ -132,7 +132,7 @@ const Streams = (() => {
 		const x = points.map((p) => p.x);
 		Charts.xy(chart, {
 			title: 'Read latency against the achieved read rate of the open-loop streams, one point per phase',
-			xLabel: 'read IOPS achieved', yLabel: 'µs', yLog: true,
+			xLabel: 'read IOPS achieved', yLabel: 'µs', yLog: true, xValues: (v) => num(v, 0),
 			series: [
 				{ label: 'P99 service', x, y: points.map((p) => p.p99) },
 				{ label: 'P99.99 service', x, y: points.map((p) => p.p9999) },
