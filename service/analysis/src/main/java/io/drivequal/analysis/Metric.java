@@ -89,7 +89,16 @@ public enum Metric {
 	 * Commands the drive's own latency monitor (OCP C3h) counted at or above its lowest
 	 * threshold (A) during the job, every bucket and direction.
 	 */
-	OCP_LATENCY_MONITOR_COMMANDS("ocpLatencyMonitorCommands", "commands");
+	OCP_LATENCY_MONITOR_COMMANDS("ocpLatencyMonitorCommands", "commands"),
+	/** The slowest write and read of the phase (the histogram's exact maximum), µs. */
+	WRITE_LATENCY_MAX_US("writeLatencyMaxUs", "us"), READ_LATENCY_MAX_US("readLatencyMaxUs", "us"),
+	/**
+	 * A phase's read, write and trim bandwidth per TB (10^12 bytes) of the drive's user
+	 * capacity: the direction's bytes over the phase's duration, in KiB/s (fio's bw
+	 * unit), divided by the capacity in TB, as buyers' flash targets state them.
+	 */
+	READ_KIBPS_PER_TB("readKiBpsPerTb", "KiB/s per TB"), WRITE_KIBPS_PER_TB("writeKiBpsPerTb", "KiB/s per TB"),
+	TRIM_KIBPS_PER_TB("trimKiBpsPerTb", "KiB/s per TB");
 
 	private final String wireName;
 

@@ -6,6 +6,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Values measured in a job: per phase (by phase name) or for the whole job (e.g. TRIM
@@ -92,27 +93,51 @@ public final class MetricValues {
 	}
 
 	/**
-	 * writeLatencyP99Us to writeLatencyP999999Us of a phase.
+	 * writeLatencyP99Us to writeLatencyP999999Us and writeLatencyMaxUs of a phase.
 	 * @param phaseName the phase
 	 * @param qos the phase's write QoS; empty when it wrote nothing
 	 * @return this
 	 */
 	public MetricValues putWriteLatency(String phaseName, Optional<LatencyQos> qos) {
 		putLatency(phaseName, qos, "writes", Metric.WRITE_LATENCY_P99_US, Metric.WRITE_LATENCY_P999_US,
-				Metric.WRITE_LATENCY_P9999_US, Metric.WRITE_LATENCY_P99999_US, Metric.WRITE_LATENCY_P999999_US);
+				Metric.WRITE_LATENCY_P9999_US, Metric.WRITE_LATENCY_P99999_US, Metric.WRITE_LATENCY_P999999_US,
+				Metric.WRITE_LATENCY_MAX_US);
 		return this;
 	}
 
 	/**
-	 * readLatencyP99Us to readLatencyP999999Us of a phase.
+	 * readLatencyP99Us to readLatencyP999999Us and readLatencyMaxUs of a phase.
 	 * @param phaseName the phase
 	 * @param qos the phase's read QoS; empty when it read nothing
 	 * @return this
 	 */
 	public MetricValues putReadLatency(String phaseName, Optional<LatencyQos> qos) {
 		putLatency(phaseName, qos, "reads", Metric.READ_LATENCY_P99_US, Metric.READ_LATENCY_P999_US,
-				Metric.READ_LATENCY_P9999_US, Metric.READ_LATENCY_P99999_US, Metric.READ_LATENCY_P999999_US);
+				Metric.READ_LATENCY_P9999_US, Metric.READ_LATENCY_P99999_US, Metric.READ_LATENCY_P999999_US,
+				Metric.READ_LATENCY_MAX_US);
 		return this;
+	}
+
+	/**
+	 * readKiBpsPerTb, writeKiBpsPerTb or trimKiBpsPerTb of a phase: bytes / 1024 over the
+	 * phase's duration, per TB (10^12 bytes) of user capacity.
+	 * @param metric one of the three
+	 * @param phaseName the phase
+	 * @param bytes the direction's bytes in the phase
+	 * @param durationNs the phase's duration
+	 * @param capacityBytes the drive's user capacity; empty when not known
+	 * @return this
+	 */
+	public MetricValues putBandwidthPerTb(Metric metric, String phaseName, long bytes, long durationNs,
+			OptionalLong capacityBytes) {
+		if (capacityBytes.isEmpty() || capacityBytes.getAsLong() <= 0) {
+			return put(metric, phaseName, Measure.unknown("the drive's user capacity is not known"));
+		}
+		if (durationNs <= 0) {
+			return put(metric, phaseName, Measure.unknown("the phase has no duration"));
+		}
+		double kibPerS = bytes / 1024.0 / (durationNs / 1e9);
+		return put(metric, phaseName, Measure.known(kibPerS / (capacityBytes.getAsLong() / 1e12)));
 	}
 
 	/**
@@ -174,7 +199,7 @@ public final class MetricValues {
 	}
 
 	/**
-	 * @param metrics P99, P99.9, P99.99, P99.999 and P99.9999, in that order
+	 * @param metrics P99, P99.9, P99.99, P99.999, P99.9999 and max, in that order
 	 */
 	private void putLatency(String phaseName, Optional<LatencyQos> qos, String what, Metric... metrics) {
 		if (qos.isEmpty()) {
@@ -186,7 +211,7 @@ public final class MetricValues {
 		}
 		LatencyQos latency = qos.get();
 		double[] us = { latency.p99Us(), latency.p99_9Us(), latency.p99_99Us(), latency.p99_999Us(),
-				latency.p99_9999Us() };
+				latency.p99_9999Us(), latency.maxNs() / 1000.0 };
 		for (int i = 0; i < metrics.length; i++) {
 			put(metrics[i], phaseName, Measure.known(us[i]));
 		}

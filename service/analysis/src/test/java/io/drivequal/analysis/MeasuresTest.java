@@ -29,6 +29,21 @@ class MeasuresTest {
 	}
 
 	@Test
+	void bandwidthPerTbByHand() {
+		// 3.84e12 B drive, 600 s phase, 1,000,000,000,000 B read:
+		// 1e12 / 1024 / 600 = 1,627,604.1666 KiB/s; / 3.84 TB = 423,855.251736 KiB/s per
+		// TB.
+		MetricValues values = new MetricValues().putBandwidthPerTb(Metric.READ_KIBPS_PER_TB, "mix", 1_000_000_000_000L,
+				600_000_000_000L, OptionalLong.of(3_840_000_000_000L));
+		assertThat(values.of(Metric.READ_KIBPS_PER_TB).get("mix").value().getAsDouble()).isCloseTo(423_855.251736,
+				within(1e-6));
+		assertThat(new MetricValues().putBandwidthPerTb(Metric.TRIM_KIBPS_PER_TB, "mix", 1, 1, OptionalLong.empty())
+			.of(Metric.TRIM_KIBPS_PER_TB)
+			.get("mix")
+			.value()).isEmpty();
+	}
+
+	@Test
 	void wafIsUnknownNotGuessed() {
 		SmartCounters withOcp = SmartCounters.withOcp(100, 1_000_000_000L);
 		assertThat(reason(WriteAmplification.between(SmartCounters.withoutOcp(100), SmartCounters.withOcp(200, 2L))))

@@ -20,7 +20,8 @@ class MetricTest {
 				"newMediaErrors", "thermalThrottleSeconds", "ocpUncorrectableReadErrorsDelta",
 				"ocpIncompleteShutdownsDelta", "ocpEndToEndDetectedErrorsDelta", "ocpBadUserNandBlocksDelta",
 				"ocpBadSystemNandBlocksDelta", "ocpXorRecoveryCountDelta", "ocpPcieCorrectableErrorsDelta",
-				"ocpThermalThrottlingEventsDelta", "ocpLatencyMonitorCommands");
+				"ocpThermalThrottlingEventsDelta", "ocpLatencyMonitorCommands", "writeLatencyMaxUs", "readLatencyMaxUs",
+				"readKiBpsPerTb", "writeKiBpsPerTb", "trimKiBpsPerTb");
 	}
 
 	@Test

@@ -6,7 +6,7 @@
 
 const Export = (() => {
 	const STYLES = ['/webjars/uplot/1.6.30/dist/uPlot.min.css', '/ui/css/drivequal.css'];
-	const SCRIPTS = ['/webjars/uplot/1.6.30/dist/uPlot.iife.min.js', '/ui/js/api.js', '/ui/js/charts.js', '/ui/js/health.js', '/ui/js/report.js', '/ui/js/snia.js', '/ui/js/job.js'];
+	const SCRIPTS = ['/webjars/uplot/1.6.30/dist/uPlot.iife.min.js', '/ui/js/api.js', '/ui/js/charts.js', '/ui/js/health.js', '/ui/js/report.js', '/ui/js/snia.js', '/ui/js/streams.js', '/ui/js/job.js'];
 
 	async function text(path) {
 		const response = await fetch(path);

@@ -18,7 +18,9 @@
 			samples[index] = await DQ.phaseSamples(job.id, index);
 		}
 		const health = await api.get(`/api/v1/qualifications/${encodeURIComponent(job.id)}/health`).catch(() => []);
-		return { job, profile, samples, phaseIndex: phase ? phase.phaseIndex : null, health };
+		const streams = (job.plan || []).some((p) => p.streams)
+			? await api.get(`/api/v1/qualifications/${encodeURIComponent(job.id)}/streams`) : null;
+		return { job, profile, samples, phaseIndex: phase ? phase.phaseIndex : null, health, streams };
 	}
 
 	function toolbar(data) {

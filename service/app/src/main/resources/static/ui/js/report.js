@@ -408,6 +408,9 @@ const Report = (() => {
 		if (typeof Snia !== 'undefined') {
 			Snia.render(container, data);
 		}
+		if (typeof Streams !== 'undefined') {
+			Streams.render(container, data);
+		}
 		container.append(qos(job), throughput(job), waf(job), recovery(job));
 		const proofs = readBack(job);
 		if (proofs) {

@@ -144,6 +144,7 @@ final class JobAnalyzer {
 			Optional<LatencyQos> readLatency = latency(input.result(), "read");
 			values.putWriteLatency(spec.name(), writeLatency);
 			values.putReadLatency(spec.name(), readLatency);
+			putBandwidthPerTb(values, spec.name(), input.result(), job.capacityBytes());
 			WriteAmplification.WafResult waf = null;
 			EnduranceProjection endurance = null;
 			if (input.smart() != null && input.smart().containsKey("before") && input.smart().containsKey("after")) {
@@ -290,6 +291,29 @@ final class JobAnalyzer {
 		}
 		return LatencyQosAnalyzer.of(PhaseLatencyHistogram.fromPairs(((Number) histogram.get("totalCount")).longValue(),
 				((Number) histogram.get("minNs")).longValue(), ((Number) histogram.get("maxNs")).longValue(), pairs));
+	}
+
+	/**
+	 * Each direction the phase did IO in, per TB of the drive's capacity (a direction
+	 * without IOs gives no figure: buyers' floors name the directions their workload
+	 * has).
+	 */
+	@SuppressWarnings("unchecked")
+	private static void putBandwidthPerTb(MetricValues values, String phaseName, Map<String, Object> result,
+			Long capacityBytes) {
+		if (result == null || !(result.get("durationNs") instanceof Number duration)) {
+			return;
+		}
+		Map<String, Metric> metrics = Map.of("read", Metric.READ_KIBPS_PER_TB, "write", Metric.WRITE_KIBPS_PER_TB,
+				"trim", Metric.TRIM_KIBPS_PER_TB);
+		metrics.forEach((direction, metric) -> {
+			if (result.get(direction) instanceof Map<?, ?> totals
+					&& ((Map<String, Object>) totals).get("ios") instanceof Number ios && ios.longValue() > 0) {
+				values.putBandwidthPerTb(metric, phaseName, ((Number) totals.get("bytes")).longValue(),
+						duration.longValue(),
+						(capacityBytes != null) ? OptionalLong.of(capacityBytes) : OptionalLong.empty());
+			}
+		});
 	}
 
 	@SuppressWarnings("unchecked")

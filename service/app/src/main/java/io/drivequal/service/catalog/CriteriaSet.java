@@ -26,10 +26,16 @@ public record CriteriaSet(String name, String title, String description, Source 
 
 	/**
 	 * One criterion: a metric's wire name, atLeast or atMost, the limit, optionally the
-	 * phase.
+	 * phase, and where the set's source states this number (its key or row), when the set
+	 * takes its numbers from several places of one source.
 	 */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
-	public record Line(String metric, String comparator, double limit, String phase) {
+	public record Line(String metric, String comparator, double limit, String phase, String source) {
+
+		public Line(String metric, String comparator, double limit, String phase) {
+			this(metric, comparator, limit, phase, null);
+		}
+
 	}
 
 	/**

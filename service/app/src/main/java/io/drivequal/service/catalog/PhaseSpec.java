@@ -4,6 +4,8 @@
  */
 package io.drivequal.service.catalog;
 
+import java.util.List;
+
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
@@ -13,6 +15,9 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param sizeBytes a workload's size limit; with runtimeS too, the phase ends at
  * whichever it reaches first (SNIA's write saturation: 4x the capacity or 24 h), and its
  * result says which
+ * @param streams a multi-stream workload's streams (then rw, readPercent, blockSizeBytes,
+ * queueDepth, rangePercent, sizeBytes, passes and rounds are absent, and runtimeS is
+ * required, as the contract says)
  * @param capacityMultiple catalog only: write this many times the drive's user capacity;
  * resolved into {@code sizeBytes} at submission (a runtimeS beside it stays) and never
  * sent to a runner
@@ -23,7 +28,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 public record PhaseSpec(Integer index, String name, String kind, String rw, Integer readPercent, Integer blockSizeBytes,
 		Integer queueDepth, Double rangePercent, Long runtimeS, Long sizeBytes, Integer passes, String dataPattern,
 		Long idleS, String purgeMethod, Boolean smartSnapshot, Integer capacityMultiple, RoundSpec rounds,
-		String purgeFallback) {
+		String purgeFallback, List<StreamSpec> streams) {
 
 	/** The most capacityMultiple may ask: a thousand drive writes. */
 	public static final int MAX_CAPACITY_MULTIPLE = 1000;
@@ -32,12 +37,18 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 	public PhaseSpec {
 	}
 
-	/** A phase without a purge fallback. */
+	/** A phase without a purge fallback or streams. */
 	public PhaseSpec(Integer index, String name, String kind, String rw, Integer readPercent, Integer blockSizeBytes,
 			Integer queueDepth, Double rangePercent, Long runtimeS, Long sizeBytes, Integer passes, String dataPattern,
 			Long idleS, String purgeMethod, Boolean smartSnapshot, Integer capacityMultiple, RoundSpec rounds) {
 		this(index, name, kind, rw, readPercent, blockSizeBytes, queueDepth, rangePercent, runtimeS, sizeBytes, passes,
-				dataPattern, idleS, purgeMethod, smartSnapshot, capacityMultiple, rounds, null);
+				dataPattern, idleS, purgeMethod, smartSnapshot, capacityMultiple, rounds, null, null);
+	}
+
+	/** A multi-stream workload: its streams and its runtime. */
+	public static PhaseSpec ofStreams(Integer index, String name, long runtimeS, List<StreamSpec> streams) {
+		return new PhaseSpec(index, name, "workload", null, null, null, null, null, runtimeS, null, null, null, null,
+				null, null, null, null, null, streams);
 	}
 
 	/** A phase without rounds. */
@@ -70,6 +81,9 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 		}
 		if (!isWorkload()) {
 			return false;
+		}
+		if (this.streams != null && !this.streams.isEmpty()) {
+			return this.streams.stream().anyMatch(StreamSpec::destroysData);
 		}
 		if (this.rounds != null) {
 			return this.rounds.steps() != null && this.rounds.steps().stream().anyMatch(RoundSpec.Step::writes);
@@ -117,14 +131,14 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 		return new PhaseSpec(newIndex, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
 				this.queueDepth, this.rangePercent, this.runtimeS, this.sizeBytes, this.passes, this.dataPattern,
 				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, this.rounds,
-				this.purgeFallback);
+				this.purgeFallback, this.streams);
 	}
 
 	public PhaseSpec withRangePercent(Double newRangePercent) {
 		return new PhaseSpec(this.index, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
 				this.queueDepth, newRangePercent, this.runtimeS, this.sizeBytes, this.passes, this.dataPattern,
 				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, this.rounds,
-				this.purgeFallback);
+				this.purgeFallback, this.streams);
 	}
 
 	/**
@@ -139,7 +153,7 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 		return new PhaseSpec(this.index, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
 				this.queueDepth, this.rangePercent, this.runtimeS, this.capacityMultiple * userCapacityBytes,
 				this.passes, this.dataPattern, this.idleS, this.purgeMethod, this.smartSnapshot, null, this.rounds,
-				this.purgeFallback);
+				this.purgeFallback, this.streams);
 	}
 
 	/**
@@ -160,13 +174,15 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 				pick(override.smartSnapshot, this.smartSnapshot),
 				(override.capacityMultiple != null) ? override.capacityMultiple
 						: (override.sizeBytes != null) ? null : this.capacityMultiple,
-				pick(override.rounds, this.rounds), pick(override.purgeFallback, this.purgeFallback));
+				pick(override.rounds, this.rounds), pick(override.purgeFallback, this.purgeFallback),
+				pick(override.streams, this.streams));
 	}
 
 	public PhaseSpec withRounds(RoundSpec newRounds) {
 		return new PhaseSpec(this.index, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
 				this.queueDepth, this.rangePercent, this.runtimeS, this.sizeBytes, this.passes, this.dataPattern,
-				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, newRounds, this.purgeFallback);
+				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, newRounds, this.purgeFallback,
+				this.streams);
 	}
 
 	/**
@@ -175,7 +191,8 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 	public PhaseSpec withPurgeFallback(String fallback) {
 		return new PhaseSpec(this.index, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
 				this.queueDepth, this.rangePercent, this.runtimeS, this.sizeBytes, this.passes, this.dataPattern,
-				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, this.rounds, fallback);
+				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, this.rounds, fallback,
+				this.streams);
 	}
 
 	private static <T> T pick(T preferred, T fallback) {

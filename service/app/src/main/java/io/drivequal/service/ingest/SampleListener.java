@@ -7,6 +7,7 @@
  */
 package io.drivequal.service.ingest;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -112,14 +113,35 @@ class SampleListener {
 				message.get("timeMs").asLong(), directionOf(message.get("read")), directionOf(message.get("write")),
 				message.has("effectiveQueueDepthMilli") ? message.get("effectiveQueueDepthMilli").asLong() : null,
 				message.has("round") ? message.get("round").asInt() : null,
-				message.has("step") ? message.get("step").asInt() : null);
+				message.has("step") ? message.get("step").asInt() : null,
+				message.has("trim") ? directionOf(message.get("trim")) : null,
+				message.has("streams") ? streamsOf(message.get("streams")) : null);
+	}
+
+	private static List<SampleMessage.StreamSecond> streamsOf(JsonNode streams) {
+		List<SampleMessage.StreamSecond> seconds = new ArrayList<>();
+		for (JsonNode stream : streams) {
+			seconds.add(new SampleMessage.StreamSecond(stream.get("index").asInt(),
+					stream.has("offeredIos") ? stream.get("offeredIos").asLong() : null,
+					streamDirectionOf(stream.get("read")), streamDirectionOf(stream.get("write")),
+					streamDirectionOf(stream.get("trim"))));
+		}
+		return seconds;
+	}
+
+	private static SampleMessage.StreamDirection streamDirectionOf(JsonNode direction) {
+		return new SampleMessage.StreamDirection(direction.get("ios").asLong(), direction.get("bytes").asLong(),
+				latencyOf(direction.get("latencyNs")), latencyOf(direction.get("responseLatencyNs")));
+	}
+
+	private static SampleMessage.LatencyNs latencyOf(JsonNode latency) {
+		return (latency != null) ? new SampleMessage.LatencyNs(latency.get("p50").asLong(), latency.get("p99").asLong(),
+				latency.get("p999").asLong(), latency.get("max").asLong()) : null;
 	}
 
 	private static SampleMessage.Direction directionOf(JsonNode direction) {
-		JsonNode latency = direction.get("latencyNs");
 		return new SampleMessage.Direction(direction.get("ios").asLong(), direction.get("bytes").asLong(),
-				(latency != null) ? new SampleMessage.LatencyNs(latency.get("p50").asLong(),
-						latency.get("p99").asLong(), latency.get("p999").asLong(), latency.get("max").asLong()) : null);
+				latencyOf(direction.get("latencyNs")));
 	}
 
 }

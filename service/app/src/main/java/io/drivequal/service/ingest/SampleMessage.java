@@ -1,13 +1,24 @@
 /*
  * A per-second sample as the runner sends it (schemas/messages/sample.schema.json).
  * effectiveQueueDepthMilli is null from runners that do not measure it (saved runs, imports); round
- * and step are null outside phases with adaptive rounds.
+ * and step are null outside phases with adaptive rounds; trim and streams are null outside
+ * multi-stream phases.
  */
 package io.drivequal.service.ingest;
 
+import java.util.List;
+
 record SampleMessage(int schemaVersion, String jobId, String runnerId, String deviceSerial, int phaseIndex,
 		String phaseName, int t, long timeMs, Direction read, Direction write, Long effectiveQueueDepthMilli,
-		Integer round, Integer step) {
+		Integer round, Integer step, Direction trim, List<StreamSecond> streams) {
+
+	/** A sample of a phase without streams. */
+	SampleMessage(int schemaVersion, String jobId, String runnerId, String deviceSerial, int phaseIndex,
+			String phaseName, int t, long timeMs, Direction read, Direction write, Long effectiveQueueDepthMilli,
+			Integer round, Integer step) {
+		this(schemaVersion, jobId, runnerId, deviceSerial, phaseIndex, phaseName, t, timeMs, read, write,
+				effectiveQueueDepthMilli, round, step, null, null);
+	}
 
 	/** A sample of a phase without rounds. */
 	SampleMessage(int schemaVersion, String jobId, String runnerId, String deviceSerial, int phaseIndex,
@@ -20,6 +31,16 @@ record SampleMessage(int schemaVersion, String jobId, String runnerId, String de
 	}
 
 	record LatencyNs(long p50, long p99, long p999, long max) {
+	}
+
+	/**
+	 * One stream's second: offeredIos only for an open loop; responseLatencyNs (intended
+	 * issue to completion) only for an open loop's directions with IOs.
+	 */
+	record StreamSecond(int index, Long offeredIos, StreamDirection read, StreamDirection write, StreamDirection trim) {
+	}
+
+	record StreamDirection(long ios, long bytes, LatencyNs latencyNs, LatencyNs responseLatencyNs) {
 	}
 
 	/** Unique per (job, phase, second): a redelivered sample overwrites itself. */

@@ -173,8 +173,8 @@ class JobEventListener {
 
 	/**
 	 * The effective queue depth as a plain number (the message carries it x 1000), and
-	 * the read-backs and how the phase stopped (its adaptive rounds, or the limit it
-	 * reached), as sent.
+	 * the read-backs, a multi-stream phase's trims and streams, and how the phase stopped
+	 * (its adaptive rounds, or the limit it reached), as sent.
 	 */
 	private Map<String, Object> measured(JsonNode event) {
 		Map<String, Object> measured = new LinkedHashMap<>();
@@ -182,10 +182,14 @@ class JobEventListener {
 		if (milli != null) {
 			measured.put("effectiveQueueDepth", milli.asLong() / 1000.0);
 		}
-		for (String readBack : new String[] { "purgeVerification", "verify", "rounds" }) {
+		for (String readBack : new String[] { "purgeVerification", "verify", "rounds", "trim" }) {
 			if (event.get(readBack) != null) {
 				measured.put(readBack, toMap(event.get(readBack)));
 			}
+		}
+		JsonNode streams = event.get("streams");
+		if (streams != null) {
+			measured.put("streams", this.contracts.mapper().convertValue(streams, List.class));
 		}
 		JsonNode limit = event.get("limitReached");
 		if (limit != null) {

@@ -60,7 +60,7 @@ class SecurityConfiguration {
 			.hasRole(Role.VIEWER.name())
 			.requestMatchers(HttpMethod.POST, "/api/v1/qualifications", "/api/v1/qualifications/*/cancel",
 					"/api/v1/qualifications/*/priority", "/api/v1/imports", "/api/v1/campaigns",
-					"/api/v1/campaigns/*/cancel", "/api/v1/campaigns/*/rerun")
+					"/api/v1/campaigns/*/cancel", "/api/v1/campaigns/*/rerun", "/api/v1/plans/fio")
 			.hasRole(Role.SUBMITTER.name())
 			.requestMatchers(HttpMethod.GET, "/api/v1/**")
 			.hasRole(Role.VIEWER.name())

@@ -145,7 +145,7 @@ class CatalogTest {
 	@Test
 	void criteriaSetsNameTheirSourceAndOnlyPhasesTheirProfilesHave() {
 		assertThat(this.catalog.criteriaSets()).extracting(CriteriaSet::name)
-			.containsExactly("snia-steady-state", "intel-optane-p4800x-qd1");
+			.containsExactly("snia-steady-state", "intel-optane-p4800x-qd1", "fiosynth-4k-l2r6dwpd-wtrim");
 		for (CriteriaSet set : this.catalog.criteriaSets()) {
 			assertThat(set.source().document()).as(set.name()).isNotBlank();
 			assertThat(set.source().version()).as(set.name()).isNotBlank();

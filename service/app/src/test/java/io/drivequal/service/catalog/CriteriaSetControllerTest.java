@@ -29,7 +29,10 @@ class CriteriaSetControllerTest {
 	void listsTheSetsWithTheirSources() throws Exception {
 		this.mvc.perform(get("/api/v1/criteria-sets").with(user("ops").roles("VIEWER")))
 			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.length()").value(2))
+			.andExpect(jsonPath("$.length()").value(3))
+			.andExpect(jsonPath("$[2].name").value("fiosynth-4k-l2r6dwpd-wtrim"))
+			.andExpect(jsonPath("$[2].criteria[0].source")
+				.value(org.hamcrest.Matchers.endsWith("4K_L2R6DWPD_wTRIM / P99_Read_Latency_MAX <1500")))
 			.andExpect(jsonPath("$[1].name").value("intel-optane-p4800x-qd1"))
 			.andExpect(jsonPath("$[1].profiles[0]").value("latency-qos"))
 			.andExpect(jsonPath("$[1].source.section")

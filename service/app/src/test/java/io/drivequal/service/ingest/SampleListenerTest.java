@@ -137,9 +137,8 @@ class SampleListenerTest {
 	private JsonNode withoutNulls(JsonNode node) {
 		String json = this.contracts.mapper()
 			.writeValueAsString(node)
-			.replaceAll(",\"latencyNs\":null", "")
-			.replaceAll(",\"effectiveQueueDepthMilli\":null", "")
-			.replaceAll(",\"round\":null,\"step\":null", "");
+			// an absent member binds as null, at any depth (no member comes first)
+			.replaceAll(",\"[A-Za-z]+\":null", "");
 		return this.contracts.mapper().readTree(json);
 	}
 

@@ -111,6 +111,14 @@ public final class ApiClient {
 					.POST(HttpRequest.BodyPublishers.ofString(json)));
 	}
 
+	/** A text/plain body, e.g. a fio job file. */
+	public Response postText(String user, String path, String text) {
+		return send(user,
+				HttpRequest.newBuilder(URI.create(this.baseUrl + path))
+					.header("Content-Type", "text/plain")
+					.POST(HttpRequest.BodyPublishers.ofString(text)));
+	}
+
 	/**
 	 * multipart/form-data: a JSON part named "request", then files as (part name, file).
 	 */

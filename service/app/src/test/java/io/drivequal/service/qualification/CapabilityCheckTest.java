@@ -116,7 +116,7 @@ class CapabilityCheckTest {
 
 	private static PhaseSpec purge(String method, String fallback) {
 		return new PhaseSpec(0, "purge", "purge", null, null, null, null, null, null, null, null, null, null, method,
-				null, null, null, fallback);
+				null, null, null, fallback, null);
 	}
 
 	private static PhaseSpec write() {

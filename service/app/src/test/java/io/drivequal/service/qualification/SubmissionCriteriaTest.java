@@ -39,7 +39,8 @@ class SubmissionCriteriaTest {
 			.isThrownBy(() -> QualificationService.criteria(this.catalog,
 					request("consistency-2000s", "ocp-qos", null, null), "consistency-2000s"))
 			.satisfies((ex) -> assertThat(ex.field()).isEqualTo("criteriaSet"))
-			.withMessage("no criteria set named ocp-qos; known: snia-steady-state, intel-optane-p4800x-qd1");
+			.withMessage("no criteria set named ocp-qos; known: snia-steady-state, intel-optane-p4800x-qd1,"
+					+ " fiosynth-4k-l2r6dwpd-wtrim");
 		assertThatExceptionOfType(BadRequestException.class)
 			.isThrownBy(() -> QualificationService.criteria(this.catalog,
 					request("consistency-2000s", "intel-optane-p4800x-qd1", null, null), "consistency-2000s"))

@@ -71,6 +71,8 @@ class AuthorizationMatrixIT {
 			Map.entry("GET /api/v1/qualifications/{id}/samples.json", Caller.VIEWER),
 			Map.entry("GET /api/v1/qualifications/{id}/results.csv", Caller.VIEWER),
 			Map.entry("GET /api/v1/qualifications/{id}/results.json", Caller.VIEWER),
+			Map.entry("GET /api/v1/qualifications/{id}/streams", Caller.VIEWER),
+			Map.entry("POST /api/v1/plans/fio", Caller.SUBMITTER),
 			// The web report's pages hold no data (they call the API with the user's
 			// credentials), so they are public.
 			Map.entry("GET /", Caller.ANONYMOUS), Map.entry("GET /ui", Caller.ANONYMOUS),
