@@ -34,8 +34,8 @@ class StoredVerdictsTest {
 	private static QualificationView job(JobState state, String verdict, Map<String, Object> analysis,
 			String failureReason) {
 		return new QualificationView("q-1", state, "alice", null, null, null, null, null, null, null, null, null, null,
-				null, null, null, null, null, false, verdict, failureReason, null, analysis, null, null, null, "normal",
-				null, null, null);
+				null, null, null, null, false, verdict, failureReason, null, analysis, null, null, null, "normal", null,
+				null, null);
 	}
 
 	@Test
