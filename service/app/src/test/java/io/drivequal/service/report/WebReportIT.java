@@ -114,7 +114,8 @@ class WebReportIT {
 					new Page.WaitForFunctionOptions().setTimeout(60_000));
 			assertThat(page.textContent("#live-count")).contains("seconds received over the stream");
 			assertThat(page.textContent("#job-state")).isEqualTo("RUNNING");
-			// The ETA says how sure it is: a timed phase on a drive with a real clock ends on
+			// The ETA says how sure it is: a timed phase on a drive with a real clock
+			// ends on
 			// that clock; each phase left has its row.
 			page.waitForSelector("#eta-sureness[data-basis]");
 			assertThat(page.getAttribute("#eta-sureness", "data-basis")).isEqualTo("plan");
