@@ -186,10 +186,11 @@ def scenario_pts(api, stamp):
     yield "pts-iops", [api.submit(serial, "eta-paced", {"profile": "pts-iops"}, f"eta-{stamp}-pts")]
 
 
-def scenario_queued(api, stamp):
+def scenario_queued(api, stamp, passes):
     serial = api.serial("eta-paced", "sim:test-client-7pct@32")
-    yield "queued", [api.submit(serial, "eta-paced", {"profile": "steady-state-2h"}, f"eta-{stamp}-q{n}")
-                     for n in range(1, 4)]
+    for p in range(1, passes + 1):
+        yield f"queued pass {p}", [api.submit(serial, "eta-paced", {"profile": "steady-state-2h"},
+                                              f"eta-{stamp}-{p}-q{n}") for n in range(1, 4)]
 
 
 def cell(point):
@@ -222,13 +223,14 @@ def main():
     parser.add_argument("--users", required=True)
     parser.add_argument("--scenarios", default="demo,pts-iops,queued")
     parser.add_argument("--poll-s", type=float, default=1.0)
-    parser.add_argument("--demo-passes", type=int, default=2)
+    parser.add_argument("--demo-passes", type=int, default=2,
+                        help="passes of the demo and of the queued scenario: the second has the first in its history")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     api = Api(args.url, users_of(args.users))
     stamp = int(time.time())
     makers = {"demo": lambda: scenario_demo(api, stamp, args.demo_passes), "pts-iops": lambda: scenario_pts(api, stamp),
-              "queued": lambda: scenario_queued(api, stamp)}
+              "queued": lambda: scenario_queued(api, stamp, args.demo_passes)}
     results = []
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "polls.jsonl"), "a") as log:

@@ -38,6 +38,12 @@ final class EtaEstimator {
 	/** How far a job's speed against its history is believed to differ. */
 	static final double MAX_SPEED_FACTOR = 5.0;
 
+	/**
+	 * How much of the running phase must be done before its clock rate is compared with
+	 * its history's (early on, a simulated drive's clock is still speeding up).
+	 */
+	static final double MIN_SHARE_FOR_SPEED = 0.2;
+
 	/** A constant's interval: drives run this much faster or slower than nominal. */
 	static final double CONSTANT_SPREAD = 3.0;
 
@@ -86,6 +92,9 @@ final class EtaEstimator {
 	private final boolean simulated;
 
 	private final Map<PhaseSpec, List<Job.PhaseTime>> history;
+
+	/** The running phase's share done, once measured: the phases ahead read it. */
+	private double currentShareDone;
 
 	private EtaEstimator(Inputs inputs) {
 		this.inputs = inputs;
@@ -269,30 +278,58 @@ final class EtaEstimator {
 		}
 		int t = measured.latestT();
 		if (phase.rounds() != null) {
-			return rounds(phase, measured, rates);
+			return rounds(phase, measured, rates, elapsedS);
 		}
 		String clock = clockDetail(clockRate);
+		Part part;
 		if (timed) {
-			double remainingClock = Math.max(0, timeLimitS - t);
-			Part part = measuredPart(remainingClock, remainingClock, remainingClock, rates,
+			part = measuredPart(timeLimitS, timeLimitS, timeLimitS, t, elapsedS, rates,
 					this.simulated ? EtaView.Basis.MEASURED : EtaView.Basis.PLAN, null,
 					t + " of " + timeLimitS + " s" + clock);
-			return new Running(part, workDone(measured, timeLimitS, 0));
 		}
-		double bytesPerClockS = measured.bytes() / (double) t;
-		double remainingClock = Math.max(0, sizeBytes - measured.bytes()) / bytesPerClockS;
-		if (timeLimitS != null && timeLimitS - t < remainingClock) {
-			remainingClock = Math.max(0, timeLimitS - t);
+		else {
+			double bytesPerClockS = measured.bytes() / (double) t;
+			double totalClock = t + Math.max(0, sizeBytes - measured.bytes()) / bytesPerClockS;
+			if (timeLimitS != null) {
+				totalClock = Math.min(totalClock, Math.max(t, timeLimitS));
+			}
+			Part exact = measuredPart(totalClock, totalClock, totalClock, t, elapsedS, rates, EtaView.Basis.MEASURED,
+					null, String.format(Locale.ROOT, "%.1f of %.1f GB at %.0f MB/s so far%s", measured.bytes() / 1e9,
+							sizeBytes / 1e9, bytesPerClockS / 1e6, clock));
+			// A real drive's throughput so far gives no interval.
+			part = this.simulated ? exact
+					: new Part(exact.remainingS(), null, null, exact.basis(), null, exact.detail());
 		}
-		double fraction = workDone(measured, timeLimitS, sizeBytes);
-		Part part = new Part(remainingClock / clockRate, null, null, EtaView.Basis.MEASURED, null,
-				String.format(Locale.ROOT, "%.1f of %.1f GB at %.0f MB/s so far%s", measured.bytes() / 1e9,
-						sizeBytes / 1e9, bytesPerClockS / 1e6, clock));
-		if (this.simulated) {
-			part = measuredPart(remainingClock, remainingClock, remainingClock, rates, EtaView.Basis.MEASURED, null,
-					part.detail());
+		double done = workDone(measured, timeLimitS, sizeBytes);
+		Part weighed = withHistory(phase, part, done, elapsedS, timed && !this.simulated);
+		this.currentShareDone = done;
+		return new Running(weighed, done);
+	}
+
+	/**
+	 * A running phase's measured time left, weighed against the same phase's history by
+	 * how much of it is done: early on a rate measured over a few seconds says less than
+	 * the earlier runs did (a simulated drive's clock speeds up as its IOPS fall after
+	 * the cliff). An exact time (a timed phase on a real drive) stands alone.
+	 */
+	private Part withHistory(PhaseSpec phase, Part measured, double done, double elapsedS, boolean exact) {
+		List<Job.PhaseTime> past = this.history.getOrDefault(shape(phase), List.of());
+		if (exact || past.isEmpty() || done >= 1) {
+			return measured;
 		}
-		return new Running(part, fraction);
+		Part history = ahead(phase);
+		double fromHistory = Math.max(0, history.remainingS() - elapsedS);
+		double remaining = (1 - done) * fromHistory + done * measured.remainingS();
+		Double low = null;
+		Double high = null;
+		if (history.lowS() != null && measured.lowS() != null) {
+			low = Math.min(Math.min(Math.max(0, history.lowS() - elapsedS), measured.lowS()), remaining);
+			high = Math.max(Math.max(Math.max(0, history.highS() - elapsedS), measured.highS()), remaining);
+		}
+		boolean mostlyHistory = done < 0.5;
+		return new Part(remaining, low, high, mostlyHistory ? EtaView.Basis.HISTORY : EtaView.Basis.MEASURED,
+				mostlyHistory ? history.historyJobs() : null, measured.detail() + String.format(Locale.ROOT,
+						"; weighed %.0f %% against %s", 100 * (1 - done), history.detail()));
 	}
 
 	/**
@@ -313,7 +350,7 @@ final class EtaEstimator {
 	}
 
 	/** An adaptive phase by its rounds' convergence (RoundsConvergence). */
-	private Running rounds(PhaseSpec phase, PhaseMeasurement measured, double[] rates) {
+	private Running rounds(PhaseSpec phase, PhaseMeasurement measured, double[] rates, double elapsedS) {
 		double clockRate = rates[0];
 		RoundSpec rounds = phase.rounds();
 		long roundS = roundS(rounds);
@@ -353,9 +390,6 @@ final class EtaEstimator {
 		long writtenSoFar = measured.rounds().stream().mapToLong(PhaseMeasurement.StepFigures::writeBytes).sum();
 		RoundsConvergence.Estimate estimate = RoundsConvergence.estimate(rounds, levels, writeBytes, writtenSoFar,
 				(roundS > 0) ? t / (double) roundS : 0, testedRangeBytes, prior);
-		double expected = Math.max(0, estimate.expectedRounds() * roundS - t);
-		double low = Math.max(0, estimate.minRounds() * roundS - t);
-		double high = Math.max(0, estimate.maxRounds() * roundS - t);
 		EtaView.Basis basis;
 		if (estimate.measured()) {
 			basis = EtaView.Basis.MEASURED;
@@ -365,8 +399,9 @@ final class EtaEstimator {
 		}
 		// The rounds' bounds are certain; on a simulated clock its rate's two measures
 		// widen them.
-		Part part = new Part(expected / clockRate, low / rates[2], high / rates[1], basis,
-				(prior != null) ? past.size() : null, estimate.detail() + clockDetail(clockRate));
+		Part part = measuredPart(estimate.expectedRounds() * (double) roundS, estimate.minRounds() * (double) roundS,
+				estimate.maxRounds() * (double) roundS, t, elapsedS, rates, basis, (prior != null) ? past.size() : null,
+				estimate.detail() + clockDetail(clockRate));
 		double phaseClockS = Math.max(t, estimate.expectedRounds() * (double) roundS);
 		return new Running(part, (phaseClockS > 0) ? t / phaseClockS : 0);
 	}
@@ -469,15 +504,22 @@ final class EtaEstimator {
 	}
 
 	/**
-	 * A measured part: its time left on the phase's clock at the clock's rate, and the
-	 * interval the two measures of that rate give on a simulated clock (none where they
-	 * agree, exact on a real one).
+	 * A measured part: the phase's length on its own clock (and its bounds), less what
+	 * has run. On a real drive that is its clock's seconds left. On a simulated one the
+	 * length at the clock's rate less the wall time since the phase started, which leaves
+	 * out the samples' delay to the index (the last indexed second is that far behind);
+	 * its two measures of the rate give the interval where they differ.
 	 */
-	private Part measuredPart(double remainingClockS, double lowClockS, double highClockS, double[] rates,
-			EtaView.Basis basis, Integer historyJobs, String detail) {
-		boolean interval = !this.simulated || rates[1] < rates[2];
-		return new Part(remainingClockS / rates[0], interval ? lowClockS / rates[2] : null,
-				interval ? highClockS / rates[1] : null, basis, historyJobs, detail);
+	private Part measuredPart(double totalClockS, double lowClockS, double highClockS, int t, double elapsedS,
+			double[] rates, EtaView.Basis basis, Integer historyJobs, String detail) {
+		if (!this.simulated) {
+			return new Part(Math.max(0, totalClockS - t), Math.max(0, lowClockS - t), Math.max(0, highClockS - t),
+					basis, historyJobs, detail);
+		}
+		double remaining = Math.max(0, totalClockS / rates[0] - elapsedS);
+		boolean interval = rates[1] < rates[2] || lowClockS < highClockS;
+		return new Part(remaining, interval ? Math.min(remaining, Math.max(0, lowClockS / rates[2] - elapsedS)) : null,
+				interval ? Math.max(remaining, highClockS / rates[1] - elapsedS) : null, basis, historyJobs, detail);
 	}
 
 	/**
@@ -520,7 +562,8 @@ final class EtaEstimator {
 		Integer current = this.job.currentPhaseIndex();
 		PhaseSpec currentPhase = (current != null) ? phase(current) : null;
 		Job.PhaseTime time = (current != null) ? this.job.phaseTime(current) : null;
-		if (currentPhase != null && time != null && time.endedAt() == null) {
+		if (currentPhase != null && time != null && time.endedAt() == null
+				&& this.currentShareDone >= MIN_SHARE_FOR_SPEED) {
 			Double rate = currentClockRate(this.inputs.current(), secondsBetween(time.startedAt(), this.inputs.now()));
 			List<Double> pastRates = this.history.getOrDefault(shape(currentPhase), List.of())
 				.stream()

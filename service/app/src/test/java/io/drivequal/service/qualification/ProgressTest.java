@@ -119,14 +119,14 @@ class ProgressTest {
 			draft.phaseTimes = List.of(done(0, 13, 1, true, 0), done(1, 12, 2, true, 20), running(2, 10, true));
 		});
 		// Since the start, 150 s in 10 s: 15 x, but the samples reach the index late.
-		// Between
-		// a reading 6 s ago (t = 50) and now, 100 s in 6 s: 16.7 x. 1850 s left: 111 s at
-		// the latter, between 111 s and 123 s at the two.
+		// Between a reading 6 s ago (t = 50) and now, 100 s in 6 s: 16.7 x, so the
+		// phase's 2000 s take 120 s, 110 s from now (t = 150 is a second behind: 1850 s
+		// at 16.7 x would be 111 s); at 15 x (the slower measure) 133 s, 123 s from now.
 		PhaseReadings.Reading earlier = new PhaseReadings.Reading(2, 50, ago(6));
 		Progress progress = EtaEstimator.estimate(new EtaEstimator.Inputs(NOW, job,
 				new PhaseMeasurement(2, 150, 150, 0, List.of()), List.of(), null, earlier));
-		assertThat(progress.etaS()).isEqualTo(111);
-		assertThat(progress.eta().lowS()).isEqualTo(111);
+		assertThat(progress.etaS()).isEqualTo(110);
+		assertThat(progress.eta().lowS()).isEqualTo(110);
 		assertThat(progress.eta().highS()).isEqualTo(123);
 		assertThat(progress.eta().phases().get(0).detail())
 			.isEqualTo("150 of 2000 s, simulated clock at 16.7 x real time");

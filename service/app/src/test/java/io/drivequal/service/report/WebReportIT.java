@@ -114,6 +114,14 @@ class WebReportIT {
 					new Page.WaitForFunctionOptions().setTimeout(60_000));
 			assertThat(page.textContent("#live-count")).contains("seconds received over the stream");
 			assertThat(page.textContent("#job-state")).isEqualTo("RUNNING");
+			// The ETA says how sure it is: a timed phase on a drive with a real clock
+			// ends on
+			// that clock; each phase left has its row.
+			page.waitForSelector("#eta-sureness[data-basis]");
+			assertThat(page.getAttribute("#eta-sureness", "data-basis")).isEqualTo("plan");
+			assertThat(page.textContent("#eta-sureness")).contains("plan (timed phase)");
+			assertThat(page.textContent("#eta-phases tr[data-phase='0']")).contains("0 randwrite (running)")
+				.contains("plan (timed phase)");
 			// When the job ends and is analysed, the same page turns into its report.
 			page.waitForSelector("#report[data-ready]", new Page.WaitForSelectorOptions().setTimeout(180_000));
 			JsonNode job = job(jobId);
