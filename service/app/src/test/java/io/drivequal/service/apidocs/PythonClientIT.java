@@ -60,7 +60,7 @@ class PythonClientIT {
 			String output = Files.readString(log);
 			System.out.println(output);
 			assertThat(status).as("pytest of the generated client (output above and in " + log + ")").isZero();
-			assertThat(output).contains("3 passed");
+			assertThat(output).contains("5 passed");
 		}
 	}
 
