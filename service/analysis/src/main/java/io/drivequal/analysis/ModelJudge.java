@@ -206,7 +206,7 @@ public final class ModelJudge {
 		if (results.isEmpty()) {
 			results.add(new ModelVerdict.SpreadResult(criterion, Optional.empty(), Outcome.INCONCLUSIVE, List.of(),
 					Optional.empty(),
-					criterion.metric().wireName() + " was measured in no plan of the campaign; limit CV <= "
+					criterion.metric().wireName() + " had no value in any plan of the campaign; limit CV <= "
 							+ format(criterion.maxCvPercent()) + " %"));
 		}
 		return results;
