@@ -181,6 +181,15 @@ def scenario_demo(api, stamp, passes):
             api.submit(client[1], "local", {"profile": "consistency-2000s-op25"}, f"eta-{stamp}-{n}-op25", True)]
 
 
+def scenario_demo_paced(api, stamp, passes):
+    client = [api.serial("eta-paced", "sim:client-7pct@33"), api.serial("eta-paced", "sim:client-7pct@34")]
+    for n in range(1, passes + 1):
+        yield f"demo paced pass {n}", [
+            api.submit(client[0], "eta-paced", {"profile": "consistency-2000s"}, f"eta-{stamp}-{n}-paced-plain", True),
+            api.submit(client[1], "eta-paced", {"profile": "consistency-2000s-op25"}, f"eta-{stamp}-{n}-paced-op25",
+                       True)]
+
+
 def scenario_pts(api, stamp):
     serial = api.serial("eta-paced", "sim:test-enterprise-eager@31")
     yield "pts-iops", [api.submit(serial, "eta-paced", {"profile": "pts-iops"}, f"eta-{stamp}-pts")]
@@ -221,7 +230,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--url", required=True)
     parser.add_argument("--users", required=True)
-    parser.add_argument("--scenarios", default="demo,pts-iops,queued")
+    parser.add_argument("--scenarios", default="demo,demo-paced,pts-iops,queued")
     parser.add_argument("--poll-s", type=float, default=1.0)
     parser.add_argument("--demo-passes", type=int, default=2,
                         help="passes of the demo and of the queued scenario: the second has the first in its history")
@@ -229,7 +238,9 @@ def main():
     args = parser.parse_args()
     api = Api(args.url, users_of(args.users))
     stamp = int(time.time())
-    makers = {"demo": lambda: scenario_demo(api, stamp, args.demo_passes), "pts-iops": lambda: scenario_pts(api, stamp),
+    makers = {"demo": lambda: scenario_demo(api, stamp, args.demo_passes),
+              "demo-paced": lambda: scenario_demo_paced(api, stamp, args.demo_passes),
+              "pts-iops": lambda: scenario_pts(api, stamp),
               "queued": lambda: scenario_queued(api, stamp, args.demo_passes)}
     results = []
     os.makedirs(args.out, exist_ok=True)

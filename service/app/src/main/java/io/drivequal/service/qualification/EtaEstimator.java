@@ -605,7 +605,8 @@ final class EtaEstimator {
 
 	/**
 	 * The finished phases of earlier jobs of the model, by shape: those of a drive of the
-	 * same capacity, on the same kind of clock.
+	 * same capacity, on the same kind of clock; a simulated drive's on the same runner,
+	 * whose options set its clock's pace.
 	 */
 	private static Map<PhaseSpec, List<Job.PhaseTime>> pastRuns(Job job, List<Job> history) {
 		Map<PhaseSpec, List<Job.PhaseTime>> runs = new HashMap<>();
@@ -613,7 +614,8 @@ final class EtaEstimator {
 		for (Job past : (history != null) ? history : List.<Job>of()) {
 			if (past.jobId().equals(job.jobId()) || past.state() != JobState.COMPLETED || past.plan() == null
 					|| past.phaseTimes() == null || !java.util.Objects.equals(past.capacityBytes(), job.capacityBytes())
-					|| isSimulated(past) != simulated) {
+					|| isSimulated(past) != simulated
+					|| (simulated && !java.util.Objects.equals(past.runnerId(), job.runnerId()))) {
 				continue;
 			}
 			for (PhaseSpec phase : past.plan()) {

@@ -33,6 +33,7 @@ class ProgressTest {
 		draft.jobId = "q-1";
 		draft.state = JobState.RUNNING;
 		draft.driveModel = "MODEL-1";
+		draft.runnerId = "runner-1";
 		draft.engine = "uring";
 		draft.capacityBytes = TB;
 		draft.plan = PLAN;
@@ -165,15 +166,16 @@ class ProgressTest {
 	}
 
 	@Test
-	void historyOfAnotherCapacityOrClockIsNotThisDrives() {
+	void historyOfAnotherCapacityOrASimulatedDriveOfAnotherRunnerIsNotThisDrives() {
 		Job other = completed("q-other", 110, 50).edit((draft) -> draft.capacityBytes = 2 * TB);
+		Job elsewhere = completed("q-elsewhere", 110, 50).edit((draft) -> draft.runnerId = "another-runner");
 		Job job = RUNNING.edit((draft) -> {
 			draft.engine = "sim";
 			draft.currentPhaseIndex = 1;
 			draft.phaseTimes = List.of(running(1, 10, true));
 		});
 		Progress progress = estimate(job, new PhaseMeasurement(1, 100, 100, 200_000_000_000L, List.of()),
-				List.of(other));
+				List.of(other, elsewhere));
 		assertThat(progress.eta().phases().get(1).basis()).isEqualTo(EtaView.Basis.MEASURED);
 	}
 
