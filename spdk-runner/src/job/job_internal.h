@@ -45,4 +45,10 @@ int job_refuse(struct job *job, enum dq_refuse_reason reason, const char *fmt, .
  */
 int job_check_phases_fit(struct job *job);
 
+/*
+ * Open, identify and check the job's device (job_admit.c): 1 when the job may start, 0 when it was
+ * refused (the refused event is emitted), or the sink's -errno.
+ */
+int job_admit(struct job *job, const struct dq_allowlist *allowlist);
+
 #endif /* DRIVEQUAL_JOB_INTERNAL_H */
