@@ -30,8 +30,12 @@ final class EtaEstimator {
 	/** A part of the ETA smaller than this share of the whole does not set its basis. */
 	static final double MINOR_SHARE = 0.05;
 
-	/** The least a phase must have run before its own clock rate is trusted. */
-	static final double MIN_MEASURED_WALL_S = 2.0;
+	/**
+	 * The least a phase must have run (or run between two readings) before its own clock
+	 * rate is trusted: over a shorter time the samples' delay to the index (a second or
+	 * two) halves a fast clock's rate. Until then the finished phases' rate stands in.
+	 */
+	static final double MIN_MEASURED_WALL_S = 5.0;
 
 	static final int MIN_MEASURED_T = 5;
 
