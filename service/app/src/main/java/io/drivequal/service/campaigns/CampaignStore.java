@@ -5,23 +5,17 @@
  */
 package io.drivequal.service.campaigns;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import co.elastic.clients.elasticsearch._types.ElasticsearchException;
 import co.elastic.clients.elasticsearch._types.FieldValue;
 import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch._types.query_dsl.BoolQuery;
-import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import co.elastic.clients.elasticsearch.core.SearchRequest;
 import co.elastic.clients.elasticsearch.core.SearchResponse;
-import co.elastic.clients.elasticsearch.core.search.Hit;
 import co.elastic.clients.json.JsonData;
 import co.elastic.clients.util.ObjectBuilder;
 import io.drivequal.service.platform.Documents;
@@ -56,17 +50,11 @@ class CampaignStore {
 
 	/** False when a campaign with this id exists already (a repeated Idempotency-Key). */
 	boolean create(Campaign campaign) {
-		try {
-			this.client.create((create) -> create.index(INDEX).id(campaign.campaignId()).document(campaign));
-			this.events.publishEvent(CampaignChanged.of(campaign, null, false));
-			return true;
+		if (!Documents.create(this.client, INDEX, campaign.campaignId(), campaign)) {
+			return false;
 		}
-		catch (ElasticsearchException | IOException ex) {
-			if (Documents.isConflict(ex)) {
-				return false;
-			}
-			throw unchecked(ex);
-		}
+		this.events.publishEvent(CampaignChanged.of(campaign, null, false));
+		return true;
 	}
 
 	Optional<Campaign> find(String campaignId) {
@@ -90,21 +78,10 @@ class CampaignStore {
 			if (changed.isEmpty()) {
 				return Optional.empty();
 			}
-			try {
-				long seqNo = read.seqNo();
-				long primaryTerm = read.primaryTerm();
-				this.client.index((index) -> index.index(INDEX)
-					.id(campaignId)
-					.ifSeqNo(seqNo)
-					.ifPrimaryTerm(primaryTerm)
-					.document(changed.get()));
+			if (Documents.writeIfUnchanged(this.client, INDEX, campaignId, read.seqNo(), read.primaryTerm(),
+					changed.get())) {
 				announce(before, changed.get());
 				return changed;
-			}
-			catch (ElasticsearchException | IOException ex) {
-				if (!Documents.isConflict(ex)) {
-					throw unchecked(ex);
-				}
 			}
 		}
 		throw new IllegalStateException(
@@ -123,16 +100,16 @@ class CampaignStore {
 	Page search(CampaignQuery query) {
 		BoolQuery.Builder filters = new BoolQuery.Builder();
 		if (query.state() != null) {
-			filters.filter(term("state", query.state().name()));
+			filters.filter(Documents.term("state", query.state().name()));
 		}
 		if (query.submitter() != null) {
-			filters.filter(term("submitter", query.submitter()));
+			filters.filter(Documents.term("submitter", query.submitter()));
 		}
 		if (query.model() != null) {
-			filters.filter(term("model.model", query.model()));
+			filters.filter(Documents.term("model.model", query.model()));
 		}
 		if (query.firmware() != null) {
-			filters.filter(term("model.firmware", query.firmware()));
+			filters.filter(Documents.term("model.firmware", query.firmware()));
 		}
 		SearchResponse<Campaign> response = search((search) -> search.query((q) -> q.bool(filters.build()))
 			.from(query.page() * query.size())
@@ -140,14 +117,14 @@ class CampaignStore {
 			.trackTotalHits((total) -> total.enabled(true))
 			.sort((sort) -> sort.field((field) -> field.field("createdAt").order(SortOrder.Desc))));
 		long total = (response.hits().total() != null) ? response.hits().total().value() : 0;
-		return new Page(total, campaigns(response));
+		return new Page(total, Documents.sources(response));
 	}
 
 	/** Campaigns not yet COMPLETED or CANCELLED, oldest first. */
 	List<Campaign> active(int limit) {
 		List<FieldValue> states = List.of(FieldValue.of(CampaignState.QUEUED.name()),
 				FieldValue.of(CampaignState.RUNNING.name()));
-		return campaigns(search(
+		return Documents.sources(search(
 				(search) -> search.query((q) -> q.terms((terms) -> terms.field("state").terms((t) -> t.value(states))))
 					.size(limit)
 					.sort((sort) -> sort.field((field) -> field.field("createdAt").order(SortOrder.Asc)))));
@@ -157,7 +134,7 @@ class CampaignStore {
 	 * Campaigns whose document changed at or after {@code since}, oldest change first.
 	 */
 	List<Campaign> updatedSince(Instant since, int limit) {
-		return campaigns(search((search) -> search
+		return Documents.sources(search((search) -> search
 			.query((q) -> q.range((range) -> range
 				.untyped((untyped) -> untyped.field("updatedAt").gte(JsonData.of(since.toString())))))
 			.size(limit)
@@ -165,30 +142,7 @@ class CampaignStore {
 	}
 
 	private SearchResponse<Campaign> search(Function<SearchRequest.Builder, ObjectBuilder<SearchRequest>> request) {
-		try {
-			return this.client.search(
-					(search) -> request.apply(search.index(INDEX).ignoreUnavailable(true).allowNoIndices(true)),
-					Campaign.class);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-	}
-
-	private static List<Campaign> campaigns(SearchResponse<Campaign> response) {
-		List<Campaign> result = new ArrayList<>();
-		for (Hit<Campaign> hit : response.hits().hits()) {
-			result.add(hit.source());
-		}
-		return result;
-	}
-
-	private static Query term(String field, String value) {
-		return Query.of((q) -> q.term((term) -> term.field(field).value(value)));
-	}
-
-	private static RuntimeException unchecked(Exception ex) {
-		return (ex instanceof RuntimeException runtime) ? runtime : new UncheckedIOException((IOException) ex);
+		return Documents.search(this.client, INDEX, Campaign.class, request);
 	}
 
 }

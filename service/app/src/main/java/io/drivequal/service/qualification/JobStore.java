@@ -24,7 +24,6 @@ import co.elastic.clients.elasticsearch._types.ElasticsearchException;
 import co.elastic.clients.elasticsearch._types.FieldValue;
 import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch._types.query_dsl.BoolQuery;
-import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import co.elastic.clients.elasticsearch.core.BulkResponse;
 import co.elastic.clients.elasticsearch.core.MgetResponse;
 import co.elastic.clients.elasticsearch.core.SearchRequest;
@@ -77,17 +76,11 @@ class JobStore {
 	 * submission).
 	 */
 	boolean create(Job job) {
-		try {
-			this.client.create((create) -> create.index(INDEX).id(job.jobId()).document(job));
-			this.events.publishEvent(QualificationChanged.of(job, null, false));
-			return true;
+		if (!Documents.create(this.client, INDEX, job.jobId(), job)) {
+			return false;
 		}
-		catch (ElasticsearchException | IOException ex) {
-			if (Documents.isConflict(ex)) {
-				return false;
-			}
-			throw unchecked(ex);
-		}
+		this.events.publishEvent(QualificationChanged.of(job, null, false));
+		return true;
 	}
 
 	Optional<Job> find(String jobId) {
@@ -139,22 +132,12 @@ class JobStore {
 				read = null;
 				continue;
 			}
-			try {
-				Versioned current = read;
-				this.client.index((index) -> index.index(INDEX)
-					.id(jobId)
-					.ifSeqNo(current.seqNo())
-					.ifPrimaryTerm(current.primaryTerm())
-					.document(changed.get()));
-				announce(current.job(), changed.get());
+			if (Documents.writeIfUnchanged(this.client, INDEX, jobId, read.seqNo(), read.primaryTerm(),
+					changed.get())) {
+				announce(read.job(), changed.get());
 				return changed;
 			}
-			catch (ElasticsearchException | IOException ex) {
-				if (!Documents.isConflict(ex)) {
-					throw unchecked(ex);
-				}
-				read = null;
-			}
+			read = null;
 		}
 		throw new IllegalStateException("job " + jobId + " kept changing under " + MAX_ATTEMPTS + " attempts");
 	}
@@ -235,20 +218,10 @@ class JobStore {
 				return Optional.empty();
 			}
 			Job last = steps.get(steps.size() - 1);
-			try {
-				Versioned version = current.get();
-				this.client.index((index) -> index.index(INDEX)
-					.id(jobId)
-					.ifSeqNo(version.seqNo())
-					.ifPrimaryTerm(version.primaryTerm())
-					.document(last));
+			if (Documents.writeIfUnchanged(this.client, INDEX, jobId, current.get().seqNo(),
+					current.get().primaryTerm(), last)) {
 				announceSteps(steps);
 				return Optional.of(last);
-			}
-			catch (ElasticsearchException | IOException ex) {
-				if (!Documents.isConflict(ex)) {
-					throw unchecked(ex);
-				}
 			}
 		}
 		throw new IllegalStateException("job " + jobId + " kept changing under " + MAX_ATTEMPTS + " attempts");
@@ -329,9 +302,9 @@ class JobStore {
 	 * compare-and-set can start from it without reading the job again.
 	 */
 	List<Versioned> queuedInOrderVersioned(String serial, int limit) {
-		BoolQuery.Builder filters = new BoolQuery.Builder().filter(term("state", JobState.QUEUED.name()));
+		BoolQuery.Builder filters = new BoolQuery.Builder().filter(Documents.term("state", JobState.QUEUED.name()));
 		if (serial != null) {
-			filters.filter(term("deviceSerial", serial));
+			filters.filter(Documents.term("deviceSerial", serial));
 		}
 		SearchResponse<Job> response = search((search) -> search.query((q) -> q.bool(filters.build()))
 			.size(limit)
@@ -350,7 +323,7 @@ class JobStore {
 
 	/** Jobs whose document changed at or after {@code since}, oldest change first. */
 	List<Job> updatedSince(Instant since, int limit) {
-		return jobs(search((search) -> search
+		return Documents.sources(search((search) -> search
 			.query((q) -> q.range((range) -> range
 				.untyped((untyped) -> untyped.field("updatedAt").gte(JsonData.of(since.toString())))))
 			.size(limit)
@@ -360,16 +333,16 @@ class JobStore {
 	Page search(JobQuery query) {
 		BoolQuery.Builder filters = new BoolQuery.Builder();
 		if (query.state() != null) {
-			filters.filter(term("state", query.state().name()));
+			filters.filter(Documents.term("state", query.state().name()));
 		}
 		if (query.driveModel() != null) {
-			filters.filter(term("driveModel", query.driveModel()));
+			filters.filter(Documents.term("driveModel", query.driveModel()));
 		}
 		if (query.serial() != null) {
-			filters.filter(term("deviceSerial", query.serial()));
+			filters.filter(Documents.term("deviceSerial", query.serial()));
 		}
 		if (query.submitter() != null) {
-			filters.filter(term("submitter", query.submitter()));
+			filters.filter(Documents.term("submitter", query.submitter()));
 		}
 		if (query.queuedFrom() != null || query.queuedTo() != null) {
 			filters.filter((q) -> q.range((range) -> range.untyped((untyped) -> {
@@ -389,13 +362,13 @@ class JobStore {
 			.trackTotalHits((total) -> total.enabled(true))
 			.sort((sort) -> sort.field((field) -> field.field("queuedAt").order(SortOrder.Desc))));
 		long total = (response.hits().total() != null) ? response.hits().total().value() : 0;
-		return new Page(total, jobs(response));
+		return new Page(total, Documents.sources(response));
 	}
 
 	/** Jobs in one of {@code states}, oldest submission first. */
 	List<Job> inStates(List<JobState> states, int limit) {
 		List<FieldValue> values = states.stream().map((state) -> FieldValue.of(state.name())).toList();
-		return jobs(search(
+		return Documents.sources(search(
 				(search) -> search.query((q) -> q.terms((terms) -> terms.field("state").terms((t) -> t.value(values))))
 					.size(limit)
 					.sort((sort) -> sort.field((field) -> field.field("queuedAt").order(SortOrder.Asc)))));
@@ -406,9 +379,9 @@ class JobStore {
 	 * (the history ETAs are measured from).
 	 */
 	List<Job> completedOfModel(String driveModel, int limit) {
-		return jobs(search((search) -> search
-			.query((q) -> q.bool((bool) -> bool.filter(term("state", JobState.COMPLETED.name()))
-				.filter(term("driveModel", driveModel))))
+		return Documents.sources(search((search) -> search
+			.query((q) -> q.bool((bool) -> bool.filter(Documents.term("state", JobState.COMPLETED.name()))
+				.filter(Documents.term("driveModel", driveModel))))
 			.source((source) -> source.filter((filter) -> filter.excludes("analysis")))
 			.size(limit)
 			.sort((sort) -> sort.field((field) -> field.field("endedAt").order(SortOrder.Desc)))));
@@ -425,7 +398,7 @@ class JobStore {
 		List<FieldValue> drives = serials.stream().map(FieldValue::of).toList();
 		List<FieldValue> states = List.of(FieldValue.of(JobState.DISPATCHED.name()),
 				FieldValue.of(JobState.RUNNING.name()));
-		for (Job job : jobs(search((search) -> search
+		for (Job job : Documents.sources(search((search) -> search
 			.query((q) -> q.bool((bool) -> bool
 				.filter((f) -> f.terms((terms) -> terms.field("deviceSerial").terms((t) -> t.value(drives))))
 				.filter((f) -> f.terms((terms) -> terms.field("state").terms((t) -> t.value(states))))))
@@ -442,38 +415,15 @@ class JobStore {
 	 * must not crowd the unanalysed ones out of a page.
 	 */
 	List<Job> completedWithoutVerdict(int limit) {
-		return jobs(search((search) -> search
-			.query((q) -> q.bool((bool) -> bool.filter(term("state", JobState.COMPLETED.name()))
+		return Documents.sources(search((search) -> search
+			.query((q) -> q.bool((bool) -> bool.filter(Documents.term("state", JobState.COMPLETED.name()))
 				.mustNot((not) -> not.exists((exists) -> exists.field("verdict")))))
 			.size(limit)
 			.sort((sort) -> sort.field((field) -> field.field("endedAt").order(SortOrder.Asc)))));
 	}
 
 	private SearchResponse<Job> search(Function<SearchRequest.Builder, ObjectBuilder<SearchRequest>> request) {
-		try {
-			return this.client.search(
-					(search) -> request.apply(search.index(INDEX).ignoreUnavailable(true).allowNoIndices(true)),
-					Job.class);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-	}
-
-	private static List<Job> jobs(SearchResponse<Job> response) {
-		List<Job> result = new ArrayList<>();
-		for (Hit<Job> hit : response.hits().hits()) {
-			result.add(hit.source());
-		}
-		return result;
-	}
-
-	private static Query term(String field, String value) {
-		return Query.of((q) -> q.term((term) -> term.field(field).value(value)));
-	}
-
-	private static RuntimeException unchecked(Exception ex) {
-		return (ex instanceof RuntimeException runtime) ? runtime : new UncheckedIOException((IOException) ex);
+		return Documents.search(this.client, INDEX, Job.class, request);
 	}
 
 }
