@@ -9,21 +9,13 @@
 #include <string.h>
 
 #include "job/steady_state.h"
-
-typedef unsigned __int128 dq_u128;
-typedef __int128 dq_i128;
+#include "steady_state_exact.h"
 
 #define MICROS_PER_UNIT 1000000u
-#define I128_MAX ((dq_u128)(~(dq_u128)0 >> 1))
-
-static uint32_t divisor_of(const struct dq_ss_round *round)
-{
-	return round->divisor != 0 ? round->divisor : round->seconds_present;
-}
 
 double dq_steady_state_round_mean(const struct dq_ss_round *round)
 {
-	return round->seconds_present > 0 ? (double)round->sum / divisor_of(round) : 0;
+	return round->seconds_present > 0 ? (double)round->sum / dq_ss_divisor_of(round) : 0;
 }
 
 const char *dq_ss_evidence_to_str(enum dq_ss_evidence evidence)
@@ -45,86 +37,6 @@ static bool written_bytes_reached(const struct dq_ss_eligibility *e, uint64_t wr
 	required = (dq_u128)llround(e->range_writes_required * MICROS_PER_UNIT) *
 		   e->tested_range_bytes;
 	return (dq_u128)written * MICROS_PER_UNIT >= required;
-}
-
-static dq_u128 gcd_u128(dq_u128 a, dq_u128 b)
-{
-	dq_u128 t;
-
-	while (b != 0) {
-		t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
-/* D = lcm(n_i) of the count rounds first..first+count-1: every y_i x D is an integer. */
-static int common_denominator(const struct dq_ss_round *rounds, uint32_t first, uint32_t count,
-			      dq_u128 *denominator)
-{
-	dq_u128 n;
-	uint32_t i;
-
-	*denominator = 1;
-	for (i = 0; i < count; i++) {
-		n = divisor_of(&rounds[first + i]);
-		if (__builtin_mul_overflow(*denominator / gcd_u128(*denominator, n), n,
-					   denominator)) {
-			return -EOVERFLOW;
-		}
-	}
-	return 0;
-}
-
-/* The excursion |b| (count - 1) allowed: 10% of avg (SNIA's window; a crossed level), or 5%. */
-enum excursion_bound {
-	EXCURSION_10_PERCENT = 60,
-	EXCURSION_5_PERCENT = 120,
-};
-
-/*
- * SNIA's two bounds over the count rounds first..first+count-1 (5: the window, 10: the horizon)
- * with y_i = S_i / n_i, multiplied through by D = lcm(n_i) so that they are decided exactly:
- * max - min <= 0.20 avg is 5 count (max - min) <= sum(y), and |b| (count - 1) <= 0.10 avg with b
- * the least-squares slope is 60 |sum((2i - count + 1) y_i)| <= (count + 1) sum(y) (for five
- * rounds 20 |sum((i - 2) y_i)| <= sum(y), for ten 60 |sum((2i - 9) y_i)| <= 11 sum(y)); the
- * horizon of a level approached for the first time is held to 0.05 avg: 120 in place of 60.
- * Returns 0, or -EOVERFLOW (see dq_steady_state_detect).
- */
-static int exact_bounds(const struct dq_ss_round *rounds, uint32_t first, uint32_t count,
-			enum excursion_bound excursion, bool *range_ok, bool *slope_ok)
-{
-	dq_u128 denominator, scaled, total = 0, max = 0, min = 0, spread, bound, n;
-	dq_i128 weighted = 0, term;
-	uint32_t i;
-	int rc;
-
-	rc = common_denominator(rounds, first, count, &denominator);
-	if (rc != 0) {
-		return rc;
-	}
-	for (i = 0; i < count; i++) {
-		if (__builtin_mul_overflow((dq_u128)rounds[first + i].sum,
-					   denominator / divisor_of(&rounds[first + i]), &scaled) ||
-		    __builtin_add_overflow(total, scaled, &total) || scaled > I128_MAX ||
-		    __builtin_mul_overflow((dq_i128)scaled, (dq_i128)(2 * (int)i - (int)count + 1),
-					   &term) ||
-		    __builtin_add_overflow(weighted, term, &weighted)) {
-			return -EOVERFLOW;
-		}
-		max = (i == 0 || scaled > max) ? scaled : max;
-		min = (i == 0 || scaled < min) ? scaled : min;
-	}
-	if (__builtin_mul_overflow(max - min, (dq_u128)5 * count, &spread) ||
-	    __builtin_mul_overflow((dq_u128)(weighted < 0 ? -weighted : weighted),
-				   (dq_u128)excursion, &bound) ||
-	    __builtin_mul_overflow(total, (dq_u128)count + 1, &n)) {
-		return -EOVERFLOW;
-	}
-	*range_ok = spread <= total;
-	*slope_ok = bound <= n;
-	return 0;
 }
 
 static int figures(const struct dq_ss_round *rounds, uint32_t last, struct dq_ss_window *w)
@@ -149,39 +61,8 @@ static int figures(const struct dq_ss_round *rounds, uint32_t last, struct dq_ss
 	w->slope_per_round = weighted / 10;
 	w->range_percent = w->avg > 0 ? 100 * (w->max - w->min) / w->avg : 0;
 	w->slope_excursion_percent = w->avg > 0 ? 100 * fabs(w->slope_per_round) * 4 / w->avg : 0;
-	return exact_bounds(rounds, first, DQ_SS_WINDOW_ROUNDS, EXCURSION_10_PERCENT,
-			    &w->range_within_bound, &w->slope_within_bound);
-}
-
-/*
- * Compares a / b with c / d exactly (b, d > 0), without a product that could overflow: by their
- * continued fractions. Returns -1, 0 or 1.
- */
-static int compare_fractions(dq_u128 a, dq_u128 b, dq_u128 c, dq_u128 d)
-{
-	dq_u128 q, remainder_ab, remainder_cd;
-	int sign = 1;
-
-	for (;;) {
-		q = a / b;
-		if (q != c / d) {
-			return q < c / d ? -sign : sign;
-		}
-		remainder_ab = a % b;
-		remainder_cd = c % d;
-		if (remainder_ab == remainder_cd && remainder_ab == 0) {
-			return 0;
-		}
-		if (remainder_ab == 0 || remainder_cd == 0) {
-			return remainder_ab == 0 ? -sign : sign;
-		}
-		/* remainder_ab / b < remainder_cd / d exactly when b / remainder_ab > d / remainder_cd. */
-		a = b;
-		b = remainder_ab;
-		c = d;
-		d = remainder_cd;
-		sign = -sign;
-	}
+	return dq_ss_exact_bounds(rounds, first, DQ_SS_WINDOW_ROUNDS, DQ_SS_EXCURSION_10_PERCENT,
+				  &w->range_within_bound, &w->slope_within_bound);
 }
 
 /*
@@ -216,13 +97,14 @@ static int crossed_level(const struct dq_ss_round *rounds, const struct dq_ss_ro
 		*crossed = above && below;
 		return 0;
 	}
-	rc = common_denominator(rounds, first, DQ_SS_HORIZON_ROUNDS, &denominator);
+	rc = dq_ss_common_denominator(rounds, first, DQ_SS_HORIZON_ROUNDS, &denominator);
 	if (rc != 0) {
 		return rc;
 	}
 	for (i = 0; i < DQ_SS_HORIZON_ROUNDS; i++) {
 		if (__builtin_mul_overflow((dq_u128)rounds[first + i].sum,
-					   denominator / divisor_of(&rounds[first + i]), &scaled) ||
+					   denominator / dq_ss_divisor_of(&rounds[first + i]),
+					   &scaled) ||
 		    __builtin_add_overflow(total, scaled, &total)) {
 			return -EOVERFLOW;
 		}
@@ -237,10 +119,12 @@ static int crossed_level(const struct dq_ss_round *rounds, const struct dq_ss_ro
 		if (!v[i].counted || !v[i].eligible) {
 			continue;
 		}
-		above = above || compare_fractions(rounds[i].sum, divisor_of(&rounds[i]),
-						   above_level, denominator) > 0;
-		below = below || compare_fractions(rounds[i].sum, divisor_of(&rounds[i]),
-						   below_level, denominator) < 0;
+		above = above ||
+			dq_ss_compare_fractions(rounds[i].sum, dq_ss_divisor_of(&rounds[i]),
+						above_level, denominator) > 0;
+		below = below ||
+			dq_ss_compare_fractions(rounds[i].sum, dq_ss_divisor_of(&rounds[i]),
+						below_level, denominator) < 0;
 	}
 	*crossed = above && below;
 	return 0;
@@ -386,9 +270,9 @@ static int horizon_of(const struct dq_ss_round *rounds, const struct dq_ss_round
 		line_figures(rounds, (uint32_t)first, last, h, &avg, &late);
 		h->slowing = true;
 		if (length == DQ_SS_HORIZON_ROUNDS) {
-			rc = exact_bounds(rounds, (uint32_t)first, DQ_SS_HORIZON_ROUNDS,
-					  EXCURSION_10_PERCENT, &h->range_within_bound,
-					  &h->slope_within_bound);
+			rc = dq_ss_exact_bounds(rounds, (uint32_t)first, DQ_SS_HORIZON_ROUNDS,
+						DQ_SS_EXCURSION_10_PERCENT, &h->range_within_bound,
+						&h->slope_within_bound);
 		} else {
 			h->range_within_bound = h->range_percent <= 20;
 			h->slope_within_bound = h->slope_excursion_percent <= 10;
@@ -406,9 +290,9 @@ static int horizon_of(const struct dq_ss_round *rounds, const struct dq_ss_round
 	}
 	line_figures(rounds, (uint32_t)start, last, h, &avg, &late);
 	if (n == DQ_SS_HORIZON_ROUNDS) {
-		rc = exact_bounds(rounds, (uint32_t)start, DQ_SS_HORIZON_ROUNDS,
-				  EXCURSION_5_PERCENT, &h->range_within_bound,
-				  &h->slope_within_bound);
+		rc = dq_ss_exact_bounds(rounds, (uint32_t)start, DQ_SS_HORIZON_ROUNDS,
+					DQ_SS_EXCURSION_5_PERCENT, &h->range_within_bound,
+					&h->slope_within_bound);
 		if (rc != 0) {
 			return rc;
 		}
@@ -435,12 +319,13 @@ static bool horizon_required(enum dq_ss_evidence evidence)
  */
 static bool below_four_fifths(const struct dq_ss_round *r, const struct dq_ss_round *p)
 {
-	return (dq_u128)r->sum * divisor_of(p) * 5 < (dq_u128)p->sum * divisor_of(r) * 4;
+	return (dq_u128)r->sum * dq_ss_divisor_of(p) * 5 <
+	       (dq_u128)p->sum * dq_ss_divisor_of(r) * 4;
 }
 
 static bool mean_above(const struct dq_ss_round *r, const struct dq_ss_round *p)
 {
-	return (dq_u128)r->sum * divisor_of(p) > (dq_u128)p->sum * divisor_of(r);
+	return (dq_u128)r->sum * dq_ss_divisor_of(p) > (dq_u128)p->sum * dq_ss_divisor_of(r);
 }
 
 /*
