@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 import io.drivequal.service.campaigns.CampaignChanged;
 import io.drivequal.service.campaigns.CampaignChanges;
@@ -102,22 +103,39 @@ class NotificationFanout {
 	 * @return how many deliveries were offered for queueing (already queued included)
 	 */
 	int queueCampaigns(List<CampaignChanged> changed, List<Subscription> all) {
+		return queueNotices(changed.stream()
+			.map((change) -> new Notice(change.eventId(), EventKind.of(change), change.campaignId(), change.time(),
+					change.submitter(), change.submitterTeams(), () -> CloudEventPayloads.of(change)))
+			.toList(), all);
+	}
+
+	/**
+	 * @return how many deliveries were offered for queueing (already queued included)
+	 */
+	int queue(List<QualificationChanged> changed, List<Subscription> all) {
+		return queueNotices(changed.stream()
+			.map((change) -> new Notice(EventKind.eventId(change), EventKind.of(change), change.jobId(), change.time(),
+					change.submitter(), change.submitterTeams(), () -> CloudEventPayloads.of(change)))
+			.toList(), all);
+	}
+
+	/** Each notice to every subscription that wants it, its payload written once. */
+	private int queueNotices(List<Notice> notices, List<Subscription> all) {
 		if (all.isEmpty()) {
 			return 0;
 		}
 		Instant now = this.clock.instant();
 		List<Delivery> queued = new ArrayList<>();
-		for (CampaignChanged change : changed) {
-			EventKind kind = EventKind.of(change);
+		for (Notice notice : notices) {
 			String payload = null;
 			for (Subscription subscription : all) {
-				if (!subscription.wants(kind, change)) {
+				if (!subscription.wants(notice.kind(), notice.time(), notice.submitter(), notice.submitterTeams())) {
 					continue;
 				}
 				if (payload == null) {
-					payload = CloudEventPayloads.of(change);
+					payload = notice.payload().get();
 				}
-				queued.add(Delivery.queued(change.eventId(), kind.cloudEventType(), change.campaignId(),
+				queued.add(Delivery.queued(notice.eventId(), notice.kind().cloudEventType(), notice.subject(),
 						subscription.subscriptionId(), payload, now));
 			}
 		}
@@ -127,33 +145,9 @@ class NotificationFanout {
 		return queued.size();
 	}
 
-	/**
-	 * @return how many deliveries were offered for queueing (already queued included)
-	 */
-	int queue(List<QualificationChanged> changed, List<Subscription> all) {
-		if (all.isEmpty()) {
-			return 0;
-		}
-		Instant now = this.clock.instant();
-		List<Delivery> queued = new ArrayList<>();
-		for (QualificationChanged change : changed) {
-			EventKind kind = EventKind.of(change);
-			String payload = null;
-			for (Subscription subscription : all) {
-				if (!subscription.wants(kind, change)) {
-					continue;
-				}
-				if (payload == null) {
-					payload = CloudEventPayloads.of(change);
-				}
-				queued.add(Delivery.queued(EventKind.eventId(change), kind.cloudEventType(), change.jobId(),
-						subscription.subscriptionId(), payload, now));
-			}
-		}
-		if (!queued.isEmpty()) {
-			this.deliveries.enqueue(queued);
-		}
-		return queued.size();
+	/** A job's or a campaign's change as the subscriptions see it. */
+	private record Notice(String eventId, EventKind kind, String subject, Instant time, String submitter,
+			List<String> submitterTeams, Supplier<String> payload) {
 	}
 
 }

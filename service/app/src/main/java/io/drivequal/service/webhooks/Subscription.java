@@ -9,8 +9,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 
-import io.drivequal.service.campaigns.CampaignChanged;
-import io.drivequal.service.qualification.QualificationChanged;
 import io.drivequal.service.security.Callers;
 import io.drivequal.service.security.Role;
 
@@ -32,19 +30,11 @@ record Subscription(String subscriptionId, String url, String host, List<String>
 
 	static final String SCOPE_ALL = "all";
 
-	/** Would {@code change} of kind {@code kind} go to this subscription? */
-	boolean wants(EventKind kind, QualificationChanged change) {
-		return wants(kind, change.time(), change.submitter(), change.submitterTeams());
-	}
-
 	/**
-	 * Would {@code change} of kind {@code kind} (a campaign's) go to this subscription?
+	 * Would a change of kind {@code kind} at {@code time}, by {@code submitter} of
+	 * {@code submitterTeams}, go to this subscription?
 	 */
-	boolean wants(EventKind kind, CampaignChanged change) {
-		return wants(kind, change.time(), change.submitter(), change.submitterTeams());
-	}
-
-	private boolean wants(EventKind kind, Instant time, String submitter, List<String> submitterTeams) {
+	boolean wants(EventKind kind, Instant time, String submitter, List<String> submitterTeams) {
 		if (!this.events.contains(kind.wireName())) {
 			return false;
 		}
