@@ -37,8 +37,8 @@ class KibanaSavedObjectsTest {
 		Map<String, Long> byType = objects.values()
 			.stream()
 			.collect(Collectors.groupingBy((object) -> object.path("type").asString(), Collectors.counting()));
-		assertThat(byType).containsEntry("dashboard", 1L);
-		assertThat(byType.get("lens")).isGreaterThanOrEqualTo(8);
+		assertThat(byType).containsEntry("dashboard", 2L);
+		assertThat(byType.get("lens")).isGreaterThanOrEqualTo(10);
 		assertThat(byType).containsEntry("visualization", 4L);
 		List<String> dataViewTitles = objects.values()
 			.stream()
@@ -46,12 +46,25 @@ class KibanaSavedObjectsTest {
 			.map((object) -> object.path("attributes").path("title").asString())
 			.toList();
 		assertThat(dataViewTitles).contains("drivequal-samples-*", "drivequal-jobs", "drivequal-phase-results",
-				"drivequal-runners");
+				"drivequal-runners", "drivequal-campaigns");
 		JsonNode dashboard = objects.get("dashboard:drivequal-drive-qualification");
 		assertThat(dashboard.path("attributes").path("title").asString()).isEqualTo("Drive qualification");
-		// Every visualization is on the dashboard.
-		assertThat(dashboard.path("references").size())
-			.isEqualTo(byType.get("lens").intValue() + byType.get("visualization").intValue());
+		JsonNode models = objects.get("dashboard:drivequal-drive-models");
+		assertThat(models.path("attributes").path("title").asString()).isEqualTo("Drive models");
+		assertThat(models.path("references").valueStream().map((reference) -> reference.path("id").asString()))
+			.containsExactly("drivequal-campaigns-by-firmware", "drivequal-model-samples-by-firmware");
+		// Every visualization is on exactly one dashboard.
+		List<String> onDashboards = objects.values()
+			.stream()
+			.filter((object) -> "dashboard".equals(object.path("type").asString()))
+			.flatMap((object) -> object.path("references").valueStream())
+			.map((reference) -> reference.path("type").asString() + ":" + reference.path("id").asString())
+			.toList();
+		List<String> visualizations = objects.keySet()
+			.stream()
+			.filter((key) -> key.startsWith("lens:") || key.startsWith("visualization:"))
+			.toList();
+		assertThat(onDashboards).containsExactlyInAnyOrderElementsOf(visualizations);
 	}
 
 	/**
