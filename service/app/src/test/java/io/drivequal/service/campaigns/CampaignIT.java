@@ -337,6 +337,18 @@ class CampaignIT {
 			assertThat(page.textContent("#model-reasons")).contains(serials.get(0));
 			assertThat(page.locator("#model-spreads tbody tr").count()).isEqualTo(1);
 			page.screenshot(new Page.ScreenshotOptions().setPath(OUT.resolve("campaign-page.png")).setFullPage(true));
+
+			// The model's history: its judged campaigns, one row each, a column per
+			// criterion with the worst sample's figure.
+			page.navigate(url("/ui/campaigns?model=" + MODEL.replace(" ", "%20")));
+			String row = "#history-table tr[data-campaign='" + id + "']";
+			page.waitForSelector(row);
+			assertThat(page.getAttribute(row, "data-firmware")).isEqualTo(FIRMWARE);
+			assertThat(page.textContent(row)).contains("FAIL");
+			assertThat(page.locator("#history-table thead th").allTextContents())
+				.contains("phases-1 · writeLatencyP99Us ≤ 1,000,000,000", "phases-2 · writeLatencyP99Us ≤ 0.001");
+			assertThat(page.locator(row + " td").count()).isEqualTo(5 + 4);
+			page.screenshot(new Page.ScreenshotOptions().setPath(OUT.resolve("model-history.png")).setFullPage(true));
 		}
 	}
 
