@@ -113,12 +113,13 @@ static int sim_gc_walk(struct dq_sim_drive *d, uint64_t now_ns, uint32_t max_val
 
 		/*
 		 * The mapping table is far bigger than the caches: fetch units ahead, a batch at a
-		 * time so their address translations overlap (sim_workload.c does the same).
+		 * time so their address translations overlap (sim_workload.c does the same), without
+		 * temporal locality (see sim_ftl_prefetch).
 		 */
 		if (off % SIM_GC_PREFETCH_BATCH == 0) {
 			uint32_t from = off + SIM_GC_PREFETCH_UNITS;
 			for (uint32_t u = from; u < from + SIM_GC_PREFETCH_BATCH && u < upb; u++)
-				__builtin_prefetch(&d->l2p[d->p2l[base + u]]);
+				__builtin_prefetch(&d->l2p[d->p2l[base + u]], 0, 0);
 		}
 		if (d->l2p[lunit] == ppa + 1)
 			sim_gc_copy(d, lunit, prog, now_ns);

@@ -211,10 +211,14 @@ uint64_t sim_ftl_host_write_unit(struct dq_sim_drive *d, uint64_t lunit, uint64_
 void sim_ftl_gc_write_unit(struct dq_sim_drive *d, uint32_t lunit, uint64_t ready_ns);
 void sim_ftl_trim_unit(struct dq_sim_drive *d, uint64_t lunit);
 
-/* A hint that lba will be accessed soon: pulls its mapping entry toward the CPU caches. */
+/*
+ * A hint that lba will be accessed soon: pulls its mapping entry toward the CPU caches. Without
+ * temporal locality (prefetchnta): a random table line is used once, so it should not push the
+ * small per-superblock arrays out of the outer caches (about 2 % in bench_sim, see benchmarks.md).
+ */
 static inline void sim_ftl_prefetch(const struct dq_sim_drive *d, uint64_t lba)
 {
-	__builtin_prefetch(&d->l2p[lba >> d->geo.lba_unit_shift]);
+	__builtin_prefetch(&d->l2p[lba >> d->geo.lba_unit_shift], 0, 0);
 }
 
 /* sim_gc.c: victim selection and the three ways GC runs */
