@@ -98,7 +98,19 @@ public enum Metric {
 	 * unit), divided by the capacity in TB, as buyers' flash targets state them.
 	 */
 	READ_KIBPS_PER_TB("readKiBpsPerTb", "KiB/s per TB"), WRITE_KIBPS_PER_TB("writeKiBpsPerTb", "KiB/s per TB"),
-	TRIM_KIBPS_PER_TB("trimKiBpsPerTb", "KiB/s per TB");
+	TRIM_KIBPS_PER_TB("trimKiBpsPerTb", "KiB/s per TB"),
+	/**
+	 * Latency at load: the offered read rate per TB of user capacity at the sweep's knee
+	 * (the first step whose read response-time P99.99 exceeds three times the first
+	 * step's, or that saturates), given for the knee's phase (LatencyAtLoad).
+	 */
+	KNEE_READ_IOPS_PER_TB("kneeReadIopsPerTb", "IOPS per TB"),
+	/**
+	 * Latency at load: the achieved read rate per TB of user capacity up to which the
+	 * read response-time P99.99 stays at or below 2,500 µs (FioSynth's read P99.99
+	 * target) in every step, none saturated; 0 when the first step misses it.
+	 */
+	READ_IOPS_PER_TB_WITHIN_P9999_2500_US("readIopsPerTbWithinP9999Of2500Us", "IOPS per TB");
 
 	private final String wireName;
 

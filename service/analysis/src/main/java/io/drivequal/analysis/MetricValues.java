@@ -141,6 +141,32 @@ public final class MetricValues {
 	}
 
 	/**
+	 * kneeReadIopsPerTb (for the knee's phase; without a knee, unknown for the job) and
+	 * readIopsPerTbWithinP9999Of2500Us (for the job) of a latency-at-load sweep.
+	 * @param sweep the sweep judged
+	 * @param capacityBytes the drive's user capacity; empty when not known
+	 * @return this
+	 */
+	public MetricValues putLatencyAtLoad(LatencyAtLoad.Sweep sweep, OptionalLong capacityBytes) {
+		Optional<LatencyAtLoad.Step> knee = sweep.knee();
+		if (knee.isPresent()) {
+			put(Metric.KNEE_READ_IOPS_PER_TB, knee.get().phaseName(),
+					LatencyAtLoad.perTb(knee.get().offeredIops(), capacityBytes));
+		}
+		else {
+			LatencyAtLoad.Step last = sweep.steps().get(sweep.steps().size() - 1);
+			put(Metric.KNEE_READ_IOPS_PER_TB,
+					Measure.unknown(String.format(java.util.Locale.ROOT,
+							"no knee within the sweep: the drive kept up to its last step (%.0f IOPS offered)",
+							last.offeredIops())));
+		}
+		double held = sweep.holdsUpTo(LatencyAtLoad.FIOSYNTH_READ_P9999_BOUND_NS)
+			.map(LatencyAtLoad.Step::achievedIops)
+			.orElse(0.0);
+		return put(Metric.READ_IOPS_PER_TB_WITHIN_P9999_2500_US, LatencyAtLoad.perTb(held, capacityBytes));
+	}
+
+	/**
 	 * waf of a phase.
 	 * @param phaseName the phase with SMART snapshots before and after
 	 * @param waf its WAF
