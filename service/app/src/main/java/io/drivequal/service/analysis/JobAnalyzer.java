@@ -102,10 +102,12 @@ final class JobAnalyzer {
 	 * that ran, WIPC, write cache, active range, rounds)
 	 * @param metrics every known figure the verdict could judge: metric wire name to
 	 * (phase name, or "" for the job) to value; what a campaign compares across samples
+	 * @param latencyAtLoad the sweep of offered read rates, its saturation and knee; null
+	 * when the job has none
 	 */
 	record JobAnalysis(List<PhaseAnalysis> phases, Measure trimRecovery, Measure idleRecovery, Verdict verdict,
 			List<String> notes, HealthAnalysis health, List<SniaConformance.TestLine> sniaConformance,
-			Map<String, Map<String, Double>> metrics) {
+			Map<String, Map<String, Double>> metrics, LatencyAtLoadSteps.View latencyAtLoad) {
 	}
 
 	static JobAnalysis analyze(CompletedJobs.JobFacts job, Optional<Profile> profile, List<PhaseInput> inputs,
@@ -169,11 +171,15 @@ final class JobAnalyzer {
 		values.put(Metric.IDLE_RECOVERY, idle);
 		HealthAnalysis healthAnalysis = health(inputs, health);
 		healthAnalysis.putInto(values);
+		Optional<LatencyAtLoadSteps.Found> sweep = LatencyAtLoadSteps.of(inputs);
+		sweep.ifPresent((found) -> values.putLatencyAtLoad(found.sweep(),
+				(job.capacityBytes() != null) ? OptionalLong.of(job.capacityBytes()) : OptionalLong.empty()));
 		Verdict verdict = VerdictJudge.judge(criteria(job, profile, values), values);
 		Map<String, Map<String, Double>> metrics = new LinkedHashMap<>();
 		values.known().forEach((metric, byPhase) -> metrics.put(metric.wireName(), byPhase));
 		return new JobAnalysis(phases, trim, idle, verdict, notes, healthAnalysis,
-				SniaConformance.of(inputs, job.driveCapabilities(), job.capacityBytes()), metrics);
+				SniaConformance.of(inputs, job.driveCapabilities(), job.capacityBytes()), metrics,
+				sweep.map(LatencyAtLoadSteps.Found::view).orElse(null));
 	}
 
 	private static HealthAnalysis health(List<PhaseInput> inputs,
