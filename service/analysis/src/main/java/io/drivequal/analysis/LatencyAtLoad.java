@@ -15,9 +15,10 @@ import java.util.OptionalLong;
  * <li>A step is <b>saturated</b> when it achieved less than (1 -
  * {@value #SATURATION_MARGIN}) of what it offered: the drive no longer keeps up.</li>
  * <li>The <b>knee</b> is the first step whose response P99.99 exceeds
- * {@value #KNEE_MULTIPLE} times the first step's (the low-load value), or the first
- * saturated step, whichever comes first. None of the steps: no knee within the
- * sweep.</li>
+ * {@value #KNEE_MULTIPLE} times the low-load value (the lowest P99.99 of the steps before
+ * it, so one disturbed light step, e.g. behind the garbage collection a fill left, does
+ * not hide the knee), or the first saturated step, whichever comes first. None of the
+ * steps: no knee within the sweep.</li>
  * <li>A tail bound <b>holds up to</b> the achieved rate of the highest step such that it
  * and every step before it are unsaturated with a response P99.99 at or below the
  * bound.</li>
@@ -28,7 +29,7 @@ public final class LatencyAtLoad {
 	/** A step saturates when it achieves less than (1 - this) of its offered rate. */
 	public static final double SATURATION_MARGIN = 0.02;
 
-	/** The knee: response P99.99 above this multiple of the first step's. */
+	/** The knee: response P99.99 above this multiple of the low-load value. */
 	public static final double KNEE_MULTIPLE = 3.0;
 
 	/**
@@ -148,6 +149,7 @@ public final class LatencyAtLoad {
 				by = "latency";
 				break;
 			}
+			low = Math.min(low, ordered.get(i).responseP9999Ns());
 		}
 		if (saturated == 0) {
 			knee = 0;

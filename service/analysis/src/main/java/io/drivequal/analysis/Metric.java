@@ -101,8 +101,9 @@ public enum Metric {
 	TRIM_KIBPS_PER_TB("trimKiBpsPerTb", "KiB/s per TB"),
 	/**
 	 * Latency at load: the offered read rate per TB of user capacity at the sweep's knee
-	 * (the first step whose read response-time P99.99 exceeds three times the first
-	 * step's, or that saturates), given for the knee's phase (LatencyAtLoad).
+	 * (the first step whose read response-time P99.99 exceeds three times the lowest of
+	 * the steps before it, or that saturates), given for the knee's phase
+	 * (LatencyAtLoad).
 	 */
 	KNEE_READ_IOPS_PER_TB("kneeReadIopsPerTb", "IOPS per TB"),
 	/**

@@ -38,6 +38,15 @@ class LatencyAtLoadTest {
 	}
 
 	@Test
+	void theLowLoadValueIsTheLowestTailBeforeTheStepSoADisturbedFirstStepDoesNotHideTheKnee() {
+		// as the simulated drive after its fill: the 10k step sees the fill's garbage
+		// collection (2,081 µs), 20k and 50k do not; 100k's 2,081 µs is past 3 x 311 µs
+		LatencyAtLoad.Sweep sweep = LatencyAtLoad.judge(steps(2081, 311, 578, 2081));
+		assertThat(sweep.knee()).map(LatencyAtLoad.Step::phaseName).contains("load-4");
+		assertThat(sweep.kneeBy()).isEqualTo("latency");
+	}
+
+	@Test
 	void aStepThatFallsBehindItsOfferByMoreThanTwoPercentIsSaturatedAndIsTheKneeWhenTheTailHasNotRisen() {
 		List<LatencyAtLoad.Step> steps = new ArrayList<>(steps(100, 110, 120));
 		// 98.1 % of the offer keeps up; 97.9 % does not.

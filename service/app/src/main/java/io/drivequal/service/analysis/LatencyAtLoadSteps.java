@@ -40,7 +40,8 @@ final class LatencyAtLoadSteps {
 	 * @param holdsP9999Of2500UsUpToPhase the last step of the run from the first that
 	 * holds read response P99.99 &lt;= 2,500 µs unsaturated, null when the first step
 	 * misses
-	 * @param kneeMultiple the knee's multiple of the first step's P99.99
+	 * @param kneeMultiple the knee's multiple of the low-load P99.99 (the lowest of the
+	 * steps before)
 	 * @param saturationMargin a step saturates below (1 - this) x its offer
 	 */
 	record View(List<StepView> steps, String kneePhase, String kneeBy, String saturatedPhase,
