@@ -111,7 +111,19 @@ public enum Metric {
 	 * read response-time P99.99 stays at or below 2,500 µs (FioSynth's read P99.99
 	 * target) in every step, none saturated; 0 when the first step misses it.
 	 */
-	READ_IOPS_PER_TB_WITHIN_P9999_2500_US("readIopsPerTbWithinP9999Of2500Us", "IOPS per TB");
+	READ_IOPS_PER_TB_WITHIN_P9999_2500_US("readIopsPerTbWithinP9999Of2500Us", "IOPS per TB"),
+	/**
+	 * A phase's reads slower than 2,500 µs (FioSynth's read P99.99 target), from its
+	 * service-time histogram: the count, and per million reads.
+	 */
+	READ_IOS_ABOVE_2500_US("readIosAbove2500Us", "IOs"),
+	READ_IOS_ABOVE_2500_US_PER_MILLION("readIosAbove2500UsPerMillion", "IOs per million"),
+	/**
+	 * A phase's writes slower than 8 ms (FioSynth's write P99.99 target), from its
+	 * service-time histogram: the count, and per million writes.
+	 */
+	WRITE_IOS_ABOVE_8_MS("writeIosAbove8Ms", "IOs"),
+	WRITE_IOS_ABOVE_8_MS_PER_MILLION("writeIosAbove8MsPerMillion", "IOs per million");
 
 	private final String wireName;
 

@@ -119,6 +119,27 @@ public final class MetricValues {
 	}
 
 	/**
+	 * A count of IOs above a latency threshold and the same per million IOs of the
+	 * phase's direction (e.g. writeIosAbove8Ms and writeIosAbove8MsPerMillion).
+	 * @param count the count's metric
+	 * @param perMillion the per-million metric
+	 * @param phaseName the phase
+	 * @param histogram the direction's service-time histogram; empty (or no IOs): nothing
+	 * is put
+	 * @param thresholdNs the threshold
+	 * @return this
+	 */
+	public MetricValues putIosAbove(Metric count, Metric perMillion, String phaseName,
+			Optional<PhaseLatencyHistogram> histogram, long thresholdNs) {
+		if (histogram.isEmpty() || histogram.get().totalCount() == 0) {
+			return this;
+		}
+		long above = histogram.get().countAbove(thresholdNs);
+		put(count, phaseName, Measure.known(above));
+		return put(perMillion, phaseName, Measure.known(above * 1e6 / histogram.get().totalCount()));
+	}
+
+	/**
 	 * readKiBpsPerTb, writeKiBpsPerTb or trimKiBpsPerTb of a phase: bytes / 1024 over the
 	 * phase's duration, per TB (10^12 bytes) of user capacity.
 	 * @param metric one of the three

@@ -22,7 +22,8 @@ class MetricTest {
 				"ocpBadSystemNandBlocksDelta", "ocpXorRecoveryCountDelta", "ocpPcieCorrectableErrorsDelta",
 				"ocpThermalThrottlingEventsDelta", "ocpLatencyMonitorCommands", "writeLatencyMaxUs", "readLatencyMaxUs",
 				"readKiBpsPerTb", "writeKiBpsPerTb", "trimKiBpsPerTb", "kneeReadIopsPerTb",
-				"readIopsPerTbWithinP9999Of2500Us");
+				"readIopsPerTbWithinP9999Of2500Us", "readIosAbove2500Us", "readIosAbove2500UsPerMillion",
+				"writeIosAbove8Ms", "writeIosAbove8MsPerMillion");
 	}
 
 	@Test

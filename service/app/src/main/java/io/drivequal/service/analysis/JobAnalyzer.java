@@ -48,6 +48,12 @@ final class JobAnalyzer {
 	/** The seeds' zoom starts at t = 1400 s, for 2000 s phases only. */
 	private static final long SEEDS_PHASE_LENGTH_S = 2000;
 
+	/** readIosAbove2500Us: FioSynth's read P99.99 target (4K_L2R6DWPD_wTRIM). */
+	private static final long READ_COUNT_THRESHOLD_NS = 2_500_000;
+
+	/** writeIosAbove8Ms: FioSynth's write P99.99 target (4K_L2R6DWPD_wTRIM). */
+	private static final long WRITE_COUNT_THRESHOLD_NS = 8_000_000;
+
 	private JobAnalyzer() {
 	}
 
@@ -142,10 +148,16 @@ final class JobAnalyzer {
 				values.putThroughput(spec.name(), throughput);
 				throughput.ifPresent((result) -> throughputByName.put(spec.name(), result));
 			}
-			Optional<LatencyQos> writeLatency = latency(input.result(), "write");
-			Optional<LatencyQos> readLatency = latency(input.result(), "read");
+			Optional<PhaseLatencyHistogram> writes = histogram(input.result(), "write");
+			Optional<PhaseLatencyHistogram> reads = histogram(input.result(), "read");
+			Optional<LatencyQos> writeLatency = writes.flatMap(LatencyQosAnalyzer::of);
+			Optional<LatencyQos> readLatency = reads.flatMap(LatencyQosAnalyzer::of);
 			values.putWriteLatency(spec.name(), writeLatency);
 			values.putReadLatency(spec.name(), readLatency);
+			values.putIosAbove(Metric.WRITE_IOS_ABOVE_8_MS, Metric.WRITE_IOS_ABOVE_8_MS_PER_MILLION, spec.name(),
+					writes, WRITE_COUNT_THRESHOLD_NS);
+			values.putIosAbove(Metric.READ_IOS_ABOVE_2500_US, Metric.READ_IOS_ABOVE_2500_US_PER_MILLION, spec.name(),
+					reads, READ_COUNT_THRESHOLD_NS);
 			putBandwidthPerTb(values, spec.name(), input.result(), job.capacityBytes());
 			WriteAmplification.WafResult waf = null;
 			EnduranceProjection endurance = null;
@@ -285,7 +297,7 @@ final class JobAnalyzer {
 	}
 
 	@SuppressWarnings("unchecked")
-	private static Optional<LatencyQos> latency(Map<String, Object> result, String direction) {
+	private static Optional<PhaseLatencyHistogram> histogram(Map<String, Object> result, String direction) {
 		if (result == null || !(result.get(direction) instanceof Map<?, ?> totals)
 				|| !(totals.get("latencyHistogram") instanceof Map<?, ?> histogram)) {
 			return Optional.empty();
@@ -295,7 +307,7 @@ final class JobAnalyzer {
 		for (int i = 0; i < pairs.length; i++) {
 			pairs[i] = new long[] { counts.get(i).get(0).longValue(), counts.get(i).get(1).longValue() };
 		}
-		return LatencyQosAnalyzer.of(PhaseLatencyHistogram.fromPairs(((Number) histogram.get("totalCount")).longValue(),
+		return Optional.of(PhaseLatencyHistogram.fromPairs(((Number) histogram.get("totalCount")).longValue(),
 				((Number) histogram.get("minNs")).longValue(), ((Number) histogram.get("maxNs")).longValue(), pairs));
 	}
 
