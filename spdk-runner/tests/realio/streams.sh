@@ -127,11 +127,12 @@ case_trim_loop() {
 }
 
 # Latency at load on the simulated drive in its virtual time: after one sequential pass, 4 KiB
-# random reads offered open loop (Poisson, QD256) at 10k, 20k, 50k, 100k and 200k IOPS, 10 s a step,
-# as the latency-at-load profile runs them (its steps are 60 s and go on to 1M). Its 8 dies at
-# 70 us a read top out near 114k IOPS: every step up to 100k achieves its offer within 1 %, 200k
-# falls short (saturated), and the response P99.99 rises past 3x its low-load value at 100k (the
-# knee) and stays there.
+# random reads offered open loop (Poisson, QD256) at 10k, 20k, 50k, 100k, 200k, 500k and 1M IOPS,
+# 10 s a step, one sweepGroup, as the latency-at-load profile runs them (its steps are 60 s). Its 8
+# dies at 70 us a read top out near 114k IOPS: every step up to 100k achieves its offer within 1 %,
+# 200k falls short (saturated), and the response P99.99 rises past 3x its low-load value at 100k
+# (the knee) and stays there. The runner stops the sweep there: 500k and 1M are skipped (reported,
+# no IO), and the job's clock holds only the steps that ran (20 s less than all seven).
 case_sweep_sim() {
 	start_case sweep-sim
 	local target=sim:test-enterprise-eager serial
@@ -142,11 +143,11 @@ import json, sys
 phases = [{"index": 0, "name": "precondition", "kind": "precondition", "rw": "write",
            "blockSizeBytes": 131072, "queueDepth": 32, "rangePercent": 100, "passes": 1,
            "dataPattern": "random"}]
-for rate in (10000, 20000, 50000, 100000, 200000):
+for rate in (10000, 20000, 50000, 100000, 200000, 500000, 1000000):
     phases.append({"index": len(phases), "name": f"randread-4k-{rate // 1000}k", "kind": "workload",
                    "runtimeS": 10, "streams": [{"name": "reads", "rw": "randread",
                    "blockSizeBytes": 4096, "queueDepth": 256, "rateIops": rate,
-                   "arrivals": "poisson"}]})
+                   "arrivals": "poisson"}], "sweepGroup": "randread-4k"})
 print(json.dumps({"schemaVersion": 1, "type": "start", "commandId": "cmd-sweep", "jobId": "job-sweep",
                   "runnerId": "local", "issuedAt": "2026-11-29T06:00:00.000Z",
                   "device": {"serial": sys.argv[1]}, "phases": phases}))
@@ -156,7 +157,8 @@ PY
 	[ "$STATUS" -eq 0 ] || fail "the run failed ($STATUS)"
 	"$CHECK" stream "$CASE_DIR/run.jsonl" || fail "invalid output"
 	python3 "$HERE/sweep_report.py" "$CASE_DIR/run.jsonl" --check kept-up-pct=1 saturated-from=5 \
-		knee-at=4 tail-rises-past-knee || fail "the sweep did not show its knee as it should"
+		knee-at=4 tail-rises-past-knee skipped-after-saturation=2 job-time-is-ran-steps ||
+		fail "the sweep did not show its knee, or stop at saturation, as it should"
 	echo "ok sweep-sim"
 }
 
