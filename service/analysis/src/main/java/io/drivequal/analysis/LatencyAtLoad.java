@@ -19,6 +19,9 @@ import java.util.OptionalLong;
  * it, so one disturbed light step, e.g. behind the garbage collection a fill left, does
  * not hide the knee), or the first saturated step, whichever comes first. None of the
  * steps: no knee within the sweep.</li>
+ * <li>A step the runner <b>skipped</b> because an earlier step of its sweep saturated
+ * (the sweep stops there) counts as saturated beyond that step: a rate the drive did not
+ * keep up with, never missing data.</li>
  * <li>A tail bound <b>holds up to</b> the achieved rate of the highest step such that it
  * and every step before it are unsaturated with a response P99.99 at or below the
  * bound.</li>
@@ -49,8 +52,32 @@ public final class LatencyAtLoad {
 	 * @param offeredIops the open-loop read streams' offered IOs per second
 	 * @param achievedIops their completed reads per second
 	 * @param responseP9999Ns their read response-time P99.99
+	 * @param skipped the runner skipped the step after an earlier one saturated: nothing
+	 * achieved, no tail measured (responseP9999Ns 0), saturated by definition
 	 */
-	public record Step(String phaseName, double offeredIops, double achievedIops, long responseP9999Ns) {
+	public record Step(String phaseName, double offeredIops, double achievedIops, long responseP9999Ns,
+			boolean skipped) {
+
+		/**
+		 * A step that ran.
+		 * @param phaseName the step's phase
+		 * @param offeredIops the offered rate
+		 * @param achievedIops the achieved rate
+		 * @param responseP9999Ns the read response-time P99.99
+		 */
+		public Step(String phaseName, double offeredIops, double achievedIops, long responseP9999Ns) {
+			this(phaseName, offeredIops, achievedIops, responseP9999Ns, false);
+		}
+
+		/**
+		 * A step the runner skipped because the sweep saturated before it.
+		 * @param phaseName the step's phase
+		 * @param offeredIops the rate it would have offered (its plan's)
+		 * @return the step, saturated
+		 */
+		public static Step skippedAfterSaturation(String phaseName, double offeredIops) {
+			return new Step(phaseName, offeredIops, 0, 0, true);
+		}
 
 		public Step {
 			if (phaseName == null || phaseName.isBlank()) {
@@ -68,10 +95,10 @@ public final class LatencyAtLoad {
 
 		/**
 		 * Whether the drive fell behind the offer by more than the margin.
-		 * @return achieved &lt; (1 - margin) x offered
+		 * @return achieved &lt; (1 - margin) x offered, or skipped
 		 */
 		public boolean saturated() {
-			return this.achievedIops < (1 - SATURATION_MARGIN) * this.offeredIops;
+			return this.skipped || this.achievedIops < (1 - SATURATION_MARGIN) * this.offeredIops;
 		}
 
 	}

@@ -73,6 +73,26 @@ class LatencyAtLoadTest {
 	}
 
 	@Test
+	void stepsSkippedAfterSaturationCountAsSaturatedBeyondItNotAsMissing() {
+		List<LatencyAtLoad.Step> steps = new ArrayList<>(steps(100, 110, 120));
+		steps.add(new LatencyAtLoad.Step("load-4", 80_000, 50_000, 900_000));
+		steps.add(LatencyAtLoad.Step.skippedAfterSaturation("load-5", 100_000));
+		steps.add(LatencyAtLoad.Step.skippedAfterSaturation("load-6", 120_000));
+		LatencyAtLoad.Sweep sweep = LatencyAtLoad.judge(steps);
+		// the first saturated step is the one that ran; the skipped ones are saturated
+		// too
+		assertThat(sweep.saturatedStep()).isEqualTo(3);
+		assertThat(sweep.knee()).map(LatencyAtLoad.Step::phaseName).contains("load-4");
+		assertThat(steps.subList(4, 6)).allMatch(LatencyAtLoad.Step::saturated).allMatch(LatencyAtLoad.Step::skipped);
+		assertThat(steps.get(3).skipped()).isFalse();
+		// their unmeasured tail (0) never extends how far the bound holds
+		assertThat(sweep.holdsUpTo(2_500_000)).map(LatencyAtLoad.Step::phaseName).contains("load-3");
+		MetricValues values = new MetricValues().putLatencyAtLoad(sweep, FOUR_TB);
+		assertThat(values.of(Metric.KNEE_READ_IOPS_PER_TB).get("load-4").value()).hasValue(20_000.0);
+		assertThat(values.of(Metric.READ_IOPS_PER_TB_WITHIN_P9999_2500_US).get("").value()).hasValue(15_000.0);
+	}
+
+	@Test
 	void theMetricsArePerTbOfUserCapacity() {
 		MetricValues values = new MetricValues().putLatencyAtLoad(LatencyAtLoad.judge(steps(100, 200, 2400, 3000)),
 				FOUR_TB);

@@ -146,13 +146,14 @@ const Streams = (() => {
 	/**
 	 * Latency at load of a sweep the analysis found (job.analysis.latencyAtLoad): per step
 	 * the read percentiles against the offered rate (log axes), the knee marked, the 2,500 µs
-	 * P99.99 bound drawn; beside it achieved against offered, where saturation shows.
+	 * P99.99 bound drawn; beside it achieved against offered, where saturation shows. Steps
+	 * the runner skipped after saturation are listed (skipped, and why), never plotted.
 	 */
 	function sweep(section, phases, job) {
 		const found = job.analysis.latencyAtLoad;
 		const metrics = job.analysis.metrics || {};
 		const byIndex = new Map(phases.map((p) => [p.phaseIndex, p]));
-		const points = found.steps.map((step) => {
+		const rows = found.steps.map((step) => {
 			const phase = byIndex.get(step.phaseIndex) || { phaseName: step.phaseName, streams: [] };
 			const reads = phase.streams.filter((s) => s.openLoop).flatMap((s) => s.directions.filter((d) => d.direction === 'read'));
 			const worst = (key, time) => {
@@ -165,6 +166,8 @@ const Streams = (() => {
 				p99r: worst('p99Ns', 'response'), p9999r: step.readResponseP9999Us,
 			};
 		});
+		const points = rows.filter((p) => !p.step.skipped);
+		const skipped = rows.filter((p) => p.step.skipped);
 		const knee = points.find((p) => p.phase.phaseName === found.kneePhase);
 		const held = points.find((p) => p.phase.phaseName === found.holdsP9999Of2500UsUpToPhase);
 		const perTb = (name, phaseName) => {
@@ -178,10 +181,11 @@ const Streams = (() => {
 				: `No knee within the sweep: the drive kept up to ${num(points[points.length - 1].x, 0)} IOPS offered. `,
 			saturated ? `First saturated step: ${saturated.phase.phaseName} (${num(saturated.achieved, 0)} of ${num(saturated.x, 0)} IOPS, under ${num(100 * (1 - found.saturationMargin), 0)} %). ` : 'No step saturated. ',
 			held ? `Read P99.99 ≤ 2,500 µs held up to ${num(held.achieved, 0)} IOPS achieved${perTb('readIopsPerTbWithinP9999Of2500Us', '')}.`
-				: 'Read P99.99 ≤ 2,500 µs did not hold at the first step.');
+				: 'Read P99.99 ≤ 2,500 µs did not hold at the first step.',
+			skipped.length ? ` Skipped after saturation (the runner stopped the sweep): ${skipped.map((p) => `${p.phase.phaseName} (${num(p.x, 0)} IOPS)`).join(', ')}.` : '');
 		const chart = el('div', { id: 'streams-knee-chart' });
 		const rate = el('div', { id: 'streams-sweep-rate-chart' });
-		section.append(el('h3', {}, 'Latency at load'), summary, chart, rate, table(points, found));
+		section.append(el('h3', {}, 'Latency at load'), summary, chart, rate, table(rows, found));
 		section.dataset.kneePhase = found.kneePhase || '';
 		section.dataset.saturatedPhase = found.saturatedPhase || '';
 		const x = points.map((p) => p.x);
@@ -213,11 +217,13 @@ const Streams = (() => {
 			const head = ['step', 'offered IOPS', 'achieved IOPS', 'achieved %', 'P99 service µs', 'P99.99 service µs', 'P99 response µs', 'P99.99 response µs', ''];
 			return el('table', { id: 'streams-knee-table' },
 				el('thead', {}, el('tr', {}, head.map((h, i) => el('th', { class: i ? 'num' : null }, h)))),
-				el('tbody', {}, points.map((p) => el('tr', { 'data-phase': p.phase.phaseName, 'data-saturated': String(p.step.saturated) },
-					[p.phase.phaseName, num(p.x, 0), num(p.achieved, 0), num(100 * p.achieved / p.x, 1),
-						...[p.p99, p.p9999, p.p99r, p.p9999r].map((v) => (v == null ? '—' : num(v, 1))),
-						[p.phase.phaseName === found.kneePhase ? 'knee' : null, p.step.saturated ? 'saturated' : null].filter(Boolean).join(', ')]
-						.map((c, i) => el('td', { class: i ? 'num' : null }, String(c)))))));
+				el('tbody', {}, points.map((p) => el('tr', { 'data-phase': p.phase.phaseName, 'data-saturated': String(p.step.saturated), 'data-skipped': String(!!p.step.skipped) },
+					(p.step.skipped
+						? [p.phase.phaseName, num(p.x, 0), '—', '—', '—', '—', '—', '—', `skipped: saturated at ${found.saturatedPhase}`]
+						: [p.phase.phaseName, num(p.x, 0), num(p.achieved, 0), num(100 * p.achieved / p.x, 1),
+							...[p.p99, p.p9999, p.p99r, p.p9999r].map((v) => (v == null ? '—' : num(v, 1))),
+							[p.phase.phaseName === found.kneePhase ? 'knee' : null, p.step.saturated ? 'saturated' : null].filter(Boolean).join(', ')])
+						.map((c, i) => el('td', { class: i ? 'num' : null, title: (i === 8 && p.step.skipped) ? p.step.skipped : null }, String(c)))))));
 		}
 		const head = ['phase', 'read IOPS achieved', 'P99 service µs', 'P99.99 service µs', 'P99 response µs', 'P99.99 response µs'];
 		return el('table', { id: 'streams-knee-table' },

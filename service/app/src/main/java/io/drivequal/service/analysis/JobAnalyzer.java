@@ -68,13 +68,14 @@ final class JobAnalyzer {
 	 * a phase with adaptive rounds stopped, as the runner reported it (the report's SNIA
 	 * pages plot its rounds), limitReached the limit that ended a workload phase
 	 * (runtimeS or sizeBytes; null for other phases, and for runners or imports that do
-	 * not say).
+	 * not say), skipped why the runner did not run the phase (reason,
+	 * saturatedPhaseIndex, message; null when it ran).
 	 */
 	record PhaseAnalysis(int phaseIndex, String phaseName, String kind, int samples, Long expectedSamples,
 			IopsPhaseAnalysis iops, Optional<Throughput.ThroughputResult> throughput, Optional<LatencyQos> writeLatency,
 			Optional<LatencyQos> readLatency, WriteAmplification.WafResult waf, EnduranceProjection endurance,
 			Optional<QueueDepth> queueDepth, Map<String, Object> purgeVerification, Map<String, Object> verify,
-			Map<String, Object> rounds, String limitReached) {
+			Map<String, Object> rounds, String limitReached, Map<String, Object> skipped) {
 	}
 
 	/**
@@ -175,7 +176,8 @@ final class JobAnalyzer {
 					readBackOf(input.result(), "purgeVerification"), readBackOf(input.result(), "verify"),
 					readBackOf(input.result(), "rounds"),
 					(input.result() != null && input.result().get("limitReached") instanceof String limit) ? limit
-							: null));
+							: null,
+					readBackOf(input.result(), "skipped")));
 		}
 		Measure trim = trimRecovery(throughputByName);
 		Measure idle = idleRecovery(inputs, iopsByName);

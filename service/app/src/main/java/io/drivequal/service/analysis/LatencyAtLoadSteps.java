@@ -24,6 +24,8 @@ import io.drivequal.service.catalog.StreamSpec;
  * are two or more and each offers a higher planned read rate than the one before. Offered
  * and achieved are the open-loop read streams' offered IOs and completed reads over the
  * phase's duration; the tail is the P99.99 of their merged read response-time histograms.
+ * A step the runner skipped because its sweepGroup saturated at an earlier step is a step
+ * saturated beyond that one, offering its planned rate: never missing data.
  */
 final class LatencyAtLoadSteps {
 
@@ -47,12 +49,13 @@ final class LatencyAtLoadSteps {
 	record View(List<StepView> steps, String kneePhase, String kneeBy, String saturatedPhase,
 			String holdsP9999Of2500UsUpToPhase, double kneeMultiple, double saturationMargin) {
 
-		static View of(LatencyAtLoad.Sweep sweep, List<Integer> phaseIndexes) {
+		static View of(LatencyAtLoad.Sweep sweep, List<Integer> phaseIndexes, List<String> skippedBy) {
 			List<StepView> steps = new ArrayList<>();
 			for (int i = 0; i < sweep.steps().size(); i++) {
 				LatencyAtLoad.Step step = sweep.steps().get(i);
 				steps.add(new StepView(phaseIndexes.get(i), step.phaseName(), step.offeredIops(), step.achievedIops(),
-						LatencyQos.toUs(step.responseP9999Ns()), step.saturated()));
+						step.skipped() ? null : LatencyQos.toUs(step.responseP9999Ns()), step.saturated(),
+						(i < skippedBy.size()) ? skippedBy.get(i) : null));
 			}
 			return new View(steps, sweep.knee().map(LatencyAtLoad.Step::phaseName).orElse(null), sweep.kneeBy(),
 					(sweep.saturatedStep() < 0) ? null : sweep.steps().get(sweep.saturatedStep()).phaseName(),
@@ -64,16 +67,25 @@ final class LatencyAtLoadSteps {
 
 	}
 
-	/** One step: rates per second over the phase's duration. */
+	/**
+	 * One step: rates per second over the phase's duration.
+	 *
+	 * @param readResponseP9999Us null for a skipped step (nothing measured)
+	 * @param skipped why the runner skipped the step (its message, naming the saturated
+	 * step), null when the step ran
+	 */
 	record StepView(int phaseIndex, String phaseName, double offeredIops, double achievedIops,
-			double readResponseP9999Us, boolean saturated) {
+			Double readResponseP9999Us, boolean saturated, String skipped) {
 	}
 
-	/** A judged sweep and the phase index of each of its steps. */
-	record Found(LatencyAtLoad.Sweep sweep, List<Integer> phaseIndexes) {
+	/**
+	 * A judged sweep, the phase index of each of its steps and, for the steps the runner
+	 * skipped, its message (null for a step that ran).
+	 */
+	record Found(LatencyAtLoad.Sweep sweep, List<Integer> phaseIndexes, List<String> skippedBy) {
 
 		View view() {
-			return View.of(this.sweep, this.phaseIndexes);
+			return View.of(this.sweep, this.phaseIndexes, this.skippedBy);
 		}
 
 	}
@@ -87,6 +99,7 @@ final class LatencyAtLoadSteps {
 	static Optional<Found> of(List<JobAnalyzer.PhaseInput> inputs) {
 		List<LatencyAtLoad.Step> steps = new ArrayList<>();
 		List<Integer> indexes = new ArrayList<>();
+		List<String> skippedBy = new ArrayList<>();
 		long previousRate = 0;
 		for (JobAnalyzer.PhaseInput input : inputs) {
 			List<Integer> reads = openLoopReads(input.spec());
@@ -98,17 +111,30 @@ final class LatencyAtLoadSteps {
 				return Optional.empty();
 			}
 			previousRate = rate;
-			Optional<LatencyAtLoad.Step> step = step(input.spec().name(), reads, input.result());
+			Optional<String> skipped = skippedMessage(input.result());
+			Optional<LatencyAtLoad.Step> step = skipped.isPresent()
+					? Optional.of(LatencyAtLoad.Step.skippedAfterSaturation(input.spec().name(), rate))
+					: step(input.spec().name(), reads, input.result());
 			if (step.isEmpty()) {
 				return Optional.empty();
 			}
 			steps.add(step.get());
 			indexes.add(input.spec().index());
+			skippedBy.add(skipped.orElse(null));
 		}
 		if (steps.size() < 2) {
 			return Optional.empty();
 		}
-		return Optional.of(new Found(LatencyAtLoad.judge(steps), indexes));
+		return Optional.of(new Found(LatencyAtLoad.judge(steps), indexes, skippedBy));
+	}
+
+	/** The runner's message when it skipped the phase, empty when the phase ran. */
+	static Optional<String> skippedMessage(Map<String, Object> result) {
+		if (result != null && result.get("skipped") instanceof Map<?, ?> skipped
+				&& skipped.get("message") instanceof String message) {
+			return Optional.of(message);
+		}
+		return Optional.empty();
 	}
 
 	/** The indexes of the phase's open-loop read streams at a rate in IOPS. */

@@ -122,6 +122,47 @@ class LatencyAtLoadStepsTest {
 		assertThat(analysis.verdict().outcome()).isEqualTo(Outcome.FAIL);
 	}
 
+	/** A step the runner skipped, as its phase-completed is stored: no IO, and why. */
+	private static Map<String, Object> skippedResult(PhaseSpec spec, int saturatedPhaseIndex) {
+		return Map.of("phaseIndex", spec.index(), "phaseName", spec.name(), "kind", "workload", "durationNs", 0L,
+				"samples", 0L, "read", Map.of("ios", 0L, "bytes", 0L), "write", Map.of("ios", 0L, "bytes", 0L),
+				"skipped", Map.of("reason", "sweep-saturated", "saturatedPhaseIndex", saturatedPhaseIndex, "message",
+						"skipped: sweep randread-4k saturated at phase " + saturatedPhaseIndex));
+	}
+
+	@Test
+	void stepsTheRunnerSkippedAfterSaturationAreSaturatedStepsNotMissingOnes() {
+		// 200k saturates (110k achieved); the runner skipped 500k and 1M
+		List<JobAnalyzer.PhaseInput> inputs = new ArrayList<>(inputs(
+				new long[] { 10_000, 20_000, 50_000, 100_000, 110_000 }, new long[] { 100, 110, 150, 400, 30_000 }));
+		for (int i = 7; i <= 8; i++) {
+			PhaseSpec spec = this.profile.phases().get(i);
+			assertThat(spec.sweepGroup()).isEqualTo("randread-4k");
+			inputs.add(new JobAnalyzer.PhaseInput(spec, skippedResult(spec, 6), List.of(), null));
+		}
+		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(job(List.of()), Optional.of(this.profile), inputs,
+				List.of());
+		LatencyAtLoadSteps.View sweep = analysis.latencyAtLoad();
+		// without them the sweep would still be found, but shorter: they are in it,
+		// saturated
+		assertThat(sweep.steps()).hasSize(7);
+		assertThat(sweep.saturatedPhase()).isEqualTo("randread-4k-200k");
+		assertThat(sweep.kneePhase()).isEqualTo("randread-4k-100k");
+		assertThat(sweep.holdsP9999Of2500UsUpToPhase()).isEqualTo("randread-4k-100k");
+		LatencyAtLoadSteps.StepView skipped = sweep.steps().get(5);
+		assertThat(skipped.phaseName()).isEqualTo("randread-4k-500k");
+		assertThat(skipped.saturated()).isTrue();
+		assertThat(skipped.offeredIops()).isEqualTo(500_000.0);
+		assertThat(skipped.achievedIops()).isZero();
+		assertThat(skipped.readResponseP9999Us()).isNull();
+		assertThat(skipped.skipped()).isEqualTo("skipped: sweep randread-4k saturated at phase 6");
+		assertThat(sweep.steps().get(4).skipped()).isNull();
+		assertThat(analysis.metrics().get("kneeReadIopsPerTb"))
+			.containsExactly(Map.entry("randread-4k-100k", 12_500.0));
+		JobAnalyzer.PhaseAnalysis phase = analysis.phases().get(analysis.phases().size() - 1);
+		assertThat(phase.skipped()).containsEntry("saturatedPhaseIndex", 6);
+	}
+
 	@Test
 	void phasesWhoseRatesDoNotRiseAreNoSweep() {
 		PhaseSpec first = this.profile.phases().get(2);
