@@ -244,7 +244,15 @@ const Streams = (() => {
 				+ 'Percentiles are nearest-rank from each phase\'s histogram.'));
 		container.append(section);
 		const drawn = [];
+		// a step the runner skipped (its sweep saturated before it) has nothing to draw: say why
+		const skipped = new Map(((data.job && data.job.analysis && data.job.analysis.phases) || [])
+			.filter((p) => p.skipped).map((p) => [p.phaseIndex, p.skipped]));
 		for (const phase of phases) {
+			if (skipped.has(phase.phaseIndex)) {
+				section.append(el('h3', { 'data-skipped-phase': phase.phaseName },
+					`Phase ${phase.phaseIndex}: ${phase.phaseName} — ${skipped.get(phase.phaseIndex).message}`));
+				continue;
+			}
 			section.append(el('h3', {}, `Phase ${phase.phaseIndex}: ${phase.phaseName} (${phase.runtimeS} s)`));
 			for (const stream of phase.streams) {
 				const p = panel(phase, stream);
