@@ -3,7 +3,9 @@
  * the profile's sweep of open-loop read rates (10k to 1M IOPS offered, steps shortened to 10 s);
  * its phase results land in Elasticsearch; the analysis finds the knee and the first saturated
  * step and judges a buyer's line "read P99.99 <= 2.5 ms up to N IOPS per TB" to a verdict; the
- * report page (Debian's chromium) draws the knee chart with the knee marked (screenshot under
+ * runner stops the sweep at the saturated step (its sweepGroup) and reports the higher steps
+ * skipped, which the analysis counts as saturated; the report page (Debian's chromium) draws the
+ * knee chart with the knee marked and lists the skipped steps (screenshot under
  * target/latency-at-load).
  */
 package io.drivequal.service.report;
@@ -72,6 +74,17 @@ class LatencyAtLoadIT {
 		// The simulated drive is 8 GB (0.008 TB): 5M IOPS per TB is 40k IOPS,
 		// where its read P99.99 is ~0.5 ms; a knee at 20M per TB (160k IOPS)
 		// would be past its saturation (~123k).
+		// plan.sweep written badly: refused naming the rate that does not rise, nothing
+		// run
+		ApiClient.Response refused = api().post("alice", "/api/v1/qualifications", """
+				{"drive":{"serial":"%s"},"plan":{"phases":[
+				   {"name":"randread-4k","kind":"workload","runtimeS":10,"streams":[
+				     {"name":"reads","rw":"randread","blockSizeBytes":4096,"queueDepth":256,
+				      "rateIops":1000,"arrivals":"poisson"}]}],
+				 "sweep":{"phase":"randread-4k","ratesIops":[10000,20000,20000]}}}
+				""".formatted(serial));
+		assertThat(refused.status()).as(String.valueOf(refused.body())).isEqualTo(400);
+		assertThat(refused.body().get("errors").get(0).get("field").asString()).isEqualTo("plan.sweep.ratesIops[2]");
 		ApiClient.Response submitted = api().post("alice", "/api/v1/qualifications", """
 				{"drive":{"serial":"%s"},"plan":{"profile":"latency-at-load","phaseOverrides":{%s}},
 				 "criteria":[
@@ -91,10 +104,12 @@ class LatencyAtLoadIT {
 		assertThat(sweep).as("the analysis found the sweep").isNotNull();
 		assertThat(sweep.get("steps").size()).isEqualTo(STEPS.size());
 		for (JsonNode step : sweep.get("steps")) {
-			System.out.printf("latency at load: %-18s offered %9.0f achieved %9.0f read response P99.99 %12.1f us%s%n",
+			System.out.printf(
+					"latency at load: %-18s offered %9.0f achieved %9.0f read response P99.99 %12.1f us%s%s%n",
 					step.get("phaseName").asString(), step.get("offeredIops").asDouble(),
-					step.get("achievedIops").asDouble(), step.get("readResponseP9999Us").asDouble(),
-					step.get("saturated").asBoolean() ? " saturated" : "");
+					step.get("achievedIops").asDouble(), step.path("readResponseP9999Us").asDouble(),
+					step.get("saturated").asBoolean() ? " saturated" : "",
+					step.hasNonNull("skipped") ? " " + step.get("skipped").asString() : "");
 		}
 		System.out.println("knee " + sweep.get("kneePhase") + " by " + sweep.get("kneeBy") + ", saturated from "
 				+ sweep.get("saturatedPhase") + "; metrics " + analysis.get("metrics").get("kneeReadIopsPerTb") + " "
@@ -115,6 +130,27 @@ class LatencyAtLoadIT {
 			}
 		}
 		assertThat(sweep.get("saturatedPhase").asString()).isEqualTo("randread-4k-200k");
+		// the runner stopped the sweep there: 500k and 1M never ran, each reported
+		// skipped
+		// naming the saturated step (phase 6), no IO, no samples expected
+		for (int i = 0; i < STEPS.size(); i++) {
+			JsonNode step = sweep.get("steps").get(i);
+			JsonNode phase = analysis.get("phases").get(i + 2);
+			assertThat(phase.get("phaseName").asString()).isEqualTo(STEPS.get(i));
+			if (i < 5) {
+				assertThat(step.hasNonNull("skipped")).as(STEPS.get(i)).isFalse();
+				assertThat(phase.hasNonNull("skipped")).isFalse();
+				continue;
+			}
+			assertThat(step.get("skipped").asString()).as(STEPS.get(i))
+				.startsWith("skipped: sweep randread-4k saturated at phase 6 (randread-4k-200k");
+			assertThat(step.get("achievedIops").asDouble()).isZero();
+			assertThat(step.hasNonNull("readResponseP9999Us")).isFalse();
+			assertThat(phase.get("skipped").get("reason").asString()).isEqualTo("sweep-saturated");
+			assertThat(phase.get("skipped").get("saturatedPhaseIndex").asInt()).isEqualTo(6);
+			assertThat(phase.get("samples").asInt()).isZero();
+			assertThat(phase.get("expectedSamples").asLong()).isZero();
+		}
 		// the knee comes before the saturation: at 100k the tail has passed 3x its
 		// low-load value (runner ctest streams.sweep-sim: 2,081 µs against 305 µs)
 		assertThat(sweep.get("kneePhase").asString()).isEqualTo("randread-4k-100k");
@@ -134,15 +170,30 @@ class LatencyAtLoadIT {
 			page.waitForSelector("#report[data-ready]", new Page.WaitForSelectorOptions().setTimeout(60_000));
 			assertThat(page.getAttribute("#streams-section", "data-knee-phase"))
 				.isEqualTo(sweep.get("kneePhase").asString());
-			// one point per step and series: P99 and P99.99, service and response
-			assertThat(page.getAttribute("#streams-knee-chart", "data-points"))
-				.isEqualTo(String.valueOf(4 * STEPS.size()));
+			// one point per step that ran and series: P99 and P99.99, service and
+			// response
+			assertThat(page.getAttribute("#streams-knee-chart", "data-points")).isEqualTo(String.valueOf(4 * 5));
 			assertThat(page.locator("#streams-knee-table tbody tr").count()).isEqualTo(STEPS.size());
 			assertThat(page.textContent("#streams-knee-table tr[data-phase=" + sweep.get("kneePhase").asString() + "]"))
 				.contains("knee");
 			assertThat(page.getAttribute("#streams-knee-table tr[data-phase=randread-4k-1m]", "data-saturated"))
 				.isEqualTo("true");
-			assertThat(page.textContent("#streams-sweep-summary")).contains("Knee at").contains("First saturated step");
+			assertThat(page.getAttribute("#streams-knee-table tr[data-phase=randread-4k-1m]", "data-skipped"))
+				.isEqualTo("true");
+			assertThat(page.getAttribute("#streams-knee-table tr[data-phase=randread-4k-200k]", "data-skipped"))
+				.isEqualTo("false");
+			assertThat(page.textContent("#streams-knee-table tr[data-phase=randread-4k-500k]"))
+				.contains("skipped: saturated at randread-4k-200k");
+			// no stream panels for a skipped step: a heading says why
+			assertThat(page.textContent("#streams-section h3[data-skipped-phase=randread-4k-1m]"))
+				.contains("skipped: sweep randread-4k saturated at phase 6");
+			assertThat(page.getAttribute("#streams-section", "data-streams")).isEqualTo("5");
+			// the phases table says why each skipped phase ended with nothing
+			assertThat(page.textContent("#phases-table"))
+				.contains("skipped: sweep randread-4k saturated at phase 6 (randread-4k-200k");
+			assertThat(page.textContent("#streams-sweep-summary")).contains("Knee at")
+				.contains("First saturated step")
+				.contains("Skipped after saturation (the runner stopped the sweep): randread-4k-500k");
 			page.locator("#streams-sweep-summary")
 				.screenshot(new com.microsoft.playwright.Locator.ScreenshotOptions()
 					.setPath(OUT.resolve("latency-at-load-summary.png")));
