@@ -289,6 +289,12 @@ static int text_event(void *arg, const struct dq_job_event *event)
 			event->phase_started.clock == DQ_CLOCK_SIMULATED ? "simulated" : "real");
 		break;
 	case DQ_JOB_EVENT_PHASE_COMPLETED:
+		if (done->skipped.reason != DQ_SKIP_NONE) {
+			/* no phase-started came before it: name the phase here */
+			fprintf(output->out, "phase %" PRIu32 " %s %s\n", done->phase_index,
+				done->phase_name, done->skipped.message);
+			break;
+		}
 		fprintf(output->out, "  done in %.2f s, %" PRIu64 " sample(s)",
 			done->duration_ns / 1e9, done->samples);
 		if (done->has_deallocated_bytes) {

@@ -30,6 +30,7 @@ static const char *const fail_reason_names_array[] = { NULL, "io-error", "device
 static const char *const clock_names_array[] = { NULL, "real", "simulated" };
 static const char *const when_names_array[] = { NULL, "before", "after" };
 static const char *const limit_names_array[] = { NULL, "runtimeS", "sizeBytes" };
+static const char *const skip_reason_names_array[] = { NULL, "sweep-saturated" };
 
 static const struct dq_enum_names event_type_names = DQ_ENUM_NAMES(event_type_names_array);
 static const struct dq_enum_names refuse_reason_names = DQ_ENUM_NAMES(refuse_reason_names_array);
@@ -37,6 +38,7 @@ static const struct dq_enum_names fail_reason_names = DQ_ENUM_NAMES(fail_reason_
 static const struct dq_enum_names clock_names = DQ_ENUM_NAMES(clock_names_array);
 static const struct dq_enum_names when_names = DQ_ENUM_NAMES(when_names_array);
 static const struct dq_enum_names limit_names = DQ_ENUM_NAMES(limit_names_array);
+static const struct dq_enum_names skip_reason_names = DQ_ENUM_NAMES(skip_reason_names_array);
 
 #define ENVELOPE_KEYS "schemaVersion", "type", "eventId", "jobId", "runnerId", "seq", "time"
 
@@ -50,10 +52,11 @@ static const char *const *const event_keys[] = {
 							      "phaseName", "kind", "clock",
 							      "startTimeMs", NULL },
 	[DQ_JOB_EVENT_PHASE_COMPLETED] =
-		(const char *const[]){
-			ENVELOPE_KEYS, "phaseIndex", "phaseName", "kind", "durationNs", "samples",
-			"read", "write", "trim", "deallocatedBytes", "effectiveQueueDepthMilli",
-			"purgeVerification", "verify", "rounds", "limitReached", "streams", NULL },
+		(const char *const[]){ ENVELOPE_KEYS, "phaseIndex", "phaseName", "kind",
+				       "durationNs", "samples", "read", "write", "trim",
+				       "deallocatedBytes", "effectiveQueueDepthMilli",
+				       "purgeVerification", "verify", "rounds", "limitReached",
+				       "streams", "skipped", NULL },
 	[DQ_JOB_EVENT_SMART_SNAPSHOT] =
 		(const char *const[]){ ENVELOPE_KEYS, "phaseIndex", "when", "smart", NULL },
 	[DQ_JOB_EVENT_COMPLETED] = (const char *const[]){ ENVELOPE_KEYS, "durationNs", NULL },
@@ -112,6 +115,36 @@ static void streams_decode(struct dq_jctx *ctx, struct json_object *root,
 	}
 }
 
+/* A skipped phase's reason (#/$defs/phaseSkipped). */
+static void skipped_decode(struct dq_jctx *ctx, struct json_object *root,
+			   struct dq_phase_skipped *skipped)
+{
+	const struct dq_jpath *path = DQ_JPATH_KEY(NULL, "skipped");
+	static const char *const keys[] = { "reason", "saturatedPhaseIndex", "message", NULL };
+	struct json_object *obj = NULL;
+
+	dq_json_object(ctx, NULL, root, "skipped", false, &obj);
+	if (ctx->rc != 0 || obj == NULL) {
+		return;
+	}
+	dq_json_check_keys(ctx, path, obj, keys, NULL);
+	skipped->reason = dq_json_enum(ctx, path, obj, "reason", true, &skip_reason_names);
+	dq_json_u32(ctx, path, obj, "saturatedPhaseIndex", true, 0, DQ_PHASE_INDEX_MAX,
+		    &skipped->saturated_phase_index, NULL);
+	dq_json_str(ctx, path, obj, "message", true, DQ_STR_ANY, 1, DQ_SKIP_MESSAGE_MAX_LEN,
+		    skipped->message, sizeof(skipped->message), NULL);
+}
+
+static void skipped_encode(struct dq_jbuild *b, struct json_object *root,
+			   const struct dq_phase_skipped *skipped)
+{
+	struct json_object *obj = dq_jb_object(b, root, "skipped");
+
+	dq_jb_enum(b, obj, "reason", &skip_reason_names, skipped->reason);
+	dq_jb_u64(b, obj, "saturatedPhaseIndex", skipped->saturated_phase_index);
+	dq_jb_str(b, obj, "message", skipped->message, sizeof(skipped->message));
+}
+
 /* The phase-completed members after deallocatedBytes: effective queue depth, read-backs and how
  * the phase ended (rounds, or the limit it reached). */
 static void readback_decode(struct dq_jctx *ctx, struct json_object *root,
@@ -144,6 +177,7 @@ static void readback_decode(struct dq_jctx *ctx, struct json_object *root,
 			     "a phase with rounds stops by its rounds, not by a limit");
 	}
 	streams_decode(ctx, root, done);
+	skipped_decode(ctx, root, &done->skipped);
 }
 
 static void readback_encode(struct dq_jbuild *b, struct json_object *root,
@@ -171,6 +205,9 @@ static void readback_encode(struct dq_jbuild *b, struct json_object *root,
 		for (size_t i = 0; i < done->stream_count; i++) {
 			dq_stream_totals_encode(b, dq_jb_append_object(b, arr), &done->streams[i]);
 		}
+	}
+	if (done->skipped.reason != DQ_SKIP_NONE) {
+		skipped_encode(b, root, &done->skipped);
 	}
 }
 

@@ -12,7 +12,7 @@ static const char *const phase_keys[] = {
 	"index",	  "name",	 "kind",	 "rw",		"readPercent",
 	"blockSizeBytes", "queueDepth",	 "rangePercent", "runtimeS",	"sizeBytes",
 	"passes",	  "dataPattern", "idleS",	 "purgeMethod", "purgeFallback",
-	"smartSnapshot",  "rounds",	 "streams",	 NULL
+	"smartSnapshot",  "rounds",	 "streams",	 "sweepGroup",	NULL
 };
 
 /* The schema's if-then rules and bounds, as the runner checks every phase (phase_rules.c). */
@@ -75,6 +75,8 @@ int dq_phase_spec_decode(struct dq_jctx *ctx, const struct dq_jpath *path, struc
 	if (ctx->rc == 0 && streams != NULL) {
 		dq_streams_decode(ctx, DQ_JPATH_KEY(path, "streams"), streams, p);
 	}
+	dq_json_str(ctx, path, obj, "sweepGroup", false, DQ_STR_PHASE_NAME, 0, 0, p->sweep_group,
+		    sizeof(p->sweep_group), &p->has_sweep_group);
 	if (ctx->rc == 0) {
 		phase_rules_check(ctx, path, p);
 	}
@@ -131,5 +133,8 @@ void dq_phase_spec_encode(struct dq_jbuild *b, struct json_object *obj,
 	}
 	if (p->stream_count > 0) {
 		dq_streams_encode(b, dq_jb_array(b, obj, "streams"), p);
+	}
+	if (p->has_sweep_group) {
+		dq_jb_str(b, obj, "sweepGroup", p->sweep_group, sizeof(p->sweep_group));
 	}
 }

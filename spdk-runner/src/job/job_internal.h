@@ -14,6 +14,7 @@
 #include "io/phase.h"
 #include "io/sink.h"
 #include "job/job_runner.h"
+#include "sweep_stop.h"
 
 struct dq_health_monitor;
 
@@ -31,6 +32,7 @@ struct job {
 	uint64_t random_write_bytes_since_reset;
 	struct dq_rounds_result rounds; /* the last phase with rounds */
 	uint64_t rounds_random_write_bytes; /* and its random steps' writes */
+	struct dq_sweep_stops sweep_stops; /* the sweep groups that saturated */
 	uint32_t seq;
 	int sink_rc;
 };

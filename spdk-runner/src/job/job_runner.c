@@ -240,6 +240,27 @@ static int phase_completed_event(struct job *job, const struct dq_phase_spec *sp
 	return rc;
 }
 
+/* A phase the runner does not run: phase-completed with skipped, no IO and no phase-started. */
+static int phase_skipped_event(struct job *job, const struct dq_phase_spec *spec,
+			       const struct dq_phase_skipped *skipped)
+{
+	struct dq_job_event *event = calloc(1, sizeof(*event));
+	int rc;
+
+	if (event == NULL) {
+		return -ENOMEM;
+	}
+	event->type = DQ_JOB_EVENT_PHASE_COMPLETED;
+	event->phase_completed.phase_index = spec->index;
+	dq_strlcpy(event->phase_completed.phase_name, spec->name,
+		   sizeof(event->phase_completed.phase_name));
+	event->phase_completed.kind = spec->kind;
+	event->phase_completed.skipped = *skipped;
+	rc = emit(job, event);
+	free(event);
+	return rc;
+}
+
 /* The closed-loop parameters of a workload or precondition phase. */
 static void io_params_from(const struct job *job, const struct dq_phase_spec *spec,
 			   struct dq_io_phase_params *params)
@@ -391,6 +412,7 @@ static int run_phase(struct job *job, const struct dq_phase_spec *spec,
 		return 0; /* the job's final event says what happened */
 	}
 	count_random_writes(job, spec, stats);
+	dq_sweep_stops_note(&job->sweep_stops, spec, stats);
 	rc = phase_completed_event(job, spec, stats,
 				   spec->kind == DQ_PHASE_KIND_WORKLOAD ||
 					   spec->kind == DQ_PHASE_KIND_PRECONDITION);
@@ -512,8 +534,15 @@ int dq_job_run(const struct dq_job_spec *spec, const struct dq_allowlist *allowl
 	start_ns = dq_phase_env_now(&job.env);
 	for (i = spec->first_phase; i < spec->phase_count && stats->fail_reason == DQ_FAIL_NONE;
 	     i++) {
+		struct dq_phase_skipped skipped = { 0 };
+
 		if (atomic_load(cancel) != 0) {
 			stats->cancelled = true;
+		} else if (dq_sweep_stops_skip(&job.sweep_stops, &spec->phases[i], &skipped)) {
+			rc = phase_skipped_event(&job, &spec->phases[i], &skipped);
+			if (rc != 0) {
+				goto out_free;
+			}
 		} else {
 			rc = run_phase(&job, &spec->phases[i], stats);
 			if (rc != 0) {

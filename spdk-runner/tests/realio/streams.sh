@@ -2,7 +2,8 @@
 # Multi-stream workloads on real IO and on the simulated drive: a rate-limited read stream beside
 # a saturating write stream (offered vs achieved each second, per-direction tails), the stall
 # demonstration (a drive stall of known length shows in the response-time tail of an open loop
-# and not in its service-time tail), trims as a stream on a file and on a loop device.
+# and not in its service-time tail), trims as a stream on a file and on a loop device, and a
+# latency-at-load sweep to saturation on the simulated drive.
 # Usage: streams.sh CASE (see the case list at the bottom).
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -125,14 +126,51 @@ case_trim_loop() {
 	echo "ok trim-loop: $before -> $after blocks"
 }
 
+# Latency at load on the simulated drive in its virtual time: after one sequential pass, 4 KiB
+# random reads offered open loop (Poisson, QD256) at 10k, 20k, 50k, 100k, 200k, 500k and 1M IOPS,
+# 10 s a step, one sweepGroup, as the latency-at-load profile runs them (its steps are 60 s). Its 8
+# dies at 70 us a read top out near 114k IOPS: every step up to 100k achieves its offer within 1 %,
+# 200k falls short (saturated), and the response P99.99 rises past 3x its low-load value at 100k
+# (the knee) and stays there. The runner stops the sweep there: 500k and 1M are skipped (reported,
+# no IO), and the job's clock holds only the steps that ran (20 s less than all seven).
+case_sweep_sim() {
+	start_case sweep-sim
+	local target=sim:test-enterprise-eager serial
+	serial=$(serial_of "$target" --engine sim)
+	allow_serial "$CASE_DIR/allow.json" "$serial"
+	python3 - "$serial" >"$CASE_DIR/job.json" <<'PY'
+import json, sys
+phases = [{"index": 0, "name": "precondition", "kind": "precondition", "rw": "write",
+           "blockSizeBytes": 131072, "queueDepth": 32, "rangePercent": 100, "passes": 1,
+           "dataPattern": "random"}]
+for rate in (10000, 20000, 50000, 100000, 200000, 500000, 1000000):
+    phases.append({"index": len(phases), "name": f"randread-4k-{rate // 1000}k", "kind": "workload",
+                   "runtimeS": 10, "streams": [{"name": "reads", "rw": "randread",
+                   "blockSizeBytes": 4096, "queueDepth": 256, "rateIops": rate,
+                   "arrivals": "poisson"}], "sweepGroup": "randread-4k"})
+print(json.dumps({"schemaVersion": 1, "type": "start", "commandId": "cmd-sweep", "jobId": "job-sweep",
+                  "runnerId": "local", "issuedAt": "2026-11-29T06:00:00.000Z",
+                  "device": {"serial": sys.argv[1]}, "phases": phases}))
+PY
+	run_json "$CASE_DIR/run.jsonl" --engine sim --filename "$target" --job "$CASE_DIR/job.json" \
+		--allowlist "$CASE_DIR/allow.json" --seed 1
+	[ "$STATUS" -eq 0 ] || fail "the run failed ($STATUS)"
+	"$CHECK" stream "$CASE_DIR/run.jsonl" || fail "invalid output"
+	python3 "$HERE/sweep_report.py" "$CASE_DIR/run.jsonl" --check kept-up-pct=1 saturated-from=5 \
+		knee-at=4 tail-rises-past-knee skipped-after-saturation=2 job-time-is-ran-steps ||
+		fail "the sweep did not show its knee, or stop at saturation, as it should"
+	echo "ok sweep-sim"
+}
+
 case "${1:-}" in
 stall-sim) case_stall_sim ;;
 mixed-sim) case_mixed_sim ;;
 mixed-loop) case_mixed_loop ;;
 trim-file) case_trim_file ;;
 trim-loop) case_trim_loop ;;
+sweep-sim) case_sweep_sim ;;
 *)
-	echo "usage: $0 stall-sim|mixed-sim|mixed-loop|trim-file|trim-loop" >&2
+	echo "usage: $0 stall-sim|mixed-sim|mixed-loop|trim-file|trim-loop|sweep-sim" >&2
 	exit 2
 	;;
 esac

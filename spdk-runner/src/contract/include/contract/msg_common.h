@@ -307,6 +307,10 @@ struct dq_phase_spec {
 	struct dq_round_spec rounds;
 	size_t stream_count; /* a multi-stream workload: the streams replace rw..queueDepth */
 	struct dq_stream_spec streams[DQ_STREAMS_MAX];
+	/* a latency-at-load sweep's steps share a group: once one saturates, the group's later
+	 * steps are skipped */
+	bool has_sweep_group;
+	char sweep_group[DQ_PHASE_NAME_MAX_LEN + 1];
 };
 
 /* Per-second completion latency percentiles, nanoseconds (#/$defs/latencyPercentilesNs). */

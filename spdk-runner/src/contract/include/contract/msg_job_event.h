@@ -85,6 +85,20 @@ enum dq_phase_limit {
 
 const char *dq_phase_limit_to_str(enum dq_phase_limit limit);
 
+/* Why the runner skipped a phase (common.schema.json#/$defs/phaseSkipped). */
+enum dq_skip_reason {
+	DQ_SKIP_NONE = 0, /* the phase ran */
+	DQ_SKIP_SWEEP_SATURATED, /* an earlier step of its sweepGroup saturated */
+};
+
+#define DQ_SKIP_MESSAGE_MAX_LEN 256
+
+struct dq_phase_skipped {
+	enum dq_skip_reason reason;
+	uint32_t saturated_phase_index;
+	char message[DQ_SKIP_MESSAGE_MAX_LEN + 1];
+};
+
 struct dq_job_event_phase_completed {
 	uint32_t phase_index;
 	char phase_name[DQ_PHASE_NAME_MAX_LEN + 1];
@@ -108,6 +122,7 @@ struct dq_job_event_phase_completed {
 	enum dq_phase_limit limit_reached; /* workload phases without rounds that ran to a limit */
 	size_t stream_count; /* multi-stream phases */
 	struct dq_stream_totals streams[DQ_STREAMS_MAX];
+	struct dq_phase_skipped skipped; /* reason NONE: the phase ran */
 };
 
 struct dq_job_event_smart_snapshot {

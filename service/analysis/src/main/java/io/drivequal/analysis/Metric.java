@@ -98,7 +98,32 @@ public enum Metric {
 	 * unit), divided by the capacity in TB, as buyers' flash targets state them.
 	 */
 	READ_KIBPS_PER_TB("readKiBpsPerTb", "KiB/s per TB"), WRITE_KIBPS_PER_TB("writeKiBpsPerTb", "KiB/s per TB"),
-	TRIM_KIBPS_PER_TB("trimKiBpsPerTb", "KiB/s per TB");
+	TRIM_KIBPS_PER_TB("trimKiBpsPerTb", "KiB/s per TB"),
+	/**
+	 * Latency at load: the offered read rate per TB of user capacity at the sweep's knee
+	 * (the first step whose read response-time P99.99 exceeds three times the lowest of
+	 * the steps before it, or that saturates), given for the knee's phase
+	 * (LatencyAtLoad).
+	 */
+	KNEE_READ_IOPS_PER_TB("kneeReadIopsPerTb", "IOPS per TB"),
+	/**
+	 * Latency at load: the achieved read rate per TB of user capacity up to which the
+	 * read response-time P99.99 stays at or below 2,500 µs (FioSynth's read P99.99
+	 * target) in every step, none saturated; 0 when the first step misses it.
+	 */
+	READ_IOPS_PER_TB_WITHIN_P9999_2500_US("readIopsPerTbWithinP9999Of2500Us", "IOPS per TB"),
+	/**
+	 * A phase's reads slower than 2,500 µs (FioSynth's read P99.99 target), from its
+	 * service-time histogram: the count, and per million reads.
+	 */
+	READ_IOS_ABOVE_2500_US("readIosAbove2500Us", "IOs"),
+	READ_IOS_ABOVE_2500_US_PER_MILLION("readIosAbove2500UsPerMillion", "IOs per million"),
+	/**
+	 * A phase's writes slower than 8 ms (FioSynth's write P99.99 target), from its
+	 * service-time histogram: the count, and per million writes.
+	 */
+	WRITE_IOS_ABOVE_8_MS("writeIosAbove8Ms", "IOs"),
+	WRITE_IOS_ABOVE_8_MS_PER_MILLION("writeIosAbove8MsPerMillion", "IOs per million");
 
 	private final String wireName;
 

@@ -119,6 +119,27 @@ public final class MetricValues {
 	}
 
 	/**
+	 * A count of IOs above a latency threshold and the same per million IOs of the
+	 * phase's direction (e.g. writeIosAbove8Ms and writeIosAbove8MsPerMillion).
+	 * @param count the count's metric
+	 * @param perMillion the per-million metric
+	 * @param phaseName the phase
+	 * @param histogram the direction's service-time histogram; empty (or no IOs): nothing
+	 * is put
+	 * @param thresholdNs the threshold
+	 * @return this
+	 */
+	public MetricValues putIosAbove(Metric count, Metric perMillion, String phaseName,
+			Optional<PhaseLatencyHistogram> histogram, long thresholdNs) {
+		if (histogram.isEmpty() || histogram.get().totalCount() == 0) {
+			return this;
+		}
+		long above = histogram.get().countAbove(thresholdNs);
+		put(count, phaseName, Measure.known(above));
+		return put(perMillion, phaseName, Measure.known(above * 1e6 / histogram.get().totalCount()));
+	}
+
+	/**
 	 * readKiBpsPerTb, writeKiBpsPerTb or trimKiBpsPerTb of a phase: bytes / 1024 over the
 	 * phase's duration, per TB (10^12 bytes) of user capacity.
 	 * @param metric one of the three
@@ -138,6 +159,32 @@ public final class MetricValues {
 		}
 		double kibPerS = bytes / 1024.0 / (durationNs / 1e9);
 		return put(metric, phaseName, Measure.known(kibPerS / (capacityBytes.getAsLong() / 1e12)));
+	}
+
+	/**
+	 * kneeReadIopsPerTb (for the knee's phase; without a knee, unknown for the job) and
+	 * readIopsPerTbWithinP9999Of2500Us (for the job) of a latency-at-load sweep.
+	 * @param sweep the sweep judged
+	 * @param capacityBytes the drive's user capacity; empty when not known
+	 * @return this
+	 */
+	public MetricValues putLatencyAtLoad(LatencyAtLoad.Sweep sweep, OptionalLong capacityBytes) {
+		Optional<LatencyAtLoad.Step> knee = sweep.knee();
+		if (knee.isPresent()) {
+			put(Metric.KNEE_READ_IOPS_PER_TB, knee.get().phaseName(),
+					LatencyAtLoad.perTb(knee.get().offeredIops(), capacityBytes));
+		}
+		else {
+			LatencyAtLoad.Step last = sweep.steps().get(sweep.steps().size() - 1);
+			put(Metric.KNEE_READ_IOPS_PER_TB,
+					Measure.unknown(String.format(java.util.Locale.ROOT,
+							"no knee within the sweep: the drive kept up to its last step (%.0f IOPS offered)",
+							last.offeredIops())));
+		}
+		double held = sweep.holdsUpTo(LatencyAtLoad.FIOSYNTH_READ_P9999_BOUND_NS)
+			.map(LatencyAtLoad.Step::achievedIops)
+			.orElse(0.0);
+		return put(Metric.READ_IOPS_PER_TB_WITHIN_P9999_2500_US, LatencyAtLoad.perTb(held, capacityBytes));
 	}
 
 	/**

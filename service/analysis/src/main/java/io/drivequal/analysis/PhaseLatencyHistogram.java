@@ -88,6 +88,26 @@ public record PhaseLatencyHistogram(int significantDigits, long totalCount, long
 	}
 
 	/**
+	 * The IOs slower than a threshold: those in buckets whose lowest value is above it.
+	 * Exact to the bucket layout (an IO at most 1/128 above the threshold, in the
+	 * threshold's own bucket, is not counted); 0 when the maximum is not above it.
+	 * @param thresholdNs the threshold
+	 * @return the count
+	 */
+	public long countAbove(long thresholdNs) {
+		if (this.maxNs <= thresholdNs) {
+			return 0;
+		}
+		long above = 0;
+		for (BucketCount bucket : this.counts) {
+			if (bucket.lowestEquivalentValueNs() > thresholdNs) {
+				above += bucket.count();
+			}
+		}
+		return above;
+	}
+
+	/**
 	 * One non-empty bucket.
 	 *
 	 * @param lowestEquivalentValueNs the bucket's lowest value

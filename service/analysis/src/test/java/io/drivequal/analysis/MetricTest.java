@@ -21,7 +21,9 @@ class MetricTest {
 				"ocpIncompleteShutdownsDelta", "ocpEndToEndDetectedErrorsDelta", "ocpBadUserNandBlocksDelta",
 				"ocpBadSystemNandBlocksDelta", "ocpXorRecoveryCountDelta", "ocpPcieCorrectableErrorsDelta",
 				"ocpThermalThrottlingEventsDelta", "ocpLatencyMonitorCommands", "writeLatencyMaxUs", "readLatencyMaxUs",
-				"readKiBpsPerTb", "writeKiBpsPerTb", "trimKiBpsPerTb");
+				"readKiBpsPerTb", "writeKiBpsPerTb", "trimKiBpsPerTb", "kneeReadIopsPerTb",
+				"readIopsPerTbWithinP9999Of2500Us", "readIosAbove2500Us", "readIosAbove2500UsPerMillion",
+				"writeIosAbove8Ms", "writeIosAbove8MsPerMillion");
 	}
 
 	@Test

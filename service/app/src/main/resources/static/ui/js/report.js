@@ -280,8 +280,14 @@ const Report = (() => {
 				: el('p', { class: 'muted' }, 'No latency histograms.'));
 	}
 
-	/** What ended a phase: the limit a workload reached, or how its adaptive rounds stopped. */
+	/**
+	 * What ended a phase: the limit a workload reached, or how its adaptive rounds stopped; a
+	 * phase the runner skipped (a sweep stopped at saturation) says so and why.
+	 */
 	function endedBy(p) {
+		if (p.skipped) {
+			return p.skipped.message;
+		}
 		if (p.limitReached) {
 			return p.limitReached === 'runtimeS' ? 'its time (runtimeS)' : 'its size (sizeBytes)';
 		}

@@ -4,7 +4,8 @@
  * per second, and per direction the service time (submission to completion) beside the response
  * time (intended issue to completion, open loops only) to P99.9999 and max
  * (docs/methodology.md); with several such phases (a sweep of offered rates), the latency-at-load
- * chart: read percentiles against the achieved rate, one point per phase.
+ * chart: read percentiles against the achieved rate, one point per phase, or, for a sweep the
+ * analysis found (job.analysis.latencyAtLoad), against the offered rate with the knee marked.
  */
 'use strict';
 
@@ -142,7 +143,88 @@ const Streams = (() => {
 		});
 	}
 
-	function table(points) {
+	/**
+	 * Latency at load of a sweep the analysis found (job.analysis.latencyAtLoad): per step
+	 * the read percentiles against the offered rate (log axes), the knee marked, the 2,500 µs
+	 * P99.99 bound drawn; beside it achieved against offered, where saturation shows. Steps
+	 * the runner skipped after saturation are listed (skipped, and why), never plotted.
+	 */
+	function sweep(section, phases, job) {
+		const found = job.analysis.latencyAtLoad;
+		const metrics = job.analysis.metrics || {};
+		const byIndex = new Map(phases.map((p) => [p.phaseIndex, p]));
+		const rows = found.steps.map((step) => {
+			const phase = byIndex.get(step.phaseIndex) || { phaseName: step.phaseName, streams: [] };
+			const reads = phase.streams.filter((s) => s.openLoop).flatMap((s) => s.directions.filter((d) => d.direction === 'read'));
+			const worst = (key, time) => {
+				const values = reads.filter((d) => d[time]).map((d) => d[time][key] / 1000);
+				return values.length ? Math.max(...values) : null;
+			};
+			return {
+				phase, step, x: step.offeredIops, achieved: step.achievedIops,
+				p99: worst('p99Ns', 'service'), p9999: worst('p99_99Ns', 'service'),
+				p99r: worst('p99Ns', 'response'), p9999r: step.readResponseP9999Us,
+			};
+		});
+		const points = rows.filter((p) => !p.step.skipped);
+		const skipped = rows.filter((p) => p.step.skipped);
+		const knee = points.find((p) => p.phase.phaseName === found.kneePhase);
+		const held = points.find((p) => p.phase.phaseName === found.holdsP9999Of2500UsUpToPhase);
+		const perTb = (name, phaseName) => {
+			const v = metrics[name] && metrics[name][phaseName];
+			return v == null ? '' : ` (${num(v, 0)} per TB)`;
+		};
+		const saturated = points.find((p) => p.phase.phaseName === found.saturatedPhase);
+		const summary = el('p', { id: 'streams-sweep-summary' },
+			knee ? `Knee at ${num(knee.x, 0)} read IOPS offered${perTb('kneeReadIopsPerTb', knee.phase.phaseName)}, by ${found.kneeBy}: `
+				+ (found.kneeBy === 'latency' ? `response P99.99 ${num(knee.p9999r, 1)} µs, over ${num(found.kneeMultiple, 0)}× the lowest before it. ` : 'the drive fell behind the offer. ')
+				: `No knee within the sweep: the drive kept up to ${num(points[points.length - 1].x, 0)} IOPS offered. `,
+			saturated ? `First saturated step: ${saturated.phase.phaseName} (${num(saturated.achieved, 0)} of ${num(saturated.x, 0)} IOPS, under ${num(100 * (1 - found.saturationMargin), 0)} %). ` : 'No step saturated. ',
+			held ? `Read P99.99 ≤ 2,500 µs held up to ${num(held.achieved, 0)} IOPS achieved${perTb('readIopsPerTbWithinP9999Of2500Us', '')}.`
+				: 'Read P99.99 ≤ 2,500 µs did not hold at the first step.',
+			skipped.length ? ` Skipped after saturation (the runner stopped the sweep): ${skipped.map((p) => `${p.phase.phaseName} (${num(p.x, 0)} IOPS)`).join(', ')}.` : '');
+		const chart = el('div', { id: 'streams-knee-chart' });
+		const rate = el('div', { id: 'streams-sweep-rate-chart' });
+		section.append(el('h3', {}, 'Latency at load'), summary, chart, rate, table(rows, found));
+		section.dataset.kneePhase = found.kneePhase || '';
+		section.dataset.saturatedPhase = found.saturatedPhase || '';
+		const x = points.map((p) => p.x);
+		const ys = points.flatMap((p) => [p.p99, p.p9999, p.p99r, p.p9999r]).filter((v) => v != null && v > 0);
+		Charts.xy(chart, {
+			title: 'Read latency against the offered read rate, one point per step',
+			xLabel: 'read IOPS offered', yLabel: 'µs', xLog: true, yLog: true, xValues: (v) => DQ.si(v),
+			levels: [{ value: 2500, label: 'P99.99 bound 2,500 µs', color: '#8a5a00' }],
+			segments: knee ? [{ x0: knee.x, x1: knee.x, y0: Math.min(...ys), y1: Math.max(...ys), label: `knee (${found.kneeBy})`, color: '#d1495b' }] : [],
+			series: [
+				{ label: 'P99 service', x, y: points.map((p) => p.p99), color: '#1f5fbf' },
+				{ label: 'P99.99 service', x, y: points.map((p) => p.p9999), color: '#3a9d5d' },
+				{ label: 'P99 response', x, y: points.map((p) => p.p99r), color: '#e08a00' },
+				{ label: 'P99.99 response', x, y: points.map((p) => p.p9999r), color: '#d1495b' },
+			],
+		});
+		Charts.xy(rate, {
+			title: 'Achieved against offered read rate, one point per step (on the diagonal: the drive kept up)',
+			xLabel: 'read IOPS offered', yLabel: 'IOPS', xLog: true, yLog: true, xValues: (v) => DQ.si(v),
+			series: [
+				{ label: 'offered', x, y: x, color: '#6b6b6b' },
+				{ label: 'achieved', x, y: points.map((p) => p.achieved) },
+			],
+		});
+	}
+
+	function table(points, found) {
+		if (found) {
+			const head = ['step', 'offered IOPS', 'achieved IOPS', 'achieved %', 'P99 service µs', 'P99.99 service µs', 'P99 response µs', 'P99.99 response µs', ''];
+			return el('table', { id: 'streams-knee-table' },
+				el('thead', {}, el('tr', {}, head.map((h, i) => el('th', { class: i ? 'num' : null }, h)))),
+				el('tbody', {}, points.map((p) => el('tr', { 'data-phase': p.phase.phaseName, 'data-saturated': String(p.step.saturated), 'data-skipped': String(!!p.step.skipped) },
+					(p.step.skipped
+						? [p.phase.phaseName, num(p.x, 0), '—', '—', '—', '—', '—', '—', `skipped: saturated at ${found.saturatedPhase}`]
+						: [p.phase.phaseName, num(p.x, 0), num(p.achieved, 0), num(100 * p.achieved / p.x, 1),
+							...[p.p99, p.p9999, p.p99r, p.p9999r].map((v) => (v == null ? '—' : num(v, 1))),
+							[p.phase.phaseName === found.kneePhase ? 'knee' : null, p.step.saturated ? 'saturated' : null].filter(Boolean).join(', ')])
+						.map((c, i) => el('td', { class: i ? 'num' : null, title: (i === 8 && p.step.skipped) ? p.step.skipped : null }, String(c)))))));
+		}
 		const head = ['phase', 'read IOPS achieved', 'P99 service µs', 'P99.99 service µs', 'P99 response µs', 'P99.99 response µs'];
 		return el('table', { id: 'streams-knee-table' },
 			el('thead', {}, el('tr', {}, head.map((h, i) => el('th', { class: i ? 'num' : null }, h)))),
@@ -162,7 +244,15 @@ const Streams = (() => {
 				+ 'Percentiles are nearest-rank from each phase\'s histogram.'));
 		container.append(section);
 		const drawn = [];
+		// a step the runner skipped (its sweep saturated before it) has nothing to draw: say why
+		const skipped = new Map(((data.job && data.job.analysis && data.job.analysis.phases) || [])
+			.filter((p) => p.skipped).map((p) => [p.phaseIndex, p.skipped]));
 		for (const phase of phases) {
+			if (skipped.has(phase.phaseIndex)) {
+				section.append(el('h3', { 'data-skipped-phase': phase.phaseName },
+					`Phase ${phase.phaseIndex}: ${phase.phaseName} — ${skipped.get(phase.phaseIndex).message}`));
+				continue;
+			}
 			section.append(el('h3', {}, `Phase ${phase.phaseIndex}: ${phase.phaseName} (${phase.runtimeS} s)`));
 			for (const stream of phase.streams) {
 				const p = panel(phase, stream);
@@ -173,7 +263,12 @@ const Streams = (() => {
 		for (const [stream, rate, latency] of drawn) {
 			charts(stream, rate, latency);
 		}
-		knee(section, phases);
+		if (data.job && data.job.analysis && data.job.analysis.latencyAtLoad) {
+			sweep(section, phases, data.job);
+		}
+		else {
+			knee(section, phases);
+		}
 		section.dataset.streams = String(drawn.length);
 	}
 

@@ -48,6 +48,12 @@ final class JobAnalyzer {
 	/** The seeds' zoom starts at t = 1400 s, for 2000 s phases only. */
 	private static final long SEEDS_PHASE_LENGTH_S = 2000;
 
+	/** readIosAbove2500Us: FioSynth's read P99.99 target (4K_L2R6DWPD_wTRIM). */
+	private static final long READ_COUNT_THRESHOLD_NS = 2_500_000;
+
+	/** writeIosAbove8Ms: FioSynth's write P99.99 target (4K_L2R6DWPD_wTRIM). */
+	private static final long WRITE_COUNT_THRESHOLD_NS = 8_000_000;
+
 	private JobAnalyzer() {
 	}
 
@@ -62,13 +68,14 @@ final class JobAnalyzer {
 	 * a phase with adaptive rounds stopped, as the runner reported it (the report's SNIA
 	 * pages plot its rounds), limitReached the limit that ended a workload phase
 	 * (runtimeS or sizeBytes; null for other phases, and for runners or imports that do
-	 * not say).
+	 * not say), skipped why the runner did not run the phase (reason,
+	 * saturatedPhaseIndex, message; null when it ran).
 	 */
 	record PhaseAnalysis(int phaseIndex, String phaseName, String kind, int samples, Long expectedSamples,
 			IopsPhaseAnalysis iops, Optional<Throughput.ThroughputResult> throughput, Optional<LatencyQos> writeLatency,
 			Optional<LatencyQos> readLatency, WriteAmplification.WafResult waf, EnduranceProjection endurance,
 			Optional<QueueDepth> queueDepth, Map<String, Object> purgeVerification, Map<String, Object> verify,
-			Map<String, Object> rounds, String limitReached) {
+			Map<String, Object> rounds, String limitReached, Map<String, Object> skipped) {
 	}
 
 	/**
@@ -102,10 +109,12 @@ final class JobAnalyzer {
 	 * that ran, WIPC, write cache, active range, rounds)
 	 * @param metrics every known figure the verdict could judge: metric wire name to
 	 * (phase name, or "" for the job) to value; what a campaign compares across samples
+	 * @param latencyAtLoad the sweep of offered read rates, its saturation and knee; null
+	 * when the job has none
 	 */
 	record JobAnalysis(List<PhaseAnalysis> phases, Measure trimRecovery, Measure idleRecovery, Verdict verdict,
 			List<String> notes, HealthAnalysis health, List<SniaConformance.TestLine> sniaConformance,
-			Map<String, Map<String, Double>> metrics) {
+			Map<String, Map<String, Double>> metrics, LatencyAtLoadSteps.View latencyAtLoad) {
 	}
 
 	static JobAnalysis analyze(CompletedJobs.JobFacts job, Optional<Profile> profile, List<PhaseInput> inputs,
@@ -140,10 +149,16 @@ final class JobAnalyzer {
 				values.putThroughput(spec.name(), throughput);
 				throughput.ifPresent((result) -> throughputByName.put(spec.name(), result));
 			}
-			Optional<LatencyQos> writeLatency = latency(input.result(), "write");
-			Optional<LatencyQos> readLatency = latency(input.result(), "read");
+			Optional<PhaseLatencyHistogram> writes = histogram(input.result(), "write");
+			Optional<PhaseLatencyHistogram> reads = histogram(input.result(), "read");
+			Optional<LatencyQos> writeLatency = writes.flatMap(LatencyQosAnalyzer::of);
+			Optional<LatencyQos> readLatency = reads.flatMap(LatencyQosAnalyzer::of);
 			values.putWriteLatency(spec.name(), writeLatency);
 			values.putReadLatency(spec.name(), readLatency);
+			values.putIosAbove(Metric.WRITE_IOS_ABOVE_8_MS, Metric.WRITE_IOS_ABOVE_8_MS_PER_MILLION, spec.name(),
+					writes, WRITE_COUNT_THRESHOLD_NS);
+			values.putIosAbove(Metric.READ_IOS_ABOVE_2500_US, Metric.READ_IOS_ABOVE_2500_US_PER_MILLION, spec.name(),
+					reads, READ_COUNT_THRESHOLD_NS);
 			putBandwidthPerTb(values, spec.name(), input.result(), job.capacityBytes());
 			WriteAmplification.WafResult waf = null;
 			EnduranceProjection endurance = null;
@@ -161,7 +176,8 @@ final class JobAnalyzer {
 					readBackOf(input.result(), "purgeVerification"), readBackOf(input.result(), "verify"),
 					readBackOf(input.result(), "rounds"),
 					(input.result() != null && input.result().get("limitReached") instanceof String limit) ? limit
-							: null));
+							: null,
+					readBackOf(input.result(), "skipped")));
 		}
 		Measure trim = trimRecovery(throughputByName);
 		Measure idle = idleRecovery(inputs, iopsByName);
@@ -169,11 +185,15 @@ final class JobAnalyzer {
 		values.put(Metric.IDLE_RECOVERY, idle);
 		HealthAnalysis healthAnalysis = health(inputs, health);
 		healthAnalysis.putInto(values);
+		Optional<LatencyAtLoadSteps.Found> sweep = LatencyAtLoadSteps.of(inputs);
+		sweep.ifPresent((found) -> values.putLatencyAtLoad(found.sweep(),
+				(job.capacityBytes() != null) ? OptionalLong.of(job.capacityBytes()) : OptionalLong.empty()));
 		Verdict verdict = VerdictJudge.judge(criteria(job, profile, values), values);
 		Map<String, Map<String, Double>> metrics = new LinkedHashMap<>();
 		values.known().forEach((metric, byPhase) -> metrics.put(metric.wireName(), byPhase));
 		return new JobAnalysis(phases, trim, idle, verdict, notes, healthAnalysis,
-				SniaConformance.of(inputs, job.driveCapabilities(), job.capacityBytes()), metrics);
+				SniaConformance.of(inputs, job.driveCapabilities(), job.capacityBytes()), metrics,
+				sweep.map(LatencyAtLoadSteps.Found::view).orElse(null));
 	}
 
 	private static HealthAnalysis health(List<PhaseInput> inputs,
@@ -279,7 +299,7 @@ final class JobAnalyzer {
 	}
 
 	@SuppressWarnings("unchecked")
-	private static Optional<LatencyQos> latency(Map<String, Object> result, String direction) {
+	private static Optional<PhaseLatencyHistogram> histogram(Map<String, Object> result, String direction) {
 		if (result == null || !(result.get(direction) instanceof Map<?, ?> totals)
 				|| !(totals.get("latencyHistogram") instanceof Map<?, ?> histogram)) {
 			return Optional.empty();
@@ -289,7 +309,7 @@ final class JobAnalyzer {
 		for (int i = 0; i < pairs.length; i++) {
 			pairs[i] = new long[] { counts.get(i).get(0).longValue(), counts.get(i).get(1).longValue() };
 		}
-		return LatencyQosAnalyzer.of(PhaseLatencyHistogram.fromPairs(((Number) histogram.get("totalCount")).longValue(),
+		return Optional.of(PhaseLatencyHistogram.fromPairs(((Number) histogram.get("totalCount")).longValue(),
 				((Number) histogram.get("minNs")).longValue(), ((Number) histogram.get("maxNs")).longValue(), pairs));
 	}
 

@@ -23,18 +23,29 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * sent to a runner
  * @param purgeFallback purge phases: deallocate when the buyer accepts a TRIM where the
  * drive (or its runner) cannot do purgeMethod; absent, such a purge is refused
+ * @param sweepGroup the latency-at-load sweep the phase is a step of: once a step of the
+ * group saturates, the runner skips the group's later steps and reports each as skipped
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record PhaseSpec(Integer index, String name, String kind, String rw, Integer readPercent, Integer blockSizeBytes,
 		Integer queueDepth, Double rangePercent, Long runtimeS, Long sizeBytes, Integer passes, String dataPattern,
 		Long idleS, String purgeMethod, Boolean smartSnapshot, Integer capacityMultiple, RoundSpec rounds,
-		String purgeFallback, List<StreamSpec> streams) {
+		String purgeFallback, List<StreamSpec> streams, String sweepGroup) {
 
 	/** The most capacityMultiple may ask: a thousand drive writes. */
 	public static final int MAX_CAPACITY_MULTIPLE = 1000;
 
 	@JsonCreator
 	public PhaseSpec {
+	}
+
+	/** A phase outside a latency-at-load sweep. */
+	public PhaseSpec(Integer index, String name, String kind, String rw, Integer readPercent, Integer blockSizeBytes,
+			Integer queueDepth, Double rangePercent, Long runtimeS, Long sizeBytes, Integer passes, String dataPattern,
+			Long idleS, String purgeMethod, Boolean smartSnapshot, Integer capacityMultiple, RoundSpec rounds,
+			String purgeFallback, List<StreamSpec> streams) {
+		this(index, name, kind, rw, readPercent, blockSizeBytes, queueDepth, rangePercent, runtimeS, sizeBytes, passes,
+				dataPattern, idleS, purgeMethod, smartSnapshot, capacityMultiple, rounds, purgeFallback, streams, null);
 	}
 
 	/** A phase without a purge fallback or streams. */
@@ -131,14 +142,14 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 		return new PhaseSpec(newIndex, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
 				this.queueDepth, this.rangePercent, this.runtimeS, this.sizeBytes, this.passes, this.dataPattern,
 				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, this.rounds,
-				this.purgeFallback, this.streams);
+				this.purgeFallback, this.streams, this.sweepGroup);
 	}
 
 	public PhaseSpec withRangePercent(Double newRangePercent) {
 		return new PhaseSpec(this.index, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
 				this.queueDepth, newRangePercent, this.runtimeS, this.sizeBytes, this.passes, this.dataPattern,
 				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, this.rounds,
-				this.purgeFallback, this.streams);
+				this.purgeFallback, this.streams, this.sweepGroup);
 	}
 
 	/**
@@ -153,7 +164,7 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 		return new PhaseSpec(this.index, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
 				this.queueDepth, this.rangePercent, this.runtimeS, this.capacityMultiple * userCapacityBytes,
 				this.passes, this.dataPattern, this.idleS, this.purgeMethod, this.smartSnapshot, null, this.rounds,
-				this.purgeFallback, this.streams);
+				this.purgeFallback, this.streams, this.sweepGroup);
 	}
 
 	/**
@@ -175,14 +186,14 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 				(override.capacityMultiple != null) ? override.capacityMultiple
 						: (override.sizeBytes != null) ? null : this.capacityMultiple,
 				pick(override.rounds, this.rounds), pick(override.purgeFallback, this.purgeFallback),
-				pick(override.streams, this.streams));
+				pick(override.streams, this.streams), pick(override.sweepGroup, this.sweepGroup));
 	}
 
 	public PhaseSpec withRounds(RoundSpec newRounds) {
 		return new PhaseSpec(this.index, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
 				this.queueDepth, this.rangePercent, this.runtimeS, this.sizeBytes, this.passes, this.dataPattern,
 				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, newRounds, this.purgeFallback,
-				this.streams);
+				this.streams, this.sweepGroup);
 	}
 
 	/**
@@ -192,7 +203,7 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 		return new PhaseSpec(this.index, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
 				this.queueDepth, this.rangePercent, this.runtimeS, this.sizeBytes, this.passes, this.dataPattern,
 				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, this.rounds, fallback,
-				this.streams);
+				this.streams, this.sweepGroup);
 	}
 
 	private static <T> T pick(T preferred, T fallback) {

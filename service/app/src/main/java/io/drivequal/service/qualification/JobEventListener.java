@@ -174,7 +174,8 @@ class JobEventListener {
 	/**
 	 * The effective queue depth as a plain number (the message carries it x 1000), and
 	 * the read-backs, a multi-stream phase's trims and streams, and how the phase stopped
-	 * (its adaptive rounds, or the limit it reached), as sent.
+	 * (its adaptive rounds, or the limit it reached) or why it never ran (skipped), as
+	 * sent.
 	 */
 	private Map<String, Object> measured(JsonNode event) {
 		Map<String, Object> measured = new LinkedHashMap<>();
@@ -182,7 +183,7 @@ class JobEventListener {
 		if (milli != null) {
 			measured.put("effectiveQueueDepth", milli.asLong() / 1000.0);
 		}
-		for (String readBack : new String[] { "purgeVerification", "verify", "rounds", "trim" }) {
+		for (String readBack : new String[] { "purgeVerification", "verify", "rounds", "trim", "skipped" }) {
 			if (event.get(readBack) != null) {
 				measured.put(readBack, toMap(event.get(readBack)));
 			}

@@ -263,6 +263,7 @@ class QualificationService {
 			}
 			phases = plan.phases();
 		}
+		phases = SweepPlan.expanded(phases, plan.sweep());
 		if (plan.purgeFallback() != null && phases.stream().noneMatch((phase) -> "purge".equals(phase.kind()))) {
 			throw new BadRequestException("plan.purgeFallback", "the plan has no purge phase to fall back from");
 		}

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import io.drivequal.service.catalog.PhaseSpec;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMax;
@@ -49,12 +50,43 @@ public record SubmitRequest(@NotNull @Valid DriveSelector drive, @NotNull @Valid
 	 * refused (422)
 	 * @param latencyMonitor configure the drive's OCP latency monitor before the first
 	 * phase
+	 * @param sweep a latency-at-load sweep: one of the plan's multi-stream phases
+	 * expanded into a step per offered rate (docs/api.md)
 	 */
 	public record TestPlan(@Size(max = 64) String profile, @Positive @DecimalMax("100") Double rangePercent,
 			Map<String, PhaseSpec> phaseOverrides, @Size(min = 1, max = 64) List<@NotNull PhaseSpec> phases,
 			@Valid AnalysisSettings analysis,
 			@Pattern(regexp = "^deallocate$", message = "must be deallocate") String purgeFallback,
-			@Valid LatencyMonitorConfig latencyMonitor) {
+			@Valid LatencyMonitorConfig latencyMonitor, Sweep sweep) {
+
+		@JsonCreator
+		public TestPlan {
+		}
+
+		/** A plan without a sweep. */
+		public TestPlan(String profile, Double rangePercent, Map<String, PhaseSpec> phaseOverrides,
+				List<PhaseSpec> phases, AnalysisSettings analysis, String purgeFallback,
+				LatencyMonitorConfig latencyMonitor) {
+			this(profile, rangePercent, phaseOverrides, phases, analysis, purgeFallback, latencyMonitor, null);
+		}
+
+	}
+
+	/**
+	 * plan.sweep: which phase to sweep and the rates, as a list or as start, step and
+	 * count.
+	 *
+	 * @param phase the name of a multi-stream workload phase of the plan: its steps
+	 * replace it, named phase-RATE (10k, 1m) and all in sweepGroup phase
+	 * @param stream the name of its open-loop stream whose rateIops each step sets; may
+	 * be absent when the phase has exactly one open-loop stream at rateIops
+	 * @param ratesIops the rates, rising; or instead
+	 * @param startIops the first rate,
+	 * @param stepIops added for each next one,
+	 * @param steps how many
+	 */
+	public record Sweep(String phase, String stream, List<Long> ratesIops, Long startIops, Long stepIops,
+			Integer steps) {
 	}
 
 }

@@ -226,6 +226,29 @@ class JobAnalyzerTest {
 		assertThat(half.basis()).startsWith("no purge or fill precedes it");
 	}
 
+	@Test
+	void writesAboveEightMillisecondsAreCountedFromThePhasesHistogramAndJudged() {
+		// 999,000 writes at 100 µs and 1,000 at 9.0 ms (lowest equivalent values of the
+		// contract's layout): 1,000 above 8 ms of 1,000,000, 1,000 per million
+		org.HdrHistogram.Histogram layout = new org.HdrHistogram.Histogram(2);
+		long fast = layout.lowestEquivalentValue(100_000);
+		long slow = layout.lowestEquivalentValue(9_000_000);
+		Map<String, Object> result = Map.of("durationNs", 2_000_000_000_000L, "samples", 2000L, "write",
+				Map.of("ios", 1_000_000L, "bytes", 4_096_000_000L, "latencyHistogram",
+						Map.of("totalCount", 1_000_000L, "minNs", fast, "maxNs", slow, "counts",
+								List.of(List.of(fast, 999_000L), List.of(slow, 1_000L)))),
+				"read", Map.of("ios", 0L, "bytes", 0L));
+		CompletedJobs.JobFacts job = job(List.of(new Criterion("writeIosAbove8MsPerMillion", "atMost", 500.0, null)));
+		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(job, Optional.of(this.consistency),
+				List.of(new JobAnalyzer.PhaseInput(this.randwrite, result, flat(2000, 10000), null)), List.of());
+		assertThat(analysis.metrics().get("writeIosAbove8Ms")).containsExactly(Map.entry("randwrite-4k-qd32", 1000.0));
+		assertThat(analysis.metrics().get("writeIosAbove8MsPerMillion"))
+			.containsExactly(Map.entry("randwrite-4k-qd32", 1000.0));
+		// no reads: no read count
+		assertThat(analysis.metrics()).doesNotContainKey("readIosAbove2500Us");
+		assertThat(analysis.verdict().outcome()).isEqualTo(Outcome.FAIL);
+	}
+
 	private CompletedJobs.JobFacts job(List<Criterion> criteria) {
 		return new CompletedJobs.JobFacts("q-1", "consistency-2000s", "SIM-1", "DQSIM-T", "1.0", 16L << 30,
 				this.consistency.phases(), null, criteria, Instant.parse("2026-11-22T21:00:00Z"), null);

@@ -42,6 +42,17 @@ class PhaseResultDocumentTest {
 		.path("mappings");
 
 	@Test
+	void aSkippedSweepStepKeepsWhyAndWhichStepSaturated() {
+		JsonNode event = this.contracts.mapper()
+			.readTree(Contracts.resource("examples/job-event/valid/phase-completed-skipped-sweep-saturated.json"));
+		Map<String, Object> document = document(event);
+		assertThat(document).extractingByKey("skipped", MAP)
+			.containsEntry("reason", "sweep-saturated")
+			.containsEntry("saturatedPhaseIndex", 1);
+		assertThat(document).containsEntry("durationNs", 0L).containsEntry("samples", 0L);
+	}
+
+	@Test
 	void aPhaseWithRoundsKeepsEachStepsWindowLatency() {
 		JsonNode event = this.contracts.mapper()
 			.readTree(Contracts.resource("examples/job-event/valid/phase-completed-rounds-latency-window.json"));
