@@ -164,7 +164,7 @@ class CampaignController {
 	 * with each sample's own beside them.
 	 */
 	@GetMapping("/{id}/latency")
-	CampaignLatency.View latency(@PathVariable String id) {
+	CampaignLatency.FleetLatencyView latency(@PathVariable String id) {
 		return CampaignLatency.of(this.campaigns.current(id), this.histograms);
 	}
 

@@ -33,7 +33,7 @@ final class CampaignLatency {
 	 * @param profiles per profile, phase and direction the fleet-wide figures
 	 * @param left samples whose job has no result yet, with why
 	 */
-	record View(String campaign, List<Row> profiles, List<String> left, String method) {
+	record FleetLatencyView(String campaign, List<FleetLatencyRow> profiles, List<String> left, String method) {
 	}
 
 	/**
@@ -42,22 +42,22 @@ final class CampaignLatency {
 	 * @param perSample each sample's own QoS, for comparison
 	 */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
-	record Row(String profile, String phase, String direction, List<String> samples, Figures fleet,
-			List<SampleFigures> perSample) {
+	record FleetLatencyRow(String profile, String phase, String direction, List<String> samples, LatencyFigures fleet,
+			List<SampleLatency> perSample) {
 	}
 
-	record Figures(long ios, double meanUs, double p50Us, double p99Us, double p99_9Us, double p99_99Us,
+	record LatencyFigures(long ios, double meanUs, double p50Us, double p99Us, double p99_9Us, double p99_99Us,
 			double p99_9999Us, double maxUs) {
 
-		static Figures of(LatencyQos qos) {
-			return new Figures(qos.count(), qos.meanNs() / 1000.0, LatencyQos.toUs(qos.p50Ns()),
+		static LatencyFigures of(LatencyQos qos) {
+			return new LatencyFigures(qos.count(), qos.meanNs() / 1000.0, LatencyQos.toUs(qos.p50Ns()),
 					LatencyQos.toUs(qos.p99Ns()), LatencyQos.toUs(qos.p99_9Ns()), LatencyQos.toUs(qos.p99_99Ns()),
 					LatencyQos.toUs(qos.p99_9999Ns()), LatencyQos.toUs(qos.maxNs()));
 		}
 
 	}
 
-	record SampleFigures(String serial, Figures figures) {
+	record SampleLatency(String serial, LatencyFigures figures) {
 	}
 
 	/** One sample's histogram of one profile's phase and direction. */
@@ -66,7 +66,7 @@ final class CampaignLatency {
 	}
 
 	/** The campaign's histograms, read from its completed jobs' phase results. */
-	static View of(CampaignService.Current current, PhaseHistograms histograms) {
+	static FleetLatencyView of(CampaignService.Current current, PhaseHistograms histograms) {
 		List<SampleHistogram> found = new ArrayList<>();
 		List<String> left = new ArrayList<>();
 		for (Campaign.Cell cell : current.campaign().cells()) {
@@ -85,19 +85,19 @@ final class CampaignLatency {
 						.add(new SampleHistogram(cell.plan(), phase.phaseName(), "read", cell.serial(), h)));
 			}
 		}
-		return new View(current.campaign().campaignId(), merge(found), left, METHOD);
+		return new FleetLatencyView(current.campaign().campaignId(), merge(found), left, METHOD);
 	}
 
 	/**
 	 * Groups the histograms by profile, phase and direction (in the order met) and merges
 	 * each group's.
 	 */
-	static List<Row> merge(List<SampleHistogram> histograms) {
+	static List<FleetLatencyRow> merge(List<SampleHistogram> histograms) {
 		Map<List<String>, List<SampleHistogram>> groups = new LinkedHashMap<>();
 		for (SampleHistogram h : histograms) {
 			groups.computeIfAbsent(List.of(h.profile(), h.phase(), h.direction()), (key) -> new ArrayList<>()).add(h);
 		}
-		List<Row> rows = new ArrayList<>();
+		List<FleetLatencyRow> rows = new ArrayList<>();
 		for (Map.Entry<List<String>, List<SampleHistogram>> group : groups.entrySet()) {
 			List<SampleHistogram> members = group.getValue();
 			Optional<LatencyQos> fleet = LatencyQosAnalyzer
@@ -105,13 +105,13 @@ final class CampaignLatency {
 			if (fleet.isEmpty()) {
 				continue;
 			}
-			List<SampleFigures> perSample = new ArrayList<>();
+			List<SampleLatency> perSample = new ArrayList<>();
 			for (SampleHistogram member : members) {
 				LatencyQosAnalyzer.of(member.histogram())
-					.ifPresent((qos) -> perSample.add(new SampleFigures(member.serial(), Figures.of(qos))));
+					.ifPresent((qos) -> perSample.add(new SampleLatency(member.serial(), LatencyFigures.of(qos))));
 			}
-			rows.add(new Row(group.getKey().get(0), group.getKey().get(1), group.getKey().get(2),
-					members.stream().map(SampleHistogram::serial).toList(), Figures.of(fleet.get()), perSample));
+			rows.add(new FleetLatencyRow(group.getKey().get(0), group.getKey().get(1), group.getKey().get(2),
+					members.stream().map(SampleHistogram::serial).toList(), LatencyFigures.of(fleet.get()), perSample));
 		}
 		return rows;
 	}

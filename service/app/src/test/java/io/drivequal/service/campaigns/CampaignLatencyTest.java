@@ -57,11 +57,11 @@ class CampaignLatencyTest {
 		// sample B: 100,000 writes at 120 us, no tail.
 		long[] a = repeat(new long[] { 100_000 }, 99_980, new long[] { 8_000_000 }, 20);
 		long[] b = repeat(new long[] { 120_000 }, 100_000, new long[] { 120_000 }, 0);
-		List<CampaignLatency.Row> rows = CampaignLatency
+		List<CampaignLatency.FleetLatencyRow> rows = CampaignLatency
 			.merge(List.of(new CampaignLatency.SampleHistogram("p", "w", "write", "A", histogram(a)),
 					new CampaignLatency.SampleHistogram("p", "w", "write", "B", histogram(b))));
 		assertThat(rows).hasSize(1);
-		CampaignLatency.Row row = rows.get(0);
+		CampaignLatency.FleetLatencyRow row = rows.get(0);
 		assertThat(row.samples()).containsExactly("A", "B");
 		double p9999A = row.perSample().get(0).figures().p99_99Us();
 		double p9999B = row.perSample().get(1).figures().p99_99Us();
@@ -97,7 +97,7 @@ class CampaignLatencyTest {
 			}
 			histograms.add(new CampaignLatency.SampleHistogram("p", "w", "read", "S" + s, histogram(samples[s])));
 		}
-		CampaignLatency.Row row = CampaignLatency.merge(histograms).get(0);
+		CampaignLatency.FleetLatencyRow row = CampaignLatency.merge(histograms).get(0);
 		long[] pooled = Arrays.stream(samples).flatMapToLong(Arrays::stream).sorted().toArray();
 		long maxNs = pooled[pooled.length - 1];
 		assertThat(row.fleet().ios()).isEqualTo(pooled.length);
@@ -114,7 +114,7 @@ class CampaignLatencyTest {
 	void phasesAndDirectionsAreMergedApart() {
 		long[] fast = repeat(new long[] { 50_000 }, 10, new long[] { 50_000 }, 0);
 		long[] slow = repeat(new long[] { 900_000 }, 10, new long[] { 900_000 }, 0);
-		List<CampaignLatency.Row> rows = CampaignLatency
+		List<CampaignLatency.FleetLatencyRow> rows = CampaignLatency
 			.merge(List.of(new CampaignLatency.SampleHistogram("p", "w", "write", "A", histogram(slow)),
 					new CampaignLatency.SampleHistogram("p", "w", "read", "A", histogram(fast)),
 					new CampaignLatency.SampleHistogram("p", "w", "write", "B", histogram(slow)),
