@@ -160,6 +160,7 @@
 						`${d.differencePercent >= 0 ? '+' : ''}${num(d.differencePercent, 2)} %, ${num(100 * d.confidence, 0)} % interval ${num(d.lowerPercent, 2)} to ${num(d.upperPercent, 2)} %`)),
 					el('tr', {}, el('th', {}, `no regression beyond ${r.marginPercent} %`), el('td', {}, el('span', { class: 'badge ' + r.outcome }, r.outcome))),
 					el('tr', {}, el('th', {}, 'samples'), el('td', { class: 'small' }, `baseline ${r.samplesUsed.baseline.length}, this campaign ${r.samplesUsed.candidate.length}`
+						+ (d.roundsOnly ? ' · a campaign with one sample: its rounds alone set the interval, which understates a model\'s uncertainty' : '')
 						+ (r.left.length ? ` · left out: ${r.left.join('; ')}` : ''))),
 					el('tr', {}, el('th', {}, 'method'), el('td', { class: 'small muted' }, r.method))));
 			}

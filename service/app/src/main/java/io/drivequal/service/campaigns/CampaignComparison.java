@@ -1,7 +1,8 @@
 /*
  * Compares two campaigns (firmware A against B, vendor X against Y) on one profile's steady-state
- * rounds: the relative difference of their IOPS with a two-stage bootstrap interval over samples
- * and rounds (analysis.Regression), and "no regression beyond X % at the confidence asked".
+ * rounds: the relative difference of their IOPS with a Welch t interval over the samples' means,
+ * which carry each run's round-to-round noise (analysis.Regression), and "no regression beyond X %
+ * at the confidence asked".
  */
 package io.drivequal.service.campaigns;
 
@@ -19,8 +20,10 @@ import io.drivequal.service.qualification.QualificationView;
 final class CampaignComparison {
 
 	static final String METHOD = "relative difference of the mean over samples of each sample's mean round IOPS over "
-			+ "the last five rounds of the phase; percentile interval of a two-stage bootstrap (samples with "
-			+ "replacement, then each drawn sample's rounds with replacement), seeded";
+			+ "the last five rounds of the phase; Welch t interval on the log of the ratio, each group's variance the "
+			+ "sample variance of its samples' means over their number (so it holds both the sample-to-sample and "
+			+ "the round-to-round variation), Welch-Satterthwaite degrees of freedom; a group of one sample uses "
+			+ "its rounds' variance alone (roundsOnly)";
 
 	private CampaignComparison() {
 	}
@@ -53,8 +56,14 @@ final class CampaignComparison {
 					"no sample of the " + (b.rounds.isEmpty() ? "baseline" : "candidate") + " has five rounds of "
 							+ profile + ((phase != null) ? " phase " + phase : "") + ": " + left);
 		}
-		Regression.Difference difference = Regression.compare(b.rounds, c.rounds, confidence, 2000,
-				(candidate.campaign().campaignId() + baseline.campaign().campaignId()).hashCode());
+		Regression.Difference difference;
+		try {
+			difference = Regression.compare(b.rounds, c.rounds, confidence);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new BadRequestException("profile",
+					"the rounds of " + profile + " give no interval: " + ex.getMessage());
+		}
 		return new View(candidate.campaign().campaignId(), baseline.campaign().campaignId(), profile, b.phase,
 				"steady-state round IOPS (the last five rounds)", marginPercent, difference,
 				difference.noRegressionBeyond(marginPercent, true),

@@ -16,6 +16,7 @@ import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Size;
 
 import io.drivequal.service.audit.Audited;
+import io.drivequal.service.ingest.PhaseHistograms;
 import io.drivequal.service.platform.BadRequestException;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -49,8 +50,11 @@ class CampaignController {
 
 	private final CampaignService campaigns;
 
-	CampaignController(CampaignService campaigns) {
+	private final PhaseHistograms histograms;
+
+	CampaignController(CampaignService campaigns, PhaseHistograms histograms) {
 		this.campaigns = campaigns;
+		this.histograms = histograms;
 	}
 
 	record PageView(long total, int page, int size, List<CampaignView> items) {
@@ -139,8 +143,8 @@ class CampaignController {
 	/**
 	 * This campaign (the candidate, e.g. a new firmware) against a baseline campaign on
 	 * one profile: the relative difference of their steady-state round IOPS with its
-	 * bootstrap interval over samples and rounds, and "no regression beyond marginPercent
-	 * % at this confidence" (docs/api.md, "Campaigns").
+	 * Welch t interval over the samples' means (which carry each run's rounds), and "no
+	 * regression beyond marginPercent % at this confidence" (docs/api.md, "Campaigns").
 	 */
 	@GetMapping("/{id}/compare")
 	CampaignComparison.View compare(@PathVariable String id,
@@ -152,6 +156,16 @@ class CampaignController {
 			@RequestParam(defaultValue = "0.95") @DecimalMin("0.5") @DecimalMax("0.999") double confidence) {
 		return CampaignComparison.compare(this.campaigns.current(id), this.campaigns.current(baseline), profile, phase,
 				marginPercent, confidence);
+	}
+
+	/**
+	 * Fleet-wide latency: per profile, phase and direction, the percentiles of the merged
+	 * latency histograms of every sample's completed job (never averaged percentiles),
+	 * with each sample's own beside them.
+	 */
+	@GetMapping("/{id}/latency")
+	CampaignLatency.FleetLatencyView latency(@PathVariable String id) {
+		return CampaignLatency.of(this.campaigns.current(id), this.histograms);
 	}
 
 	/** The campaign with its grid and model verdict, as a file. */
