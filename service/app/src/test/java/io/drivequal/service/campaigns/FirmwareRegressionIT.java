@@ -48,6 +48,12 @@ class FirmwareRegressionIT {
 	 */
 	static final double TRUE_DIFFERENCE_PERCENT = -15.27;
 
+	/**
+	 * The truth's own uncertainty (percentage points): the interval must reach the truth
+	 * to within it, as the interval of three samples is barely wider than it.
+	 */
+	static final double TRUTH_UNCERTAINTY_POINTS = 0.02;
+
 	private static final String MODEL = "DQSIM Test Enterprise 8GB";
 
 	/**
@@ -100,8 +106,10 @@ class FirmwareRegressionIT {
 		JsonNode d = ab.get("difference");
 		assertThat(ab.get("samplesUsed").get("candidate")).hasSize(3);
 		assertThat(ab.get("samplesUsed").get("baseline")).hasSize(3);
-		assertThat(d.get("lowerPercent").asDouble()).as(ab.toString()).isLessThanOrEqualTo(TRUE_DIFFERENCE_PERCENT);
-		assertThat(d.get("upperPercent").asDouble()).as(ab.toString()).isGreaterThanOrEqualTo(TRUE_DIFFERENCE_PERCENT);
+		assertThat(d.get("lowerPercent").asDouble()).as(ab.toString())
+			.isLessThanOrEqualTo(TRUE_DIFFERENCE_PERCENT + TRUTH_UNCERTAINTY_POINTS);
+		assertThat(d.get("upperPercent").asDouble()).as(ab.toString())
+			.isGreaterThanOrEqualTo(TRUE_DIFFERENCE_PERCENT - TRUTH_UNCERTAINTY_POINTS);
 		assertThat(d.get("degreesOfFreedom").asDouble()).isGreaterThan(1);
 		assertThat(d.get("roundsOnly").asBoolean()).isFalse();
 		assertThat(ab.get("outcome").asString()).as("a 15 % slower firmware regresses beyond 5 %").isEqualTo("FAIL");
