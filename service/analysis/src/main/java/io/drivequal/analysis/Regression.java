@@ -51,13 +51,13 @@ public final class Regression {
 	 * @param confidence e.g. 0.95
 	 * @param baselineSamples samples in the baseline
 	 * @param candidateSamples samples in the candidate
-	 * @param degreesOfFreedom Welch-Satterthwaite degrees of freedom of the t quantile
-	 * (infinite when neither group varies)
+	 * @param degreesOfFreedom Welch-Satterthwaite degrees of freedom of the t quantile;
+	 * null when neither group varies (the interval is then the point itself)
 	 * @param roundsOnly true when a group has one sample, so its variance is its rounds'
 	 * alone
 	 */
 	public record Difference(double baselineMean, double candidateMean, double differencePercent, double lowerPercent,
-			double upperPercent, double confidence, int baselineSamples, int candidateSamples, double degreesOfFreedom,
+			double upperPercent, double confidence, int baselineSamples, int candidateSamples, Double degreesOfFreedom,
 			boolean roundsOnly) {
 
 		/**
@@ -127,7 +127,8 @@ public final class Regression {
 		}
 		return new Difference(base.mean, cand.mean, 100 * (cand.mean / base.mean - 1),
 				100 * Math.expm1(logRatio - halfWidth), 100 * Math.expm1(logRatio + halfWidth), confidence,
-				base.samples, cand.samples, degreesOfFreedom, base.samples == 1 || cand.samples == 1);
+				base.samples, cand.samples, Double.isInfinite(degreesOfFreedom) ? null : degreesOfFreedom,
+				base.samples == 1 || cand.samples == 1);
 	}
 
 	private static double term(double variance, double degreesOfFreedom) {

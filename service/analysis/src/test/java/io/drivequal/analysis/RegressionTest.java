@@ -107,7 +107,9 @@ class RegressionTest {
 		// degree of freedom (t = 12.706); the flat baseline adds nothing.
 		assertThat(difference.degreesOfFreedom()).isCloseTo(1, within(1e-9));
 		assertThat(difference.upperPercent()).isCloseTo(100 * Math.expm1(12.7062 * 0.1), within(0.05));
-		assertThat(Regression.compare(flat, flat, 0.95).upperPercent()).as("nothing varies: a point").isZero();
+		Regression.Difference point = Regression.compare(flat, flat, 0.95);
+		assertThat(point.upperPercent()).as("nothing varies: a point").isZero();
+		assertThat(point.degreesOfFreedom()).as("no t quantile, and no Infinity in JSON").isNull();
 	}
 
 	@Test
