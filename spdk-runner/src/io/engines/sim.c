@@ -8,6 +8,9 @@
  * Two options make a drive cheap enough to run by the hundred in real time: sim_model=fluid (the
  * same profile modelled a second at a time, run_interval() instead of IOs) and sim_time_scale
  * (the clock never runs ahead of the wall clock times the scale: 1 is real time).
+ * With sim_power the drive also has a power model (dq_sim_cache) and brings its own power driver:
+ * the engine then keeps two images, what the host sees and what survives a cut (docs/simulator.md,
+ * "Power loss").
  */
 #include <dirent.h>
 #include <errno.h>
@@ -34,6 +37,8 @@ struct sim_options {
 	char model[DQ_ENGINE_OPTION_STR_MAX];
 	uint32_t time_scale;
 	char stall[DQ_ENGINE_OPTION_STR_MAX];
+	char power[DQ_ENGINE_OPTION_STR_MAX];
+	uint32_t cache_kib;
 };
 
 static const struct dq_engine_option sim_option_table[] = {
@@ -77,6 +82,25 @@ static const struct dq_engine_option sim_option_table[] = {
 			"clock (0 at open), a firmware stall of known length (what a latency "
 			"measure must not hide; per-IO model only)",
 	},
+	{
+		.name = "sim_power",
+		.type = DQ_ENGINE_OPTION_STR,
+		.offset = offsetof(struct sim_options, power),
+		.default_value = "",
+		.help = "plp, volatile or liar: the write cache's behaviour at a power cut (with "
+			"protection; without, a flush makes writes durable; acknowledging flushes it "
+			"does not keep), and the sim power driver to cut it; needs sim_medium=1. "
+			"Empty: no power driver",
+	},
+	{
+		.name = "sim_cache_kib",
+		.type = DQ_ENGINE_OPTION_UINT,
+		.offset = offsetof(struct sim_options, cache_kib),
+		.default_value = "0",
+		.help = "with sim_power: the write cache's size in KiB (0: the profile's "
+			"write_buffer_kib); a small one destages early, so a cut finds fewer writes "
+			"cached",
+	},
 	{ .name = NULL },
 };
 
@@ -111,6 +135,9 @@ struct sim_engine {
 	uint64_t medium_bytes;
 	uint64_t stall_start_ns; /* sim_stall: nothing completes in [start, end) */
 	uint64_t stall_end_ns;
+	struct dq_sim_cache *cache; /* sim_power: the write cache across power cuts */
+	unsigned char *durable; /* sim_power: what survives a cut (the medium is what reads see) */
+	bool powered_off;
 };
 
 /* sim_stall's AT_MS+LENGTH_MS; "" is none. */
@@ -134,14 +161,15 @@ static int sim_parse_stall(const char *text, struct sim_engine *engine, char *er
 	return 0;
 }
 
-/* Zero [offset, offset + length) of the medium: whole pages are handed back to the kernel. */
-static void medium_zero(struct sim_engine *engine, uint64_t offset, uint64_t length)
+/* Zero [offset, offset + length) of an image: whole pages are handed back to the kernel. */
+static void image_zero(const struct sim_engine *engine, unsigned char *image, uint64_t offset,
+		       uint64_t length)
 {
 	const uint64_t page = 4096;
 	uint64_t end = offset + length, first_page = (offset + page - 1) / page * page,
 		 end_page = end / page * page;
 
-	if (engine->medium == NULL || offset >= engine->medium_bytes) {
+	if (image == NULL || offset >= engine->medium_bytes) {
 		return;
 	}
 	if (end > engine->medium_bytes) {
@@ -149,12 +177,60 @@ static void medium_zero(struct sim_engine *engine, uint64_t offset, uint64_t len
 		end_page = end / page * page;
 	}
 	if (first_page >= end_page) {
-		memset(engine->medium + offset, 0, end - offset);
+		memset(image + offset, 0, end - offset);
 		return;
 	}
-	memset(engine->medium + offset, 0, first_page - offset);
-	madvise(engine->medium + first_page, end_page - first_page, MADV_DONTNEED);
-	memset(engine->medium + end_page, 0, end - end_page);
+	memset(image + offset, 0, first_page - offset);
+	madvise(image + first_page, end_page - first_page, MADV_DONTNEED);
+	memset(image + end_page, 0, end - end_page);
+}
+
+/* A TRIM or an erase: the range reads zeros, and (a simplification) is durable at once. */
+static void medium_zero(struct sim_engine *engine, uint64_t offset, uint64_t length)
+{
+	image_zero(engine, engine->medium, offset, length);
+	image_zero(engine, engine->durable, offset, length);
+}
+
+/* A sparse anonymous image of bytes, pages allocated as written. */
+static unsigned char *image_map(uint64_t bytes)
+{
+	void *image = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	return image == MAP_FAILED ? NULL : image;
+}
+
+/* The cache destaged a unit: what the host sees of it reaches NAND. */
+static void sim_unit_destaged(uint64_t unit, void *arg)
+{
+	struct sim_engine *engine = arg;
+	uint64_t offset = unit * DQ_SIM_MAPPING_UNIT_BYTES;
+
+	if (offset < engine->medium_bytes) {
+		memcpy(engine->durable + offset, engine->medium + offset,
+		       DQ_SIM_MAPPING_UNIT_BYTES);
+	}
+}
+
+/* A cut dropped a unit: the host now sees what NAND kept. */
+static void sim_unit_lost(uint64_t unit, bool promised, void *arg)
+{
+	struct sim_engine *engine = arg;
+	uint64_t offset = unit * DQ_SIM_MAPPING_UNIT_BYTES;
+
+	(void)promised;
+	if (offset < engine->medium_bytes) {
+		memcpy(engine->medium + offset, engine->durable + offset,
+		       DQ_SIM_MAPPING_UNIT_BYTES);
+	}
+}
+
+static struct dq_sim_cache_sink sim_cache_sink(struct sim_engine *engine)
+{
+	return (struct dq_sim_cache_sink){ .destage = sim_unit_destaged,
+					   .lost = sim_unit_lost,
+					   .arg = engine };
 }
 
 static void ring_push(struct sim_engine *engine, struct sim_pending item)
@@ -286,11 +362,69 @@ static void sim_capabilities(const struct sim_engine *engine, struct dq_capabili
 				   DQ_CAPABILITY_MISSING_DEVICE,
 				   "the profile has no thermal model: no thresholds declared");
 	}
-	dq_capability_lack(caps, DQ_CAPABILITY_VOLATILE_WRITE_CACHE, DQ_CAPABILITY_MISSING_DEVICE,
-			   "the simulated drive's write buffer is power-loss protected, as an "
-			   "enterprise drive's: no volatile write cache");
+	if (engine->cache != NULL && dq_sim_cache_mode(engine->cache) != DQ_SIM_POWER_PLP) {
+		/* the liar answers as the honest drive does: what it does with a flush is the test */
+		dq_capability_have(caps, DQ_CAPABILITY_VOLATILE_WRITE_CACHE,
+				   "the simulated drive's write cache is volatile (sim_power=%s): "
+				   "writes are durable once a flush completes",
+				   dq_sim_power_mode_name(dq_sim_cache_mode(engine->cache)));
+		caps->items[DQ_CAPABILITY_VOLATILE_WRITE_CACHE].has_enabled = true;
+		caps->items[DQ_CAPABILITY_VOLATILE_WRITE_CACHE].enabled = true;
+	} else {
+		dq_capability_lack(
+			caps, DQ_CAPABILITY_VOLATILE_WRITE_CACHE, DQ_CAPABILITY_MISSING_DEVICE,
+			"the simulated drive's write buffer is power-loss protected, as an "
+			"enterprise drive's: no volatile write cache");
+	}
 	dq_capability_lack(caps, DQ_CAPABILITY_FDP, DQ_CAPABILITY_MISSING_DEVICE,
 			   "the simulated drive models no Flexible Data Placement");
+}
+
+/* sim_power: the write cache's power model, sized as the profile's write buffer, and the durable
+ * image the cut falls back to. Needs the medium: a cut can only be verified on kept data. */
+static int sim_open_power(struct sim_engine *engine, const struct dq_sim_profile *profile,
+			  uint64_t seed, const struct sim_options *options, char *err,
+			  size_t err_len)
+{
+	enum dq_sim_power_mode mode;
+	uint32_t cache_kib;
+	int rc;
+
+	if (dq_sim_power_mode_parse(options->power, &mode) != 0) {
+		snprintf(err, err_len, "sim: --sim_power takes plp, volatile or liar, not '%s'",
+			 options->power);
+		return -EINVAL;
+	}
+	if (engine->medium == NULL || engine->fluid != NULL) {
+		snprintf(err, err_len,
+			 "sim: --sim_power=%s needs --sim_medium=1 and the ftl model: a power cut "
+			 "is only seen on data the drive keeps",
+			 options->power);
+		return -EINVAL;
+	}
+	cache_kib = options->cache_kib != 0 ? options->cache_kib : profile->write_buffer_kib;
+	if (cache_kib < DQ_SIM_MAPPING_UNIT_BYTES / 1024) {
+		snprintf(err, err_len, "sim: --sim_cache_kib must be at least %u, not %u",
+			 DQ_SIM_MAPPING_UNIT_BYTES / 1024, cache_kib);
+		return -EINVAL;
+	}
+	rc = dq_sim_cache_create(mode, engine->medium_bytes / DQ_SIM_MAPPING_UNIT_BYTES,
+				 cache_kib / (DQ_SIM_MAPPING_UNIT_BYTES / 1024), seed,
+				 &engine->cache);
+	if (rc != 0) {
+		snprintf(err, err_len, "sim: cannot build the write cache's power model: %s",
+			 strerror(-rc));
+		return rc;
+	}
+	engine->durable = image_map(engine->medium_bytes);
+	if (engine->durable == NULL) {
+		dq_sim_cache_destroy(engine->cache);
+		engine->cache = NULL;
+		snprintf(err, err_len, "sim: cannot map a %" PRIu64 "-byte durable image",
+			 engine->medium_bytes);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 static int sim_open(const struct dq_io_engine_open_args *args, void **data,
@@ -368,15 +502,12 @@ static int sim_open(const struct dq_io_engine_open_args *args, void **data,
 	target->purge_methods = (1u << DQ_PURGE_METHOD_FORMAT_USER_DATA) |
 				(1u << DQ_PURGE_METHOD_SANITIZE_BLOCK) |
 				(1u << DQ_PURGE_METHOD_DEALLOCATE);
-	sim_capabilities(engine, &target->capabilities);
 	target->buffer_align = 64;
 	target->max_queue_depth = DQ_QUEUE_DEPTH_MAX;
 	if (options != NULL && options->medium) {
 		engine->medium_bytes = identify.user_bytes;
-		engine->medium = mmap(NULL, engine->medium_bytes, PROT_READ | PROT_WRITE,
-				      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-		if (engine->medium == MAP_FAILED) {
-			engine->medium = NULL;
+		engine->medium = image_map(engine->medium_bytes);
+		if (engine->medium == NULL) {
 			rc = -ENOMEM;
 			snprintf(err, err_len, "sim: cannot map a %" PRIu64 "-byte medium",
 				 engine->medium_bytes);
@@ -388,9 +519,20 @@ static int sim_open(const struct dq_io_engine_open_args *args, void **data,
 			target->no_data_reason, sizeof(target->no_data_reason),
 			"the sim engine keeps no data (its option sim_medium=1 gives it a medium)");
 	}
+	if (options != NULL && options->power[0] != '\0') {
+		rc = sim_open_power(engine, &profile, seed, options, err, err_len);
+		if (rc != 0) {
+			goto err_unmap_medium;
+		}
+	}
+	sim_capabilities(engine, &target->capabilities);
 	*data = engine;
 	return 0;
 
+err_unmap_medium:
+	if (engine->medium != NULL) {
+		munmap(engine->medium, engine->medium_bytes);
+	}
 err_destroy_drive:
 	dq_sim_drive_destroy(engine->drive);
 err_free_ring:
@@ -413,6 +555,13 @@ static int sim_queue(void *data, const struct dq_io *io)
 	if (engine->count == engine->capacity) {
 		return -EBUSY;
 	}
+	if (engine->powered_off) {
+		/* no power: the command fails as on a drive that is gone */
+		pending.result = -ENODEV;
+		pending.done_ns = engine->now_ns;
+		ring_push(engine, pending);
+		return 0;
+	}
 	rc = dq_sim_drive_submit(engine->drive, op, io->offset / engine->lba_bytes,
 				 io->length / engine->lba_bytes, engine->now_ns, &complete_ns);
 	/* sim_stall: what would complete within the stall (or was queued before its end and
@@ -429,6 +578,17 @@ static int sim_queue(void *data, const struct dq_io *io)
 		   io->offset + io->length <= engine->medium_bytes) {
 		if (io->op == DQ_IO_WRITE) {
 			memcpy(engine->medium + io->offset, io->buf, io->length);
+			if (engine->cache != NULL) {
+				struct dq_sim_cache_sink sink = sim_cache_sink(engine);
+
+				/* whole units (a sub-unit write makes its unit dirty) */
+				dq_sim_cache_write(
+					engine->cache, io->offset / DQ_SIM_MAPPING_UNIT_BYTES,
+					(uint32_t)((io->offset % DQ_SIM_MAPPING_UNIT_BYTES +
+						    io->length + DQ_SIM_MAPPING_UNIT_BYTES - 1) /
+						   DQ_SIM_MAPPING_UNIT_BYTES),
+					&sink);
+			}
 		} else {
 			memcpy(io->buf, engine->medium + io->offset, io->length);
 		}
@@ -698,6 +858,99 @@ static int sim_smart(void *data, struct dq_smart_snapshot *out)
 	return 0;
 }
 
+/* NVMe Flush: the model's flush completes at once; the power model says what it made durable. */
+static int sim_flush(void *data, char *err, size_t err_len)
+{
+	struct sim_engine *engine = data;
+	uint64_t complete_ns = engine->now_ns;
+	int rc;
+
+	if (engine->powered_off) {
+		snprintf(err, err_len, "sim: flush with the drive's power cut");
+		return -ENODEV;
+	}
+	if (engine->drive != NULL) {
+		rc = dq_sim_drive_submit(engine->drive, DQ_SIM_OP_FLUSH, 0, 0, engine->now_ns,
+					 &complete_ns);
+		if (rc != 0) {
+			snprintf(err, err_len, "sim: flush failed: %s", strerror(-rc));
+			return rc;
+		}
+	}
+	if (engine->cache != NULL) {
+		struct dq_sim_cache_sink sink = sim_cache_sink(engine);
+
+		dq_sim_cache_flush(engine->cache, &sink);
+	}
+	if (complete_ns > engine->now_ns) {
+		engine->now_ns = complete_ns;
+	}
+	return 0;
+}
+
+/* The sim power driver: a cut resolves the write cache (kept or lost, as the mode says) and
+ * abandons the IOs in flight; a restore brings the drive back with what it kept. */
+static int sim_power_cut(void *ctx, char *err, size_t err_len)
+{
+	struct sim_engine *engine = ctx;
+	struct dq_sim_cache_sink sink = sim_cache_sink(engine);
+
+	if (engine->powered_off) {
+		snprintf(err, err_len, "sim: power is already cut");
+		return -EALREADY;
+	}
+	dq_sim_cache_power_cut(engine->cache, &sink);
+	engine->count = 0; /* no completion comes for what was in flight */
+	engine->powered_off = true;
+	return 0;
+}
+
+static int sim_power_restore(void *ctx, char *err, size_t err_len)
+{
+	struct sim_engine *engine = ctx;
+
+	if (!engine->powered_off) {
+		snprintf(err, err_len, "sim: power is on");
+		return -EALREADY;
+	}
+	engine->powered_off = false;
+	return 0;
+}
+
+static int sim_power_truth(void *ctx, struct dq_power_truth *out)
+{
+	const struct sim_engine *engine = ctx;
+	struct dq_sim_cache_truth truth;
+
+	dq_sim_cache_truth(engine->cache, &truth);
+	out->cuts = truth.cuts;
+	out->last_cut_lost_units = truth.last_cut_lost;
+	out->last_cut_lost_promised_units = truth.last_cut_lost_promised;
+	return 0;
+}
+
+static const struct dq_power_driver_ops sim_power_ops = {
+	.name = "sim",
+	.cut = sim_power_cut,
+	.restore = sim_power_restore,
+	.truth = sim_power_truth,
+};
+
+static int sim_power_driver(void *data, struct dq_power_driver *out, char *err, size_t err_len)
+{
+	struct sim_engine *engine = data;
+
+	if (engine->cache == NULL) {
+		snprintf(err, err_len,
+			 "the simulated drive has no power model: open it with --sim_power=plp, "
+			 "volatile or liar (and --sim_medium=1)");
+		return -ENOTSUP;
+	}
+	out->ops = &sim_power_ops;
+	out->ctx = engine;
+	return 0;
+}
+
 static void sim_close(void *data)
 {
 	struct sim_engine *engine = data;
@@ -706,6 +959,10 @@ static void sim_close(void *data)
 		if (engine->medium != NULL) {
 			munmap(engine->medium, engine->medium_bytes);
 		}
+		if (engine->durable != NULL) {
+			munmap(engine->durable, engine->medium_bytes);
+		}
+		dq_sim_cache_destroy(engine->cache);
 		dq_sim_drive_destroy(engine->drive);
 		dq_sim_fluid_destroy(engine->fluid);
 		free(engine->ring);
@@ -759,6 +1016,8 @@ static const struct dq_io_engine_ops sim_ops = {
 	.prefetch = sim_prefetch,
 	.models_intervals = sim_models_intervals,
 	.run_interval = sim_run_interval,
+	.flush = sim_flush,
+	.power_driver = sim_power_driver,
 };
 
 const struct dq_io_engine_ops *dq_engine_sim_ops(void)
