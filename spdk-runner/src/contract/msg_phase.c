@@ -12,7 +12,7 @@ static const char *const phase_keys[] = {
 	"index",	  "name",	 "kind",	 "rw",		"readPercent",
 	"blockSizeBytes", "queueDepth",	 "rangePercent", "runtimeS",	"sizeBytes",
 	"passes",	  "dataPattern", "idleS",	 "purgeMethod", "purgeFallback",
-	"smartSnapshot",  "rounds",	 "streams",	 NULL
+	"smartSnapshot",  "rounds",	 "streams",	 "powerCycle",	NULL
 };
 
 /* The schema's if-then rules and bounds, as the runner checks every phase (phase_rules.c). */
@@ -31,7 +31,7 @@ static int phase_rules_check(struct dq_jctx *ctx, const struct dq_jpath *path,
 int dq_phase_spec_decode(struct dq_jctx *ctx, const struct dq_jpath *path, struct json_object *obj,
 			 struct dq_phase_spec *p)
 {
-	struct json_object *rounds = NULL, *streams = NULL;
+	struct json_object *rounds = NULL, *streams = NULL, *power_cycle = NULL;
 	size_t stream_count = 0;
 
 	memset(p, 0, sizeof(*p));
@@ -74,6 +74,12 @@ int dq_phase_spec_decode(struct dq_jctx *ctx, const struct dq_jpath *path, struc
 	dq_json_array(ctx, path, obj, "streams", false, 1, DQ_STREAMS_MAX, &streams, &stream_count);
 	if (ctx->rc == 0 && streams != NULL) {
 		dq_streams_decode(ctx, DQ_JPATH_KEY(path, "streams"), streams, p);
+	}
+	dq_json_object(ctx, path, obj, "powerCycle", false, &power_cycle);
+	if (ctx->rc == 0 && power_cycle != NULL) {
+		p->has_power_cycle = true;
+		dq_power_cycle_spec_decode(ctx, DQ_JPATH_KEY(path, "powerCycle"), power_cycle,
+					   &p->power_cycle);
 	}
 	if (ctx->rc == 0) {
 		phase_rules_check(ctx, path, p);
@@ -131,5 +137,8 @@ void dq_phase_spec_encode(struct dq_jbuild *b, struct json_object *obj,
 	}
 	if (p->stream_count > 0) {
 		dq_streams_encode(b, dq_jb_array(b, obj, "streams"), p);
+	}
+	if (p->has_power_cycle) {
+		dq_power_cycle_spec_encode(b, dq_jb_object(b, obj, "powerCycle"), &p->power_cycle);
 	}
 }

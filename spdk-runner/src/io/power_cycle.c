@@ -19,6 +19,8 @@
 
 #define PC_BLOCK_BYTES DQ_BLOCK_UNIT_BYTES
 #define PC_QUEUE_DEPTH_MAX 256
+/* 64 GiB of 4 KiB blocks: ~640 MiB of journal at most */
+#define PC_JOURNAL_BLOCKS_MAX (16u << 20)
 #define PC_WAIT_NS (5ULL * DQ_NS_PER_S)
 
 /* One block of the range, as the journal knows it. */
@@ -83,6 +85,14 @@ int dq_power_cycle_admit(const struct dq_io_engine *engine, const char *power_dr
 			 "rangeBytes: %" PRIu64 " must be a whole number of %u-byte blocks within "
 			 "the drive's %" PRIu64 " bytes",
 			 config->range_bytes, PC_BLOCK_BYTES, engine->target.device.capacity_bytes);
+		return -EINVAL;
+	}
+	if (config->range_bytes / PC_BLOCK_BYTES > PC_JOURNAL_BLOCKS_MAX) {
+		snprintf(err, err_len,
+			 "rangePercent: the journal keeps at most %u blocks (%u GiB) in the "
+			 "runner's memory, not %" PRIu64,
+			 PC_JOURNAL_BLOCKS_MAX, PC_JOURNAL_BLOCKS_MAX / (1u << 18),
+			 config->range_bytes / PC_BLOCK_BYTES);
 		return -EINVAL;
 	}
 	if (config->queue_depth == 0 || config->queue_depth > PC_QUEUE_DEPTH_MAX ||

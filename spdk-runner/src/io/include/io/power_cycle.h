@@ -92,4 +92,20 @@ int dq_power_cycle_run(struct dq_io_engine *engine, const struct dq_power_driver
 		       void *arg, struct dq_power_cycle_summary *summary, char *err,
 		       size_t err_len);
 
+/* ---- the phase as a job runs it (power_cycle_phase.c) ---- */
+
+struct dq_phase_env;
+struct dq_phase_spec;
+struct dq_phase_stats;
+
+/* The admission check of a power-cycle phaseSpec against the opened target (job_fit.c): 0, or
+ * -errno with the refusal in why. Nothing is written. */
+int dq_power_cycle_phase_check(const struct dq_io_engine *engine, const struct dq_phase_spec *spec,
+			       char *why, size_t why_len);
+
+/* Runs a power-cycle phase; the result goes to stats->power_cycle. 0, or the sink's -errno (a
+ * phase that could not run says so in stats->fail_reason and message). */
+int dq_power_cycle_phase_run(const struct dq_phase_env *env, const struct dq_phase_spec *spec,
+			     struct dq_phase_stats *stats);
+
 #endif /* DRIVEQUAL_POWER_CYCLE_H */
