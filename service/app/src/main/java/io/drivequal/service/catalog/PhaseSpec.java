@@ -23,18 +23,35 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * sent to a runner
  * @param purgeFallback purge phases: deallocate when the buyer accepts a TRIM where the
  * drive (or its runner) cannot do purgeMethod; absent, such a purge is refused
+ * @param powerCycle power-cycle phases: the power driver, the cycles and their writes
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record PhaseSpec(Integer index, String name, String kind, String rw, Integer readPercent, Integer blockSizeBytes,
 		Integer queueDepth, Double rangePercent, Long runtimeS, Long sizeBytes, Integer passes, String dataPattern,
 		Long idleS, String purgeMethod, Boolean smartSnapshot, Integer capacityMultiple, RoundSpec rounds,
-		String purgeFallback, List<StreamSpec> streams) {
+		String purgeFallback, List<StreamSpec> streams, PowerCycleSpec powerCycle) {
 
 	/** The most capacityMultiple may ask: a thousand drive writes. */
 	public static final int MAX_CAPACITY_MULTIPLE = 1000;
 
 	@JsonCreator
 	public PhaseSpec {
+	}
+
+	/** A phase without a power-cycle plan. */
+	public PhaseSpec(Integer index, String name, String kind, String rw, Integer readPercent, Integer blockSizeBytes,
+			Integer queueDepth, Double rangePercent, Long runtimeS, Long sizeBytes, Integer passes, String dataPattern,
+			Long idleS, String purgeMethod, Boolean smartSnapshot, Integer capacityMultiple, RoundSpec rounds,
+			String purgeFallback, List<StreamSpec> streams) {
+		this(index, name, kind, rw, readPercent, blockSizeBytes, queueDepth, rangePercent, runtimeS, sizeBytes, passes,
+				dataPattern, idleS, purgeMethod, smartSnapshot, capacityMultiple, rounds, purgeFallback, streams, null);
+	}
+
+	/** A power-cycle phase over rangePercent of the drive at queueDepth. */
+	public static PhaseSpec ofPowerCycle(Integer index, String name, int queueDepth, double rangePercent,
+			PowerCycleSpec powerCycle) {
+		return new PhaseSpec(index, name, "power-cycle", null, null, null, queueDepth, rangePercent, null, null, null,
+				null, null, null, null, null, null, null, null, powerCycle);
 	}
 
 	/** A phase without a purge fallback or streams. */
@@ -70,13 +87,15 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 
 	/**
 	 * Whether running the phase destroys data on the drive, so the runner performs it
-	 * only where its interlocks allow: a purge, a precondition and a deallocation always;
-	 * a workload unless it only reads (read, randread, or a read/write mix of 100%
-	 * reads); idling and a SMART snapshot never. The runner applies the same rule, and
-	 * both sides are pinned by schemas/examples/phase-rules/destructive.json.
+	 * only where its interlocks allow: a purge, a precondition, a deallocation and a
+	 * power cycle always; a workload unless it only reads (read, randread, or a
+	 * read/write mix of 100% reads); idling and a SMART snapshot never. The runner
+	 * applies the same rule, and both sides are pinned by
+	 * schemas/examples/phase-rules/destructive.json.
 	 */
 	public boolean destroysData() {
-		if ("purge".equals(this.kind) || "precondition".equals(this.kind) || "deallocate".equals(this.kind)) {
+		if ("purge".equals(this.kind) || "precondition".equals(this.kind) || "deallocate".equals(this.kind)
+				|| "power-cycle".equals(this.kind)) {
 			return true;
 		}
 		if (!isWorkload()) {
@@ -131,14 +150,14 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 		return new PhaseSpec(newIndex, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
 				this.queueDepth, this.rangePercent, this.runtimeS, this.sizeBytes, this.passes, this.dataPattern,
 				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, this.rounds,
-				this.purgeFallback, this.streams);
+				this.purgeFallback, this.streams, this.powerCycle);
 	}
 
 	public PhaseSpec withRangePercent(Double newRangePercent) {
 		return new PhaseSpec(this.index, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
 				this.queueDepth, newRangePercent, this.runtimeS, this.sizeBytes, this.passes, this.dataPattern,
 				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, this.rounds,
-				this.purgeFallback, this.streams);
+				this.purgeFallback, this.streams, this.powerCycle);
 	}
 
 	/**
@@ -153,7 +172,7 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 		return new PhaseSpec(this.index, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
 				this.queueDepth, this.rangePercent, this.runtimeS, this.capacityMultiple * userCapacityBytes,
 				this.passes, this.dataPattern, this.idleS, this.purgeMethod, this.smartSnapshot, null, this.rounds,
-				this.purgeFallback, this.streams);
+				this.purgeFallback, this.streams, this.powerCycle);
 	}
 
 	/**
@@ -175,14 +194,14 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 				(override.capacityMultiple != null) ? override.capacityMultiple
 						: (override.sizeBytes != null) ? null : this.capacityMultiple,
 				pick(override.rounds, this.rounds), pick(override.purgeFallback, this.purgeFallback),
-				pick(override.streams, this.streams));
+				pick(override.streams, this.streams), pick(override.powerCycle, this.powerCycle));
 	}
 
 	public PhaseSpec withRounds(RoundSpec newRounds) {
 		return new PhaseSpec(this.index, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
 				this.queueDepth, this.rangePercent, this.runtimeS, this.sizeBytes, this.passes, this.dataPattern,
 				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, newRounds, this.purgeFallback,
-				this.streams);
+				this.streams, this.powerCycle);
 	}
 
 	/**
@@ -192,7 +211,7 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 		return new PhaseSpec(this.index, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
 				this.queueDepth, this.rangePercent, this.runtimeS, this.sizeBytes, this.passes, this.dataPattern,
 				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, this.rounds, fallback,
-				this.streams);
+				this.streams, this.powerCycle);
 	}
 
 	private static <T> T pick(T preferred, T fallback) {

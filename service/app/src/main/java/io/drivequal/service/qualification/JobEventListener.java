@@ -182,7 +182,7 @@ class JobEventListener {
 		if (milli != null) {
 			measured.put("effectiveQueueDepth", milli.asLong() / 1000.0);
 		}
-		for (String readBack : new String[] { "purgeVerification", "verify", "rounds", "trim" }) {
+		for (String readBack : new String[] { "purgeVerification", "verify", "powerCycle", "rounds", "trim" }) {
 			if (event.get(readBack) != null) {
 				measured.put(readBack, toMap(event.get(readBack)));
 			}
