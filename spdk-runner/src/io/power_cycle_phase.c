@@ -17,6 +17,7 @@
 
 struct pc_phase_report {
 	struct dq_power_cycle_report *report;
+	const struct dq_phase_env *env;
 };
 
 static void pc_phase_config(const struct dq_io_engine *engine, const struct dq_phase_spec *spec,
@@ -52,7 +53,8 @@ int dq_power_cycle_phase_check(const struct dq_io_engine *engine, const struct d
 
 static int pc_phase_cycle(const struct dq_power_cycle_result *result, void *arg)
 {
-	struct dq_power_cycle_report *report = ((struct pc_phase_report *)arg)->report;
+	const struct pc_phase_report *phase = arg;
+	struct dq_power_cycle_report *report = phase->report;
 
 	if (!result->pass && report->failed_cycle_count < DQ_POWER_FAILED_CYCLES_MAX) {
 		report->failed_cycles[report->failed_cycle_count++] = result->cycle;
@@ -62,14 +64,15 @@ static int pc_phase_cycle(const struct dq_power_cycle_result *result, void *arg)
 		snprintf(report->first_failure, sizeof(report->first_failure), "cycle %u: %s",
 			 result->cycle, result->first_failure);
 	}
-	return 0;
+	/* a cancel takes effect between cycles: the drive is powered and verified by then */
+	return phase->env->cancel != NULL && atomic_load(phase->env->cancel) != 0 ? -ECANCELED : 0;
 }
 
 int dq_power_cycle_phase_run(const struct dq_phase_env *env, const struct dq_phase_spec *spec,
 			     struct dq_phase_stats *stats)
 {
 	struct dq_power_cycle_report *report = &stats->power_cycle;
-	struct pc_phase_report arg = { .report = report };
+	struct pc_phase_report arg = { .report = report, .env = env };
 	struct dq_power_cycle_config config;
 	struct dq_power_cycle_summary summary;
 	struct dq_power_driver driver;
@@ -88,6 +91,10 @@ int dq_power_cycle_phase_run(const struct dq_phase_env *env, const struct dq_pha
 	}
 	dq_block_ledger_forget(env->ledger, 0, config.range_bytes);
 	stats->duration_ns = dq_phase_env_now(env) - stats->start_ns;
+	if (rc == -ECANCELED) {
+		stats->cancelled = true;
+		return 0;
+	}
 	if (rc != 0) {
 		stats->fail_reason = rc == -EIO ? DQ_FAIL_IO_ERROR : DQ_FAIL_ENGINE_ERROR;
 		snprintf(stats->message, sizeof(stats->message), "power-cycle: %s", err);
