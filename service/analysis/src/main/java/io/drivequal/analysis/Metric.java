@@ -98,7 +98,17 @@ public enum Metric {
 	 * unit), divided by the capacity in TB, as buyers' flash targets state them.
 	 */
 	READ_KIBPS_PER_TB("readKiBpsPerTb", "KiB/s per TB"), WRITE_KIBPS_PER_TB("writeKiBpsPerTb", "KiB/s per TB"),
-	TRIM_KIBPS_PER_TB("trimKiBpsPerTb", "KiB/s per TB");
+	TRIM_KIBPS_PER_TB("trimKiBpsPerTb", "KiB/s per TB"),
+	/**
+	 * Power cycles of a power-cycle phase in which a block the drive had promised to keep
+	 * was lost or a block was corrupt (criterion: AT_MOST 0).
+	 */
+	POWER_LOSS_FAILED_CYCLES("powerLossFailedCycles", "cycles"),
+	/**
+	 * Blocks a power-cycle phase found lost although the drive had promised them
+	 * (acknowledged with protection, or flushed), summed over its cycles.
+	 */
+	POWER_LOSS_LOST_DURABLE_BLOCKS("powerLossLostDurableBlocks", "blocks");
 
 	private final String wireName;
 

@@ -21,7 +21,8 @@ class MetricTest {
 				"ocpIncompleteShutdownsDelta", "ocpEndToEndDetectedErrorsDelta", "ocpBadUserNandBlocksDelta",
 				"ocpBadSystemNandBlocksDelta", "ocpXorRecoveryCountDelta", "ocpPcieCorrectableErrorsDelta",
 				"ocpThermalThrottlingEventsDelta", "ocpLatencyMonitorCommands", "writeLatencyMaxUs", "readLatencyMaxUs",
-				"readKiBpsPerTb", "writeKiBpsPerTb", "trimKiBpsPerTb");
+				"readKiBpsPerTb", "writeKiBpsPerTb", "trimKiBpsPerTb", "powerLossFailedCycles",
+				"powerLossLostDurableBlocks");
 	}
 
 	@Test
