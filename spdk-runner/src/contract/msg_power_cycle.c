@@ -9,23 +9,14 @@
 
 static const char *const spec_keys[] = { "powerDriver", "cycles",	  "writesPerCycle",
 					 "flushEvery",	"cutAfterWrites", NULL };
-static const char *const report_keys[] = { "powerDriver",
-					   "durability",
-					   "cycles",
-					   "cyclesPassed",
-					   "cyclesFailed",
-					   "verdict",
-					   "acknowledgedWrites",
-					   "flushes",
-					   "intact",
-					   "lostAllowed",
-					   "lostDurable",
-					   "corrupt",
-					   "inFlightAtCut",
-					   "inFlightLost",
-					   "failedCycles",
-					   "firstFailure",
-					   NULL };
+static const char *const report_keys[] = {
+	"powerDriver",	      "durability",   "cycles",	  "cyclesPassed", "cyclesFailed", "verdict",
+	"acknowledgedWrites", "flushes",      "intact",	  "lostAllowed",  "lostDurable",  "corrupt",
+	"inFlightAtCut",      "inFlightLost", "perCycle", "failedCycles", "firstFailure", NULL
+};
+static const char *const outcome_keys[] = { "cycle",   "verdict",     "cutAfterWrites",
+					    "intact",  "lostAllowed", "lostDurable",
+					    "corrupt", NULL };
 static const char *const durability_names[] = { NULL, "on-acknowledge", "on-flush" };
 static const char *const verdict_names[] = { NULL, "pass", "fail" };
 static const struct dq_enum_names g_durability_names = DQ_ENUM_NAMES(durability_names);
@@ -64,6 +55,23 @@ void dq_power_cycle_spec_encode(struct dq_jbuild *b, struct json_object *obj,
 	if (spec->cut_after_writes != 0) {
 		dq_jb_u64(b, obj, "cutAfterWrites", spec->cut_after_writes);
 	}
+}
+
+static void outcome_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
+			   struct json_object *obj, struct dq_power_cycle_outcome *o)
+{
+	if (dq_json_object_value(ctx, path, obj) != 0) {
+		return;
+	}
+	dq_json_check_keys(ctx, path, obj, outcome_keys, NULL);
+	dq_json_u32(ctx, path, obj, "cycle", true, 0, DQ_POWER_CYCLES_MAX, &o->cycle, NULL);
+	o->pass = dq_json_enum(ctx, path, obj, "verdict", true, &g_verdict_names) == 1;
+	dq_json_u32(ctx, path, obj, "cutAfterWrites", true, 0, UINT32_MAX, &o->cut_after_writes,
+		    NULL);
+	dq_json_u32(ctx, path, obj, "intact", true, 0, UINT32_MAX, &o->intact, NULL);
+	dq_json_u32(ctx, path, obj, "lostAllowed", true, 0, UINT32_MAX, &o->lost_allowed, NULL);
+	dq_json_u32(ctx, path, obj, "lostDurable", true, 0, UINT32_MAX, &o->lost_durable, NULL);
+	dq_json_u32(ctx, path, obj, "corrupt", true, 0, UINT32_MAX, &o->corrupt, NULL);
 }
 
 int dq_power_cycle_report_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
@@ -105,6 +113,14 @@ int dq_power_cycle_report_decode(struct dq_jctx *ctx, const struct dq_jpath *pat
 	dq_json_str(ctx, path, obj, "firstFailure", false, DQ_STR_ANY, 0,
 		    DQ_POWER_FAILURE_MAX_CHARS, r->first_failure, sizeof(r->first_failure),
 		    &r->has_first_failure);
+	n = 0;
+	array = NULL;
+	dq_json_array(ctx, path, obj, "perCycle", true, 0, DQ_POWER_CYCLES_MAX, &array, &n);
+	for (size_t i = 0; i < n && ctx->rc == 0; i++) {
+		outcome_decode(ctx, DQ_JPATH_INDEX(DQ_JPATH_KEY(path, "perCycle"), i),
+			       json_object_array_get_idx(array, i), &r->outcomes[i]);
+	}
+	r->outcome_count = n;
 	return ctx->rc;
 }
 
@@ -133,5 +149,18 @@ void dq_power_cycle_report_encode(struct dq_jbuild *b, struct json_object *obj,
 	}
 	if (r->has_first_failure) {
 		dq_jb_str(b, obj, "firstFailure", r->first_failure, sizeof(r->first_failure));
+	}
+	array = dq_jb_array(b, obj, "perCycle");
+	for (size_t i = 0; i < r->outcome_count && i < DQ_POWER_CYCLES_MAX; i++) {
+		const struct dq_power_cycle_outcome *o = &r->outcomes[i];
+		struct json_object *item = dq_jb_append_object(b, array);
+
+		dq_jb_u64(b, item, "cycle", o->cycle);
+		dq_jb_enum(b, item, "verdict", &g_verdict_names, o->pass ? 1 : 2);
+		dq_jb_u64(b, item, "cutAfterWrites", o->cut_after_writes);
+		dq_jb_u64(b, item, "intact", o->intact);
+		dq_jb_u64(b, item, "lostAllowed", o->lost_allowed);
+		dq_jb_u64(b, item, "lostDurable", o->lost_durable);
+		dq_jb_u64(b, item, "corrupt", o->corrupt);
 	}
 }

@@ -56,6 +56,17 @@ static int pc_phase_cycle(const struct dq_power_cycle_result *result, void *arg)
 	const struct pc_phase_report *phase = arg;
 	struct dq_power_cycle_report *report = phase->report;
 
+	if (report->outcome_count < DQ_POWER_CYCLES_MAX) {
+		report->outcomes[report->outcome_count++] = (struct dq_power_cycle_outcome){
+			.cycle = result->cycle,
+			.cut_after_writes = result->cut_after_writes,
+			.intact = (uint32_t)result->counts.intact,
+			.lost_allowed = (uint32_t)result->counts.lost_allowed,
+			.lost_durable = (uint32_t)result->counts.lost_durable,
+			.corrupt = (uint32_t)result->counts.corrupt,
+			.pass = result->pass,
+		};
+	}
 	if (!result->pass && report->failed_cycle_count < DQ_POWER_FAILED_CYCLES_MAX) {
 		report->failed_cycles[report->failed_cycle_count++] = result->cycle;
 	}

@@ -296,6 +296,17 @@ enum dq_power_durability_name {
 	DQ_DURABILITY_ON_FLUSH,
 };
 
+/* One cycle of a power-cycle phase (#/$defs/powerCycleOutcome). */
+struct dq_power_cycle_outcome {
+	uint32_t cycle;
+	uint32_t cut_after_writes;
+	uint32_t intact;
+	uint32_t lost_allowed;
+	uint32_t lost_durable;
+	uint32_t corrupt;
+	bool pass;
+};
+
 /* A power-cycle phase's result (#/$defs/powerCycleResult). */
 struct dq_power_cycle_report {
 	char power_driver[DQ_PHASE_NAME_MAX_LEN + 1];
@@ -316,6 +327,8 @@ struct dq_power_cycle_report {
 	uint64_t failed_cycles[DQ_POWER_FAILED_CYCLES_MAX];
 	bool has_first_failure;
 	char first_failure[DQ_POWER_FAILURE_MAX_CHARS + 1];
+	size_t outcome_count; /* one per cycle, in order */
+	struct dq_power_cycle_outcome outcomes[DQ_POWER_CYCLES_MAX];
 };
 
 struct dq_phase_spec {
