@@ -25,21 +25,12 @@
 #include "contract/strutil.h"
 #include "dq_sim.h"
 #include "engines.h"
+#include "engines/sim_engine.h"
 #include "io/engine.h"
 
 #define SIM_DEFAULT_SEED 1
 /* A paced per-IO drive may run this far ahead of the wall clock before it sleeps. */
 #define SIM_PACE_SLACK_NS (10ULL * DQ_NS_PER_MS)
-
-struct sim_options {
-	char profiles_dir[DQ_ENGINE_OPTION_STR_MAX];
-	bool medium;
-	char model[DQ_ENGINE_OPTION_STR_MAX];
-	uint32_t time_scale;
-	char stall[DQ_ENGINE_OPTION_STR_MAX];
-	char power[DQ_ENGINE_OPTION_STR_MAX];
-	uint32_t cache_kib;
-};
 
 static const struct dq_engine_option sim_option_table[] = {
 	{
@@ -104,42 +95,6 @@ static const struct dq_engine_option sim_option_table[] = {
 	{ .name = NULL },
 };
 
-/* A pending completion: its tag and when the model finishes it. */
-struct sim_pending {
-	uint64_t done_ns;
-	uint32_t tag;
-	int32_t result;
-};
-
-struct sim_engine {
-	struct dq_sim_drive *drive; /* the FTL, or NULL with the fluid model */
-	struct dq_sim_fluid *fluid;
-	uint32_t lba_bytes;
-	uint64_t now_ns;
-	uint32_t time_scale; /* 0: unpaced */
-	uint64_t pace_wall0_ns; /* monotonic wall time when the clock showed pace_clock0_ns */
-	uint64_t pace_clock0_ns;
-	/*
-	 * The IOs in flight as a ring sorted by done_ns (as the model's own closed loop keeps them):
-	 * completions come back nearly in submission order (the write cache retires FIFO), so an
-	 * insert from the back is O(1) in practice and skips a heap's unpredictable branches (a
-	 * sixth of the CPU per IO once the model's table lookups stop stalling). Equal times keep
-	 * submission order.
-	 */
-	struct sim_pending *ring;
-	uint32_t mask; /* ring slots - 1, a power of two at least the queue depth */
-	uint32_t head;
-	uint32_t count;
-	uint32_t capacity;
-	unsigned char *medium; /* sim_medium: the user capacity, pages allocated as written */
-	uint64_t medium_bytes;
-	uint64_t stall_start_ns; /* sim_stall: nothing completes in [start, end) */
-	uint64_t stall_end_ns;
-	struct dq_sim_cache *cache; /* sim_power: the write cache across power cuts */
-	unsigned char *durable; /* sim_power: what survives a cut (the medium is what reads see) */
-	bool powered_off;
-};
-
 /* sim_stall's AT_MS+LENGTH_MS; "" is none. */
 static int sim_parse_stall(const char *text, struct sim_engine *engine, char *err, size_t err_len)
 {
@@ -190,47 +145,6 @@ static void medium_zero(struct sim_engine *engine, uint64_t offset, uint64_t len
 {
 	image_zero(engine, engine->medium, offset, length);
 	image_zero(engine, engine->durable, offset, length);
-}
-
-/* A sparse anonymous image of bytes, pages allocated as written. */
-static unsigned char *image_map(uint64_t bytes)
-{
-	void *image = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-
-	return image == MAP_FAILED ? NULL : image;
-}
-
-/* The cache destaged a unit: what the host sees of it reaches NAND. */
-static void sim_unit_destaged(uint64_t unit, void *arg)
-{
-	struct sim_engine *engine = arg;
-	uint64_t offset = unit * DQ_SIM_MAPPING_UNIT_BYTES;
-
-	if (offset < engine->medium_bytes) {
-		memcpy(engine->durable + offset, engine->medium + offset,
-		       DQ_SIM_MAPPING_UNIT_BYTES);
-	}
-}
-
-/* A cut dropped a unit: the host now sees what NAND kept. */
-static void sim_unit_lost(uint64_t unit, bool promised, void *arg)
-{
-	struct sim_engine *engine = arg;
-	uint64_t offset = unit * DQ_SIM_MAPPING_UNIT_BYTES;
-
-	(void)promised;
-	if (offset < engine->medium_bytes) {
-		memcpy(engine->medium + offset, engine->durable + offset,
-		       DQ_SIM_MAPPING_UNIT_BYTES);
-	}
-}
-
-static struct dq_sim_cache_sink sim_cache_sink(struct sim_engine *engine)
-{
-	return (struct dq_sim_cache_sink){ .destage = sim_unit_destaged,
-					   .lost = sim_unit_lost,
-					   .arg = engine };
 }
 
 static void ring_push(struct sim_engine *engine, struct sim_pending item)
@@ -380,53 +294,6 @@ static void sim_capabilities(const struct sim_engine *engine, struct dq_capabili
 			   "the simulated drive models no Flexible Data Placement");
 }
 
-/* sim_power: the write cache's power model, sized as the profile's write buffer, and the durable
- * image the cut falls back to. Needs the medium: a cut can only be verified on kept data. */
-static int sim_open_power(struct sim_engine *engine, const struct dq_sim_profile *profile,
-			  uint64_t seed, const struct sim_options *options, char *err,
-			  size_t err_len)
-{
-	enum dq_sim_power_mode mode;
-	uint32_t cache_kib;
-	int rc;
-
-	if (dq_sim_power_mode_parse(options->power, &mode) != 0) {
-		snprintf(err, err_len, "sim: --sim_power takes plp, volatile or liar, not '%s'",
-			 options->power);
-		return -EINVAL;
-	}
-	if (engine->medium == NULL || engine->fluid != NULL) {
-		snprintf(err, err_len,
-			 "sim: --sim_power=%s needs --sim_medium=1 and the ftl model: a power cut "
-			 "is only seen on data the drive keeps",
-			 options->power);
-		return -EINVAL;
-	}
-	cache_kib = options->cache_kib != 0 ? options->cache_kib : profile->write_buffer_kib;
-	if (cache_kib < DQ_SIM_MAPPING_UNIT_BYTES / 1024) {
-		snprintf(err, err_len, "sim: --sim_cache_kib must be at least %u, not %u",
-			 DQ_SIM_MAPPING_UNIT_BYTES / 1024, cache_kib);
-		return -EINVAL;
-	}
-	rc = dq_sim_cache_create(mode, engine->medium_bytes / DQ_SIM_MAPPING_UNIT_BYTES,
-				 cache_kib / (DQ_SIM_MAPPING_UNIT_BYTES / 1024), seed,
-				 &engine->cache);
-	if (rc != 0) {
-		snprintf(err, err_len, "sim: cannot build the write cache's power model: %s",
-			 strerror(-rc));
-		return rc;
-	}
-	engine->durable = image_map(engine->medium_bytes);
-	if (engine->durable == NULL) {
-		dq_sim_cache_destroy(engine->cache);
-		engine->cache = NULL;
-		snprintf(err, err_len, "sim: cannot map a %" PRIu64 "-byte durable image",
-			 engine->medium_bytes);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
 static int sim_open(const struct dq_io_engine_open_args *args, void **data,
 		    struct dq_device_target *target, char *err, size_t err_len)
 {
@@ -506,7 +373,7 @@ static int sim_open(const struct dq_io_engine_open_args *args, void **data,
 	target->max_queue_depth = DQ_QUEUE_DEPTH_MAX;
 	if (options != NULL && options->medium) {
 		engine->medium_bytes = identify.user_bytes;
-		engine->medium = image_map(engine->medium_bytes);
+		engine->medium = sim_image_map(engine->medium_bytes);
 		if (engine->medium == NULL) {
 			rc = -ENOMEM;
 			snprintf(err, err_len, "sim: cannot map a %" PRIu64 "-byte medium",
@@ -578,17 +445,7 @@ static int sim_queue(void *data, const struct dq_io *io)
 		   io->offset + io->length <= engine->medium_bytes) {
 		if (io->op == DQ_IO_WRITE) {
 			memcpy(engine->medium + io->offset, io->buf, io->length);
-			if (engine->cache != NULL) {
-				struct dq_sim_cache_sink sink = sim_cache_sink(engine);
-
-				/* whole units (a sub-unit write makes its unit dirty) */
-				dq_sim_cache_write(
-					engine->cache, io->offset / DQ_SIM_MAPPING_UNIT_BYTES,
-					(uint32_t)((io->offset % DQ_SIM_MAPPING_UNIT_BYTES +
-						    io->length + DQ_SIM_MAPPING_UNIT_BYTES - 1) /
-						   DQ_SIM_MAPPING_UNIT_BYTES),
-					&sink);
-			}
+			sim_power_record_write(engine, io);
 		} else {
 			memcpy(io->buf, engine->medium + io->offset, io->length);
 		}
@@ -858,99 +715,6 @@ static int sim_smart(void *data, struct dq_smart_snapshot *out)
 	return 0;
 }
 
-/* NVMe Flush: the model's flush completes at once; the power model says what it made durable. */
-static int sim_flush(void *data, char *err, size_t err_len)
-{
-	struct sim_engine *engine = data;
-	uint64_t complete_ns = engine->now_ns;
-	int rc;
-
-	if (engine->powered_off) {
-		snprintf(err, err_len, "sim: flush with the drive's power cut");
-		return -ENODEV;
-	}
-	if (engine->drive != NULL) {
-		rc = dq_sim_drive_submit(engine->drive, DQ_SIM_OP_FLUSH, 0, 0, engine->now_ns,
-					 &complete_ns);
-		if (rc != 0) {
-			snprintf(err, err_len, "sim: flush failed: %s", strerror(-rc));
-			return rc;
-		}
-	}
-	if (engine->cache != NULL) {
-		struct dq_sim_cache_sink sink = sim_cache_sink(engine);
-
-		dq_sim_cache_flush(engine->cache, &sink);
-	}
-	if (complete_ns > engine->now_ns) {
-		engine->now_ns = complete_ns;
-	}
-	return 0;
-}
-
-/* The sim power driver: a cut resolves the write cache (kept or lost, as the mode says) and
- * abandons the IOs in flight; a restore brings the drive back with what it kept. */
-static int sim_power_cut(void *ctx, char *err, size_t err_len)
-{
-	struct sim_engine *engine = ctx;
-	struct dq_sim_cache_sink sink = sim_cache_sink(engine);
-
-	if (engine->powered_off) {
-		snprintf(err, err_len, "sim: power is already cut");
-		return -EALREADY;
-	}
-	dq_sim_cache_power_cut(engine->cache, &sink);
-	engine->count = 0; /* no completion comes for what was in flight */
-	engine->powered_off = true;
-	return 0;
-}
-
-static int sim_power_restore(void *ctx, char *err, size_t err_len)
-{
-	struct sim_engine *engine = ctx;
-
-	if (!engine->powered_off) {
-		snprintf(err, err_len, "sim: power is on");
-		return -EALREADY;
-	}
-	engine->powered_off = false;
-	return 0;
-}
-
-static int sim_power_truth(void *ctx, struct dq_power_truth *out)
-{
-	const struct sim_engine *engine = ctx;
-	struct dq_sim_cache_truth truth;
-
-	dq_sim_cache_truth(engine->cache, &truth);
-	out->cuts = truth.cuts;
-	out->last_cut_lost_units = truth.last_cut_lost;
-	out->last_cut_lost_promised_units = truth.last_cut_lost_promised;
-	return 0;
-}
-
-static const struct dq_power_driver_ops sim_power_ops = {
-	.name = "sim",
-	.cut = sim_power_cut,
-	.restore = sim_power_restore,
-	.truth = sim_power_truth,
-};
-
-static int sim_power_driver(void *data, struct dq_power_driver *out, char *err, size_t err_len)
-{
-	struct sim_engine *engine = data;
-
-	if (engine->cache == NULL) {
-		snprintf(err, err_len,
-			 "the simulated drive has no power model: open it with --sim_power=plp, "
-			 "volatile or liar (and --sim_medium=1)");
-		return -ENOTSUP;
-	}
-	out->ops = &sim_power_ops;
-	out->ctx = engine;
-	return 0;
-}
-
 static void sim_close(void *data)
 {
 	struct sim_engine *engine = data;
@@ -959,10 +723,7 @@ static void sim_close(void *data)
 		if (engine->medium != NULL) {
 			munmap(engine->medium, engine->medium_bytes);
 		}
-		if (engine->durable != NULL) {
-			munmap(engine->durable, engine->medium_bytes);
-		}
-		dq_sim_cache_destroy(engine->cache);
+		sim_power_close(engine);
 		dq_sim_drive_destroy(engine->drive);
 		dq_sim_fluid_destroy(engine->fluid);
 		free(engine->ring);
