@@ -12,6 +12,7 @@
 #ifndef DQ_SIM_H
 #define DQ_SIM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -222,6 +223,68 @@ size_t dq_sim_drive_erase_counts(const struct dq_sim_drive *drive, uint32_t *cou
  * Returns a negative value for spare_factor <= 0.
  */
 double dq_sim_waf_model_greedy(double spare_factor);
+
+/* ---- power model: the write cache across a power cut (docs/simulator.md, "Power loss") ---- */
+
+/*
+ * What the drive's write cache does when power is cut. The cache holds accepted writes, one entry
+ * per 4 KiB mapping unit (a rewrite of a cached unit coalesces into its entry), and destages the
+ * oldest entry to NAND when it is full.
+ */
+enum dq_sim_power_mode {
+	/* power-loss protection: capacitors destage the whole cache at a cut, so every accepted
+	 * write survives (the FTL's own write buffer, which the drive model always assumes) */
+	DQ_SIM_POWER_PLP = 0,
+	/* a volatile cache without protection: a flush destages it all; at a cut each entry still
+	 * cached is lost or, half of them (seeded), destaged in time */
+	DQ_SIM_POWER_VOLATILE,
+	/* as VOLATILE, but a flush completes without destaging anything: acknowledged, not kept */
+	DQ_SIM_POWER_LIAR,
+};
+
+/* "plp", "volatile", "liar"; 0, or -EINVAL for another name. */
+int dq_sim_power_mode_parse(const char *name, enum dq_sim_power_mode *mode);
+const char *dq_sim_power_mode_name(enum dq_sim_power_mode mode);
+
+struct dq_sim_cache;
+
+/*
+ * What the cache does with a unit: destage() when its data reaches NAND (the caller copies the
+ * unit from what the host sees to what survives), lost() when a cut drops it (promised: a flush
+ * acknowledged after the unit was written, or PLP, said it would survive).
+ */
+struct dq_sim_cache_sink {
+	void (*destage)(uint64_t unit, void *arg);
+	void (*lost)(uint64_t unit, bool promised, void *arg);
+	void *arg;
+};
+
+/* The simulator's own record of its cuts: the truth a power-loss verifier is checked against. */
+struct dq_sim_cache_truth {
+	uint64_t cuts;
+	uint64_t units_lost; /* over every cut */
+	uint64_t units_lost_promised; /* of which a completed flush (or PLP) had promised */
+	uint64_t last_cut_lost;
+	uint64_t last_cut_lost_promised;
+};
+
+/* A cache of capacity_units entries over unit_count units (the drive's capacity / 4 KiB). */
+int dq_sim_cache_create(enum dq_sim_power_mode mode, uint64_t unit_count, uint32_t capacity_units,
+			uint64_t seed, struct dq_sim_cache **out);
+void dq_sim_cache_destroy(struct dq_sim_cache *cache);
+enum dq_sim_power_mode dq_sim_cache_mode(const struct dq_sim_cache *cache);
+/* Accept a write of units [unit, unit + count); a full cache destages its oldest entries first.
+ * -EINVAL beyond unit_count. */
+int dq_sim_cache_write(struct dq_sim_cache *cache, uint64_t unit, uint32_t count,
+		       const struct dq_sim_cache_sink *sink);
+/* A flush completed: VOLATILE and PLP destage everything cached; LIAR only marks it promised. */
+void dq_sim_cache_flush(struct dq_sim_cache *cache, const struct dq_sim_cache_sink *sink);
+/* Power is cut: every cached entry is destaged or lost as the mode says; the cache is empty after.
+ * Returns the number of units lost by this cut. */
+uint64_t dq_sim_cache_power_cut(struct dq_sim_cache *cache, const struct dq_sim_cache_sink *sink);
+/* Units cached now (not yet on NAND). */
+uint32_t dq_sim_cache_dirty_units(const struct dq_sim_cache *cache);
+void dq_sim_cache_truth(const struct dq_sim_cache *cache, struct dq_sim_cache_truth *out);
 
 /* ---- closed-loop driver: keeps queue_depth IOs outstanding in virtual time (tests, bench) ---- */
 

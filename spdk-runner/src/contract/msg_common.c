@@ -10,8 +10,9 @@
 #include "msg_internal.h"
 
 static const char *const engine_names[] = { NULL, "spdk", "uring", "sim", "null" };
-static const char *const phase_kind_names[] = { NULL,	      "purge", "precondition", "workload",
-						"deallocate", "idle",  "smart",	       "verify" };
+static const char *const phase_kind_names[] = { NULL,	    "purge",	  "precondition",
+						"workload", "deallocate", "idle",
+						"smart",    "verify",	  "power-cycle" };
 static const char *const rw_names[] = { NULL,	    "read",	 "write", "rw",
 					"randread", "randwrite", "randrw" };
 /* the same values, with the streams' trims after the phase's six */

@@ -35,6 +35,16 @@ int dq_phase_spec_decode(struct dq_jctx *ctx, const struct dq_jpath *path, struc
 void dq_phase_spec_encode(struct dq_jbuild *b, struct json_object *obj,
 			  const struct dq_phase_spec *phase);
 
+/* Power-cycle phases (msg_power_cycle.c): the phaseSpec's powerCycle and the result. */
+int dq_power_cycle_spec_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
+			       struct json_object *obj, struct dq_power_cycle_spec *spec);
+void dq_power_cycle_spec_encode(struct dq_jbuild *b, struct json_object *obj,
+				const struct dq_power_cycle_spec *spec);
+int dq_power_cycle_report_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
+				 struct json_object *obj, struct dq_power_cycle_report *report);
+void dq_power_cycle_report_encode(struct dq_jbuild *b, struct json_object *obj,
+				  const struct dq_power_cycle_report *report);
+
 int dq_round_spec_decode(struct dq_jctx *ctx, const struct dq_jpath *path, struct json_object *obj,
 			 struct dq_round_spec *rounds);
 void dq_round_spec_encode(struct dq_jbuild *b, struct json_object *obj,

@@ -55,8 +55,8 @@ static const char *const *const event_keys[] = {
 		(const char *const[]){ ENVELOPE_KEYS, "phaseIndex", "phaseName", "kind",
 				       "durationNs", "samples", "read", "write", "trim",
 				       "deallocatedBytes", "effectiveQueueDepthMilli",
-				       "purgeVerification", "verify", "rounds", "limitReached",
-				       "streams", "skipped", NULL },
+				       "purgeVerification", "verify", "powerCycle", "rounds",
+				       "limitReached", "streams", "skipped", NULL },
 	[DQ_JOB_EVENT_SMART_SNAPSHOT] =
 		(const char *const[]){ ENVELOPE_KEYS, "phaseIndex", "when", "smart", NULL },
 	[DQ_JOB_EVENT_COMPLETED] = (const char *const[]){ ENVELOPE_KEYS, "durationNs", NULL },
@@ -166,6 +166,12 @@ static void readback_decode(struct dq_jctx *ctx, struct json_object *root,
 		done->has_verify = true;
 		dq_verify_result_decode(ctx, DQ_JPATH_KEY(NULL, "verify"), obj, &done->verify);
 	}
+	dq_json_object(ctx, NULL, root, "powerCycle", false, &obj);
+	if (ctx->rc == 0 && obj != NULL) {
+		done->has_power_cycle = true;
+		dq_power_cycle_report_decode(ctx, DQ_JPATH_KEY(NULL, "powerCycle"), obj,
+					     &done->power_cycle);
+	}
 	dq_json_object(ctx, NULL, root, "rounds", false, &obj);
 	if (ctx->rc == 0 && obj != NULL) {
 		done->has_rounds = true;
@@ -192,6 +198,10 @@ static void readback_encode(struct dq_jbuild *b, struct json_object *root,
 	}
 	if (done->has_verify) {
 		dq_verify_result_encode(b, dq_jb_object(b, root, "verify"), &done->verify);
+	}
+	if (done->has_power_cycle) {
+		dq_power_cycle_report_encode(b, dq_jb_object(b, root, "powerCycle"),
+					     &done->power_cycle);
 	}
 	if (done->has_rounds) {
 		dq_rounds_result_encode(b, dq_jb_object(b, root, "rounds"), &done->rounds);

@@ -9,10 +9,12 @@
 #include "msg_internal.h"
 
 static const char *const phase_keys[] = {
-	"index",	  "name",	 "kind",	 "rw",		"readPercent",
-	"blockSizeBytes", "queueDepth",	 "rangePercent", "runtimeS",	"sizeBytes",
-	"passes",	  "dataPattern", "idleS",	 "purgeMethod", "purgeFallback",
-	"smartSnapshot",  "rounds",	 "streams",	 "sweepGroup",	NULL
+	"index",       "name",		 "kind",	  "rw",
+	"readPercent", "blockSizeBytes", "queueDepth",	  "rangePercent",
+	"runtimeS",    "sizeBytes",	 "passes",	  "dataPattern",
+	"idleS",       "purgeMethod",	 "purgeFallback", "smartSnapshot",
+	"rounds",      "streams",	 "sweepGroup",	  "powerCycle",
+	NULL
 };
 
 /* The schema's if-then rules and bounds, as the runner checks every phase (phase_rules.c). */
@@ -31,7 +33,7 @@ static int phase_rules_check(struct dq_jctx *ctx, const struct dq_jpath *path,
 int dq_phase_spec_decode(struct dq_jctx *ctx, const struct dq_jpath *path, struct json_object *obj,
 			 struct dq_phase_spec *p)
 {
-	struct json_object *rounds = NULL, *streams = NULL;
+	struct json_object *rounds = NULL, *streams = NULL, *power_cycle = NULL;
 	size_t stream_count = 0;
 
 	memset(p, 0, sizeof(*p));
@@ -77,6 +79,12 @@ int dq_phase_spec_decode(struct dq_jctx *ctx, const struct dq_jpath *path, struc
 	}
 	dq_json_str(ctx, path, obj, "sweepGroup", false, DQ_STR_PHASE_NAME, 0, 0, p->sweep_group,
 		    sizeof(p->sweep_group), &p->has_sweep_group);
+	dq_json_object(ctx, path, obj, "powerCycle", false, &power_cycle);
+	if (ctx->rc == 0 && power_cycle != NULL) {
+		p->has_power_cycle = true;
+		dq_power_cycle_spec_decode(ctx, DQ_JPATH_KEY(path, "powerCycle"), power_cycle,
+					   &p->power_cycle);
+	}
 	if (ctx->rc == 0) {
 		phase_rules_check(ctx, path, p);
 	}
@@ -136,5 +144,8 @@ void dq_phase_spec_encode(struct dq_jbuild *b, struct json_object *obj,
 	}
 	if (p->has_sweep_group) {
 		dq_jb_str(b, obj, "sweepGroup", p->sweep_group, sizeof(p->sweep_group));
+	}
+	if (p->has_power_cycle) {
+		dq_power_cycle_spec_encode(b, dq_jb_object(b, obj, "powerCycle"), &p->power_cycle);
 	}
 }

@@ -344,6 +344,11 @@ static int check_kind(const struct dq_phase_spec *p, struct dq_phase_violation *
 	}, verify[] = {
 		{ "rangePercent", p->has_range_percent },
 		{ NULL, false },
+	}, power_cycle[] = {
+		{ "powerCycle", p->has_power_cycle },
+		{ "rangePercent", p->has_range_percent },
+		{ "queueDepth", p->has_queue_depth },
+		{ NULL, false },
 	}, purge[] = {
 		{ "purgeMethod", p->purge_method != DQ_PURGE_METHOD_NONE },
 		{ NULL, false },
@@ -351,6 +356,10 @@ static int check_kind(const struct dq_phase_spec *p, struct dq_phase_violation *
 		{ NULL, false },
 	};
 
+	if (p->has_power_cycle && p->kind != DQ_PHASE_KIND_POWER_CYCLE) {
+		return violate(v, "powerCycle", "applies to power-cycle phases only (kind %s)",
+			       kind);
+	}
 	if (p->purge_fallback != DQ_PURGE_METHOD_NONE && p->kind != DQ_PHASE_KIND_PURGE) {
 		return violate(v, "purgeFallback", "applies to purge phases only (kind %s)", kind);
 	}
@@ -383,6 +392,9 @@ static int check_kind(const struct dq_phase_spec *p, struct dq_phase_violation *
 		break;
 	case DQ_PHASE_KIND_VERIFY:
 		r = verify;
+		break;
+	case DQ_PHASE_KIND_POWER_CYCLE:
+		r = power_cycle;
 		break;
 	default:
 		r = none;
@@ -441,6 +453,7 @@ bool dq_phase_is_destructive(const struct dq_phase_spec *phase)
 	case DQ_PHASE_KIND_PURGE:
 	case DQ_PHASE_KIND_PRECONDITION:
 	case DQ_PHASE_KIND_DEALLOCATE:
+	case DQ_PHASE_KIND_POWER_CYCLE:
 		return true;
 	case DQ_PHASE_KIND_WORKLOAD:
 		for (i = 0; i < phase->stream_count; i++) {

@@ -6,6 +6,7 @@
 
 #include "contract/phase_rules.h"
 #include "io/phase.h"
+#include "io/power_cycle.h"
 #include "job_internal.h"
 #include "rounds_phase.h"
 
@@ -199,6 +200,11 @@ int job_check_phases_fit(struct job *job)
 		    dq_device_target_resolve_purge(target, p->purge_method, p->purge_fallback) ==
 			    DQ_PURGE_METHOD_NONE) {
 			return refuse_purge(job, p);
+		}
+		if (p->kind == DQ_PHASE_KIND_POWER_CYCLE &&
+		    dq_power_cycle_phase_check(&job->engine, p, why, sizeof(why)) != 0) {
+			return job_refuse(job, DQ_REFUSE_INVALID_COMMAND, "phase %s: %s", p->name,
+					  why);
 		}
 		if (p->kind == DQ_PHASE_KIND_VERIFY && check_verify_fits(job, i) != 1) {
 			return 0;

@@ -16,6 +16,7 @@
 #include "contract/strutil.h"
 #include "device/nvme_admin.h"
 #include "io/phase.h"
+#include "io/power_cycle.h"
 #include "io/prng.h"
 #include "health_monitor.h"
 #include "job_internal.h"
@@ -225,6 +226,8 @@ static int phase_completed_event(struct job *job, const struct dq_phase_spec *sp
 	done->purge_verification = stats->purge_verification;
 	done->has_verify = stats->has_verify;
 	done->verify = stats->verify;
+	done->has_power_cycle = stats->has_power_cycle;
+	done->power_cycle = stats->power_cycle;
 	done->has_rounds = spec->has_rounds;
 	if (spec->has_rounds) {
 		done->rounds = job->rounds;
@@ -399,6 +402,9 @@ static int run_phase(struct job *job, const struct dq_phase_spec *spec,
 		break;
 	case DQ_PHASE_KIND_VERIFY:
 		rc = dq_verify_phase_run(&job->env, spec, stats);
+		break;
+	case DQ_PHASE_KIND_POWER_CYCLE:
+		rc = dq_power_cycle_phase_run(&job->env, spec, stats);
 		break;
 	default:
 		rc = -EINVAL;

@@ -8,6 +8,9 @@
  * Two options make a drive cheap enough to run by the hundred in real time: sim_model=fluid (the
  * same profile modelled a second at a time, run_interval() instead of IOs) and sim_time_scale
  * (the clock never runs ahead of the wall clock times the scale: 1 is real time).
+ * With sim_power the drive also has a power model (dq_sim_cache) and brings its own power driver:
+ * the engine then keeps two images, what the host sees and what survives a cut (docs/simulator.md,
+ * "Power loss").
  */
 #include <dirent.h>
 #include <errno.h>
@@ -22,19 +25,12 @@
 #include "contract/strutil.h"
 #include "dq_sim.h"
 #include "engines.h"
+#include "engines/sim_engine.h"
 #include "io/engine.h"
 
 #define SIM_DEFAULT_SEED 1
 /* A paced per-IO drive may run this far ahead of the wall clock before it sleeps. */
 #define SIM_PACE_SLACK_NS (10ULL * DQ_NS_PER_MS)
-
-struct sim_options {
-	char profiles_dir[DQ_ENGINE_OPTION_STR_MAX];
-	bool medium;
-	char model[DQ_ENGINE_OPTION_STR_MAX];
-	uint32_t time_scale;
-	char stall[DQ_ENGINE_OPTION_STR_MAX];
-};
 
 static const struct dq_engine_option sim_option_table[] = {
 	{
@@ -77,40 +73,26 @@ static const struct dq_engine_option sim_option_table[] = {
 			"clock (0 at open), a firmware stall of known length (what a latency "
 			"measure must not hide; per-IO model only)",
 	},
+	{
+		.name = "sim_power",
+		.type = DQ_ENGINE_OPTION_STR,
+		.offset = offsetof(struct sim_options, power),
+		.default_value = "",
+		.help = "plp, volatile or liar: the write cache's behaviour at a power cut (with "
+			"protection; without, a flush makes writes durable; acknowledging flushes it "
+			"does not keep), and the sim power driver to cut it; needs sim_medium=1. "
+			"Empty: no power driver",
+	},
+	{
+		.name = "sim_cache_kib",
+		.type = DQ_ENGINE_OPTION_UINT,
+		.offset = offsetof(struct sim_options, cache_kib),
+		.default_value = "0",
+		.help = "with sim_power: the write cache's size in KiB (0: the profile's "
+			"write_buffer_kib); a small one destages early, so a cut finds fewer writes "
+			"cached",
+	},
 	{ .name = NULL },
-};
-
-/* A pending completion: its tag and when the model finishes it. */
-struct sim_pending {
-	uint64_t done_ns;
-	uint32_t tag;
-	int32_t result;
-};
-
-struct sim_engine {
-	struct dq_sim_drive *drive; /* the FTL, or NULL with the fluid model */
-	struct dq_sim_fluid *fluid;
-	uint32_t lba_bytes;
-	uint64_t now_ns;
-	uint32_t time_scale; /* 0: unpaced */
-	uint64_t pace_wall0_ns; /* monotonic wall time when the clock showed pace_clock0_ns */
-	uint64_t pace_clock0_ns;
-	/*
-	 * The IOs in flight as a ring sorted by done_ns (as the model's own closed loop keeps them):
-	 * completions come back nearly in submission order (the write cache retires FIFO), so an
-	 * insert from the back is O(1) in practice and skips a heap's unpredictable branches (a
-	 * sixth of the CPU per IO once the model's table lookups stop stalling). Equal times keep
-	 * submission order.
-	 */
-	struct sim_pending *ring;
-	uint32_t mask; /* ring slots - 1, a power of two at least the queue depth */
-	uint32_t head;
-	uint32_t count;
-	uint32_t capacity;
-	unsigned char *medium; /* sim_medium: the user capacity, pages allocated as written */
-	uint64_t medium_bytes;
-	uint64_t stall_start_ns; /* sim_stall: nothing completes in [start, end) */
-	uint64_t stall_end_ns;
 };
 
 /* sim_stall's AT_MS+LENGTH_MS; "" is none. */
@@ -134,14 +116,15 @@ static int sim_parse_stall(const char *text, struct sim_engine *engine, char *er
 	return 0;
 }
 
-/* Zero [offset, offset + length) of the medium: whole pages are handed back to the kernel. */
-static void medium_zero(struct sim_engine *engine, uint64_t offset, uint64_t length)
+/* Zero [offset, offset + length) of an image: whole pages are handed back to the kernel. */
+static void image_zero(const struct sim_engine *engine, unsigned char *image, uint64_t offset,
+		       uint64_t length)
 {
 	const uint64_t page = 4096;
 	uint64_t end = offset + length, first_page = (offset + page - 1) / page * page,
 		 end_page = end / page * page;
 
-	if (engine->medium == NULL || offset >= engine->medium_bytes) {
+	if (image == NULL || offset >= engine->medium_bytes) {
 		return;
 	}
 	if (end > engine->medium_bytes) {
@@ -149,12 +132,19 @@ static void medium_zero(struct sim_engine *engine, uint64_t offset, uint64_t len
 		end_page = end / page * page;
 	}
 	if (first_page >= end_page) {
-		memset(engine->medium + offset, 0, end - offset);
+		memset(image + offset, 0, end - offset);
 		return;
 	}
-	memset(engine->medium + offset, 0, first_page - offset);
-	madvise(engine->medium + first_page, end_page - first_page, MADV_DONTNEED);
-	memset(engine->medium + end_page, 0, end - end_page);
+	memset(image + offset, 0, first_page - offset);
+	madvise(image + first_page, end_page - first_page, MADV_DONTNEED);
+	memset(image + end_page, 0, end - end_page);
+}
+
+/* A TRIM or an erase: the range reads zeros, and (a simplification) is durable at once. */
+static void medium_zero(struct sim_engine *engine, uint64_t offset, uint64_t length)
+{
+	image_zero(engine, engine->medium, offset, length);
+	image_zero(engine, engine->durable, offset, length);
 }
 
 static void ring_push(struct sim_engine *engine, struct sim_pending item)
@@ -286,9 +276,20 @@ static void sim_capabilities(const struct sim_engine *engine, struct dq_capabili
 				   DQ_CAPABILITY_MISSING_DEVICE,
 				   "the profile has no thermal model: no thresholds declared");
 	}
-	dq_capability_lack(caps, DQ_CAPABILITY_VOLATILE_WRITE_CACHE, DQ_CAPABILITY_MISSING_DEVICE,
-			   "the simulated drive's write buffer is power-loss protected, as an "
-			   "enterprise drive's: no volatile write cache");
+	if (engine->cache != NULL && dq_sim_cache_mode(engine->cache) != DQ_SIM_POWER_PLP) {
+		/* the liar answers as the honest drive does: what it does with a flush is the test */
+		dq_capability_have(caps, DQ_CAPABILITY_VOLATILE_WRITE_CACHE,
+				   "the simulated drive's write cache is volatile (sim_power=%s): "
+				   "writes are durable once a flush completes",
+				   dq_sim_power_mode_name(dq_sim_cache_mode(engine->cache)));
+		caps->items[DQ_CAPABILITY_VOLATILE_WRITE_CACHE].has_enabled = true;
+		caps->items[DQ_CAPABILITY_VOLATILE_WRITE_CACHE].enabled = true;
+	} else {
+		dq_capability_lack(
+			caps, DQ_CAPABILITY_VOLATILE_WRITE_CACHE, DQ_CAPABILITY_MISSING_DEVICE,
+			"the simulated drive's write buffer is power-loss protected, as an "
+			"enterprise drive's: no volatile write cache");
+	}
 	dq_capability_lack(caps, DQ_CAPABILITY_FDP, DQ_CAPABILITY_MISSING_DEVICE,
 			   "the simulated drive models no Flexible Data Placement");
 }
@@ -368,15 +369,12 @@ static int sim_open(const struct dq_io_engine_open_args *args, void **data,
 	target->purge_methods = (1u << DQ_PURGE_METHOD_FORMAT_USER_DATA) |
 				(1u << DQ_PURGE_METHOD_SANITIZE_BLOCK) |
 				(1u << DQ_PURGE_METHOD_DEALLOCATE);
-	sim_capabilities(engine, &target->capabilities);
 	target->buffer_align = 64;
 	target->max_queue_depth = DQ_QUEUE_DEPTH_MAX;
 	if (options != NULL && options->medium) {
 		engine->medium_bytes = identify.user_bytes;
-		engine->medium = mmap(NULL, engine->medium_bytes, PROT_READ | PROT_WRITE,
-				      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-		if (engine->medium == MAP_FAILED) {
-			engine->medium = NULL;
+		engine->medium = sim_image_map(engine->medium_bytes);
+		if (engine->medium == NULL) {
 			rc = -ENOMEM;
 			snprintf(err, err_len, "sim: cannot map a %" PRIu64 "-byte medium",
 				 engine->medium_bytes);
@@ -388,9 +386,20 @@ static int sim_open(const struct dq_io_engine_open_args *args, void **data,
 			target->no_data_reason, sizeof(target->no_data_reason),
 			"the sim engine keeps no data (its option sim_medium=1 gives it a medium)");
 	}
+	if (options != NULL && options->power[0] != '\0') {
+		rc = sim_open_power(engine, &profile, seed, options, err, err_len);
+		if (rc != 0) {
+			goto err_unmap_medium;
+		}
+	}
+	sim_capabilities(engine, &target->capabilities);
 	*data = engine;
 	return 0;
 
+err_unmap_medium:
+	if (engine->medium != NULL) {
+		munmap(engine->medium, engine->medium_bytes);
+	}
 err_destroy_drive:
 	dq_sim_drive_destroy(engine->drive);
 err_free_ring:
@@ -413,6 +422,13 @@ static int sim_queue(void *data, const struct dq_io *io)
 	if (engine->count == engine->capacity) {
 		return -EBUSY;
 	}
+	if (engine->powered_off) {
+		/* no power: the command fails as on a drive that is gone */
+		pending.result = -ENODEV;
+		pending.done_ns = engine->now_ns;
+		ring_push(engine, pending);
+		return 0;
+	}
 	rc = dq_sim_drive_submit(engine->drive, op, io->offset / engine->lba_bytes,
 				 io->length / engine->lba_bytes, engine->now_ns, &complete_ns);
 	/* sim_stall: what would complete within the stall (or was queued before its end and
@@ -429,6 +445,7 @@ static int sim_queue(void *data, const struct dq_io *io)
 		   io->offset + io->length <= engine->medium_bytes) {
 		if (io->op == DQ_IO_WRITE) {
 			memcpy(engine->medium + io->offset, io->buf, io->length);
+			sim_power_record_write(engine, io);
 		} else {
 			memcpy(io->buf, engine->medium + io->offset, io->length);
 		}
@@ -706,6 +723,7 @@ static void sim_close(void *data)
 		if (engine->medium != NULL) {
 			munmap(engine->medium, engine->medium_bytes);
 		}
+		sim_power_close(engine);
 		dq_sim_drive_destroy(engine->drive);
 		dq_sim_fluid_destroy(engine->fluid);
 		free(engine->ring);
@@ -759,6 +777,8 @@ static const struct dq_io_engine_ops sim_ops = {
 	.prefetch = sim_prefetch,
 	.models_intervals = sim_models_intervals,
 	.run_interval = sim_run_interval,
+	.flush = sim_flush,
+	.power_driver = sim_power_driver,
 };
 
 const struct dq_io_engine_ops *dq_engine_sim_ops(void)

@@ -54,6 +54,7 @@ enum dq_phase_kind {
 	DQ_PHASE_KIND_IDLE,
 	DQ_PHASE_KIND_SMART,
 	DQ_PHASE_KIND_VERIFY,
+	DQ_PHASE_KIND_POWER_CYCLE,
 };
 
 enum dq_rw {
@@ -275,6 +276,61 @@ struct dq_stream_spec {
 };
 
 /* One step of a qualification (#/$defs/phaseSpec); has_* says whether an optional field is set. */
+/* A power-cycle phase's plan (#/$defs/powerCycleSpec). */
+struct dq_power_cycle_spec {
+	char power_driver[DQ_PHASE_NAME_MAX_LEN + 1];
+	uint32_t cycles;
+	uint32_t writes_per_cycle;
+	uint32_t flush_every; /* 0: never */
+	uint32_t cut_after_writes; /* 0: random */
+};
+
+#define DQ_POWER_CYCLES_MAX 1000u
+#define DQ_POWER_WRITES_MAX 10000000u
+#define DQ_POWER_FAILED_CYCLES_MAX 16
+#define DQ_POWER_FAILURE_MAX_CHARS 300
+
+enum dq_power_durability_name {
+	DQ_DURABILITY_NONE = 0,
+	DQ_DURABILITY_ON_ACKNOWLEDGE,
+	DQ_DURABILITY_ON_FLUSH,
+};
+
+/* One cycle of a power-cycle phase (#/$defs/powerCycleOutcome). */
+struct dq_power_cycle_outcome {
+	uint32_t cycle;
+	uint32_t cut_after_writes;
+	uint32_t intact;
+	uint32_t lost_allowed;
+	uint32_t lost_durable;
+	uint32_t corrupt;
+	bool pass;
+};
+
+/* A power-cycle phase's result (#/$defs/powerCycleResult). */
+struct dq_power_cycle_report {
+	char power_driver[DQ_PHASE_NAME_MAX_LEN + 1];
+	enum dq_power_durability_name durability;
+	uint64_t cycles;
+	uint64_t cycles_passed;
+	uint64_t cycles_failed;
+	bool pass;
+	uint64_t acknowledged_writes;
+	uint64_t flushes;
+	uint64_t intact;
+	uint64_t lost_allowed;
+	uint64_t lost_durable;
+	uint64_t corrupt;
+	uint64_t in_flight_at_cut;
+	uint64_t in_flight_lost;
+	size_t failed_cycle_count;
+	uint64_t failed_cycles[DQ_POWER_FAILED_CYCLES_MAX];
+	bool has_first_failure;
+	char first_failure[DQ_POWER_FAILURE_MAX_CHARS + 1];
+	size_t outcome_count; /* one per cycle, in order */
+	struct dq_power_cycle_outcome outcomes[DQ_POWER_CYCLES_MAX];
+};
+
 struct dq_phase_spec {
 	uint32_t index;
 	char name[DQ_PHASE_NAME_MAX_LEN + 1];
@@ -311,6 +367,8 @@ struct dq_phase_spec {
 	 * steps are skipped */
 	bool has_sweep_group;
 	char sweep_group[DQ_PHASE_NAME_MAX_LEN + 1];
+	bool has_power_cycle; /* power-cycle phases */
+	struct dq_power_cycle_spec power_cycle;
 };
 
 /* Per-second completion latency percentiles, nanoseconds (#/$defs/latencyPercentilesNs). */

@@ -117,6 +117,8 @@ struct dq_job_event_phase_completed {
 	struct dq_purge_verification purge_verification;
 	bool has_verify; /* verify phases */
 	struct dq_verify_result verify;
+	bool has_power_cycle; /* power-cycle phases */
+	struct dq_power_cycle_report power_cycle;
 	bool has_rounds; /* phases with adaptive rounds */
 	struct dq_rounds_result rounds;
 	enum dq_phase_limit limit_reached; /* workload phases without rounds that ran to a limit */

@@ -15,9 +15,10 @@
 #include "contract/msg_common.h"
 #include "device/target.h"
 #include "io/histogram.h"
+#include "io/power.h"
 
 /* Bumped when dq_io_engine_ops changes; the registry refuses tables of another version. */
-#define DQ_IO_ENGINE_OPS_VERSION 4
+#define DQ_IO_ENGINE_OPS_VERSION 5
 
 /* Capability flags (dq_io_engine_ops.flags). */
 enum {
@@ -176,6 +177,12 @@ struct dq_io_engine_ops {
 	 * was sent); another -errno: the drive refused (err says how). */
 	int (*configure_latency_monitor)(void *data, const struct dq_latency_monitor_config *config,
 					 char *err, size_t err_len);
+	/* Optional: make every write that has completed durable (NVMe Flush); returns when the
+	 * drive says it is done. With no IOs in flight. */
+	int (*flush)(void *data, char *err, size_t err_len);
+	/* Optional: the power driver this target brings with it (the simulator's). -ENOTSUP with
+	 * the reason in err when it has none. */
+	int (*power_driver)(void *data, struct dq_power_driver *out, char *err, size_t err_len);
 };
 
 /* An opened engine: what the core holds. */

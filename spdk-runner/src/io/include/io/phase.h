@@ -105,6 +105,8 @@ struct dq_phase_stats {
 	struct dq_purge_verification purge_verification;
 	bool has_verify; /* verify phases */
 	struct dq_verify_result verify;
+	bool has_power_cycle; /* power-cycle phases */
+	struct dq_power_cycle_report power_cycle;
 	bool cancelled;
 	/* IO phases that ran to a limit (neither cancelled nor failed): the one that ended them */
 	enum dq_phase_limit limit_reached;

@@ -123,7 +123,17 @@ public enum Metric {
 	 * service-time histogram: the count, and per million writes.
 	 */
 	WRITE_IOS_ABOVE_8_MS("writeIosAbove8Ms", "IOs"),
-	WRITE_IOS_ABOVE_8_MS_PER_MILLION("writeIosAbove8MsPerMillion", "IOs per million");
+	WRITE_IOS_ABOVE_8_MS_PER_MILLION("writeIosAbove8MsPerMillion", "IOs per million"),
+	/**
+	 * Power cycles of a power-cycle phase in which a block the drive had promised to keep
+	 * was lost or a block was corrupt (criterion: AT_MOST 0).
+	 */
+	POWER_LOSS_FAILED_CYCLES("powerLossFailedCycles", "cycles"),
+	/**
+	 * Blocks a power-cycle phase found lost although the drive had promised them
+	 * (acknowledged with protection, or flushed), summed over its cycles.
+	 */
+	POWER_LOSS_LOST_DURABLE_BLOCKS("powerLossLostDurableBlocks", "blocks");
 
 	private final String wireName;
 

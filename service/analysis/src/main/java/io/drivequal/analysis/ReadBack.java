@@ -42,4 +42,31 @@ public final class ReadBack {
 		return Measure.known(mismatches);
 	}
 
+	/**
+	 * powerLossFailedCycles: power cycles that lost a promised block or found a corrupt
+	 * one.
+	 * @param cycles cycles the phase ran
+	 * @param failed cycles that failed
+	 * @return the count, or unknown when no cycle ran
+	 */
+	public static Measure powerLossFailedCycles(long cycles, long failed) {
+		if (cycles == 0) {
+			return Measure.unknown("no power cycle ran");
+		}
+		return Measure.known(failed);
+	}
+
+	/**
+	 * powerLossLostDurableBlocks: blocks lost although promised, over every cycle.
+	 * @param cycles cycles the phase ran
+	 * @param lostDurable blocks lost although acknowledged-durable
+	 * @return the count, or unknown when no cycle ran
+	 */
+	public static Measure powerLossLostDurableBlocks(long cycles, long lostDurable) {
+		if (cycles == 0) {
+			return Measure.unknown("no power cycle ran");
+		}
+		return Measure.known(lostDurable);
+	}
+
 }

@@ -27,6 +27,18 @@ class ReadBackTest {
 	}
 
 	@Test
+	void aPowerCyclePhaseThatRanNoCycleIsUnknown() {
+		assertThat(ReadBack.powerLossFailedCycles(100, 42)).isEqualTo(Measure.known(42));
+		assertThat(ReadBack.powerLossLostDurableBlocks(100, 0)).isEqualTo(Measure.known(0));
+		assertThat(ReadBack.powerLossFailedCycles(0, 0).isKnown()).isFalse();
+		assertThat(ReadBack.powerLossLostDurableBlocks(0, 0).isKnown()).isFalse();
+		Verdict liar = VerdictJudge.judge(List.of(Criterion.atMost(Metric.POWER_LOSS_FAILED_CYCLES, 0)),
+				new MetricValues().put(Metric.POWER_LOSS_FAILED_CYCLES, "power-cycles",
+						ReadBack.powerLossFailedCycles(100, 42)));
+		assertThat(liar.outcome()).isEqualTo(Outcome.FAIL);
+	}
+
+	@Test
 	void theCriteriaJudgeThem() {
 		MetricValues values = new MetricValues()
 			.put(Metric.PURGE_VERIFIED, "purge", ReadBack.purgeVerified("failed", 3, null))

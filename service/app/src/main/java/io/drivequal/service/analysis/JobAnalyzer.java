@@ -213,7 +213,10 @@ final class JobAnalyzer {
 				: null;
 	}
 
-	/** purgeVerified of a purge phase, verifyMismatches of a verify phase. */
+	/**
+	 * purgeVerified of a purge phase, verifyMismatches of a verify phase, the power-loss
+	 * counts of a power-cycle phase.
+	 */
 	private static void readBack(PhaseSpec spec, Map<String, Object> result, MetricValues values) {
 		if (result == null) {
 			return;
@@ -226,6 +229,13 @@ final class JobAnalyzer {
 			values.put(Metric.VERIFY_MISMATCHES, spec.name(),
 					ReadBack.verifyMismatches(((Number) verify.get("blocksChecked")).longValue(),
 							((Number) verify.get("mismatches")).longValue()));
+		}
+		if (result.get("powerCycle") instanceof Map<?, ?> power) {
+			long cycles = ((Number) power.get("cycles")).longValue();
+			values.put(Metric.POWER_LOSS_FAILED_CYCLES, spec.name(),
+					ReadBack.powerLossFailedCycles(cycles, ((Number) power.get("cyclesFailed")).longValue()));
+			values.put(Metric.POWER_LOSS_LOST_DURABLE_BLOCKS, spec.name(),
+					ReadBack.powerLossLostDurableBlocks(cycles, ((Number) power.get("lostDurable")).longValue()));
 		}
 	}
 

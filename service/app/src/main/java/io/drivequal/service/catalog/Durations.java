@@ -62,6 +62,7 @@ public final class Durations {
 			case "idle" -> (phase.idleS() != null) ? phase.idleS() : 0;
 			case "purge" -> purgeS(phase.purgeMethod(), capacityBytes).nominalS();
 			case "deallocate" -> DEALLOCATE_S;
+			case "power-cycle" -> (phase.powerCycle() != null) ? phase.powerCycle().nominalS() : SMART_S;
 			case "verify" -> ceilDiv((long) (capacityBytes * range(phase) / 100.0), NOMINAL_SEQUENTIAL_BYTES_PER_S);
 			default -> SMART_S;
 		};

@@ -25,12 +25,13 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * drive (or its runner) cannot do purgeMethod; absent, such a purge is refused
  * @param sweepGroup the latency-at-load sweep the phase is a step of: once a step of the
  * group saturates, the runner skips the group's later steps and reports each as skipped
+ * @param powerCycle power-cycle phases: the power driver, the cycles and their writes
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record PhaseSpec(Integer index, String name, String kind, String rw, Integer readPercent, Integer blockSizeBytes,
 		Integer queueDepth, Double rangePercent, Long runtimeS, Long sizeBytes, Integer passes, String dataPattern,
 		Long idleS, String purgeMethod, Boolean smartSnapshot, Integer capacityMultiple, RoundSpec rounds,
-		String purgeFallback, List<StreamSpec> streams, String sweepGroup) {
+		String purgeFallback, List<StreamSpec> streams, String sweepGroup, PowerCycleSpec powerCycle) {
 
 	/** The most capacityMultiple may ask: a thousand drive writes. */
 	public static final int MAX_CAPACITY_MULTIPLE = 1000;
@@ -39,13 +40,21 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 	public PhaseSpec {
 	}
 
-	/** A phase outside a latency-at-load sweep. */
+	/** A phase outside a latency-at-load sweep, without a power-cycle plan. */
 	public PhaseSpec(Integer index, String name, String kind, String rw, Integer readPercent, Integer blockSizeBytes,
 			Integer queueDepth, Double rangePercent, Long runtimeS, Long sizeBytes, Integer passes, String dataPattern,
 			Long idleS, String purgeMethod, Boolean smartSnapshot, Integer capacityMultiple, RoundSpec rounds,
 			String purgeFallback, List<StreamSpec> streams) {
 		this(index, name, kind, rw, readPercent, blockSizeBytes, queueDepth, rangePercent, runtimeS, sizeBytes, passes,
-				dataPattern, idleS, purgeMethod, smartSnapshot, capacityMultiple, rounds, purgeFallback, streams, null);
+				dataPattern, idleS, purgeMethod, smartSnapshot, capacityMultiple, rounds, purgeFallback, streams, null,
+				null);
+	}
+
+	/** A power-cycle phase over rangePercent of the drive at queueDepth. */
+	public static PhaseSpec ofPowerCycle(Integer index, String name, int queueDepth, double rangePercent,
+			PowerCycleSpec powerCycle) {
+		return new PhaseSpec(index, name, "power-cycle", null, null, null, queueDepth, rangePercent, null, null, null,
+				null, null, null, null, null, null, null, null, null, powerCycle);
 	}
 
 	/** A phase without a purge fallback or streams. */
@@ -81,13 +90,15 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 
 	/**
 	 * Whether running the phase destroys data on the drive, so the runner performs it
-	 * only where its interlocks allow: a purge, a precondition and a deallocation always;
-	 * a workload unless it only reads (read, randread, or a read/write mix of 100%
-	 * reads); idling and a SMART snapshot never. The runner applies the same rule, and
-	 * both sides are pinned by schemas/examples/phase-rules/destructive.json.
+	 * only where its interlocks allow: a purge, a precondition, a deallocation and a
+	 * power cycle always; a workload unless it only reads (read, randread, or a
+	 * read/write mix of 100% reads); idling and a SMART snapshot never. The runner
+	 * applies the same rule, and both sides are pinned by
+	 * schemas/examples/phase-rules/destructive.json.
 	 */
 	public boolean destroysData() {
-		if ("purge".equals(this.kind) || "precondition".equals(this.kind) || "deallocate".equals(this.kind)) {
+		if ("purge".equals(this.kind) || "precondition".equals(this.kind) || "deallocate".equals(this.kind)
+				|| "power-cycle".equals(this.kind)) {
 			return true;
 		}
 		if (!isWorkload()) {
@@ -142,14 +153,14 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 		return new PhaseSpec(newIndex, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
 				this.queueDepth, this.rangePercent, this.runtimeS, this.sizeBytes, this.passes, this.dataPattern,
 				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, this.rounds,
-				this.purgeFallback, this.streams, this.sweepGroup);
+				this.purgeFallback, this.streams, this.sweepGroup, this.powerCycle);
 	}
 
 	public PhaseSpec withRangePercent(Double newRangePercent) {
 		return new PhaseSpec(this.index, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
 				this.queueDepth, newRangePercent, this.runtimeS, this.sizeBytes, this.passes, this.dataPattern,
 				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, this.rounds,
-				this.purgeFallback, this.streams, this.sweepGroup);
+				this.purgeFallback, this.streams, this.sweepGroup, this.powerCycle);
 	}
 
 	/**
@@ -164,7 +175,7 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 		return new PhaseSpec(this.index, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
 				this.queueDepth, this.rangePercent, this.runtimeS, this.capacityMultiple * userCapacityBytes,
 				this.passes, this.dataPattern, this.idleS, this.purgeMethod, this.smartSnapshot, null, this.rounds,
-				this.purgeFallback, this.streams, this.sweepGroup);
+				this.purgeFallback, this.streams, this.sweepGroup, this.powerCycle);
 	}
 
 	/**
@@ -186,14 +197,15 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 				(override.capacityMultiple != null) ? override.capacityMultiple
 						: (override.sizeBytes != null) ? null : this.capacityMultiple,
 				pick(override.rounds, this.rounds), pick(override.purgeFallback, this.purgeFallback),
-				pick(override.streams, this.streams), pick(override.sweepGroup, this.sweepGroup));
+				pick(override.streams, this.streams), pick(override.sweepGroup, this.sweepGroup),
+				pick(override.powerCycle, this.powerCycle));
 	}
 
 	public PhaseSpec withRounds(RoundSpec newRounds) {
 		return new PhaseSpec(this.index, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
 				this.queueDepth, this.rangePercent, this.runtimeS, this.sizeBytes, this.passes, this.dataPattern,
 				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, newRounds, this.purgeFallback,
-				this.streams, this.sweepGroup);
+				this.streams, this.sweepGroup, this.powerCycle);
 	}
 
 	/**
@@ -203,7 +215,7 @@ public record PhaseSpec(Integer index, String name, String kind, String rw, Inte
 		return new PhaseSpec(this.index, this.name, this.kind, this.rw, this.readPercent, this.blockSizeBytes,
 				this.queueDepth, this.rangePercent, this.runtimeS, this.sizeBytes, this.passes, this.dataPattern,
 				this.idleS, this.purgeMethod, this.smartSnapshot, this.capacityMultiple, this.rounds, fallback,
-				this.streams, this.sweepGroup);
+				this.streams, this.sweepGroup, this.powerCycle);
 	}
 
 	private static <T> T pick(T preferred, T fallback) {

@@ -183,7 +183,8 @@ class JobEventListener {
 		if (milli != null) {
 			measured.put("effectiveQueueDepth", milli.asLong() / 1000.0);
 		}
-		for (String readBack : new String[] { "purgeVerification", "verify", "rounds", "trim", "skipped" }) {
+		for (String readBack : new String[] { "purgeVerification", "verify", "powerCycle", "rounds", "trim",
+				"skipped" }) {
 			if (event.get(readBack) != null) {
 				measured.put(readBack, toMap(event.get(readBack)));
 			}

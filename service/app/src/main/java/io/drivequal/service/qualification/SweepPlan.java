@@ -151,7 +151,7 @@ final class SweepPlan {
 				template.blockSizeBytes(), template.queueDepth(), template.rangePercent(), template.runtimeS(),
 				template.sizeBytes(), template.passes(), template.dataPattern(), template.idleS(),
 				template.purgeMethod(), template.smartSnapshot(), template.capacityMultiple(), template.rounds(),
-				template.purgeFallback(), List.copyOf(streams), template.name());
+				template.purgeFallback(), List.copyOf(streams), template.name(), template.powerCycle());
 	}
 
 	/** 10000 as 10k, 1000000 as 1m, 12500 as 12500: how the profile names its steps. */

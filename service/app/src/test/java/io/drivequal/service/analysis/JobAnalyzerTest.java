@@ -16,6 +16,7 @@ import io.drivequal.analysis.Outcome;
 import io.drivequal.schemas.Contracts;
 import io.drivequal.service.catalog.Catalog;
 import io.drivequal.service.catalog.PhaseSpec;
+import io.drivequal.service.catalog.PowerCycleSpec;
 import io.drivequal.service.catalog.Profile;
 import io.drivequal.service.ingest.SamplePoint;
 import io.drivequal.service.qualification.CompletedJobs;
@@ -137,6 +138,27 @@ class JobAnalyzerTest {
 				List.of(new JobAnalyzer.PhaseInput(purge, unverifiable, List.of(), null)), List.of());
 		assertThat(proven.verdict().outcome()).isEqualTo(Outcome.INCONCLUSIVE);
 		assertThat(proven.verdict().criteria().get(0).explanation()).contains("the null engine stores nothing");
+	}
+
+	@Test
+	void aDriveThatLostFlushedWritesFailsThePowerLossCriteriaAndAnHonestOnePasses() {
+		PhaseSpec cycles = PhaseSpec.ofPowerCycle(0, "power-cycles", 8, 1.0,
+				new PowerCycleSpec("sim", 100, 2000, 128, null));
+		List<Criterion> criteria = List.of(new Criterion("powerLossFailedCycles", "atMost", 0.0, null),
+				new Criterion("powerLossLostDurableBlocks", "atMost", 0.0, null));
+		Map<String, Object> liar = Map.of("samples", 0, "powerCycle",
+				Map.of("cycles", 100, "cyclesFailed", 42, "lostDurable", 747, "lostAllowed", 2449, "verdict", "fail"));
+		Map<String, Object> honest = Map.of("samples", 0, "powerCycle",
+				Map.of("cycles", 100, "cyclesFailed", 0, "lostDurable", 0, "lostAllowed", 2458, "verdict", "pass"));
+		JobAnalyzer.JobAnalysis lied = JobAnalyzer.analyze(job(criteria), Optional.empty(),
+				List.of(new JobAnalyzer.PhaseInput(cycles, liar, List.of(), null)), List.of());
+		assertThat(lied.verdict().criteria()).extracting((c) -> c.outcome())
+			.containsExactly(Outcome.FAIL, Outcome.FAIL);
+		assertThat(lied.verdict().criteria().get(0).explanation())
+			.isEqualTo("powerLossFailedCycles measured 42 cycles in phase power-cycles, limit <= 0");
+		JobAnalyzer.JobAnalysis kept = JobAnalyzer.analyze(job(criteria), Optional.empty(),
+				List.of(new JobAnalyzer.PhaseInput(cycles, honest, List.of(), null)), List.of());
+		assertThat(kept.verdict().outcome()).isEqualTo(Outcome.PASS);
 	}
 
 	@Test

@@ -44,6 +44,23 @@ class DestructivePhaseRuleTest {
 		});
 	}
 
+	/**
+	 * The runner gets the plan's powerCycle as the plan gave it, or the phase runs blind.
+	 */
+	@Test
+	void aPowerCyclePhaseReachesTheRunnerUnchanged() {
+		JsonNode start = this.contracts.mapper()
+			.readTree(Contracts.resource("examples/job-command/valid/start-power-cycle-sim.json"));
+		JsonNode given = start.path("phases").path(0);
+		PhaseSpec phase = this.contracts.mapper().treeToValue(given, PhaseSpec.class);
+		assertThat(phase.powerCycle().powerDriver()).isEqualTo("sim");
+		assertThat(phase.destroysData()).isTrue();
+		JsonNode sent = this.contracts.mapper().valueToTree(phase);
+		assertThat(sent).isEqualTo(given);
+		JsonNode renumbered = this.contracts.mapper().valueToTree(phase.withIndex(3));
+		assertThat(renumbered.path("powerCycle")).isEqualTo(given.path("powerCycle"));
+	}
+
 	@Test
 	void bothVerdictsAreCovered() {
 		assertThat(cases().map((vector) -> vector.path("destructive").asBoolean()).distinct()).hasSize(2);

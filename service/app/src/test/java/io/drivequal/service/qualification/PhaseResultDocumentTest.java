@@ -81,6 +81,18 @@ class PhaseResultDocumentTest {
 		assertThat(document(event)).extractingByKey("rounds", MAP).doesNotContainKey("windowLatency");
 	}
 
+	@Test
+	void aPowerCyclePhaseKeepsItsVerdictAndLostCounts() {
+		JsonNode event = this.contracts.mapper()
+			.readTree(Contracts.resource("examples/job-event/valid/phase-completed-power-cycle-liar.json"));
+		assertThat(document(event)).extractingByKey("powerCycle", MAP)
+			.containsEntry("verdict", "fail")
+			.containsEntry("durability", "on-flush")
+			.containsEntry("cycles", 100)
+			.containsEntry("lostDurable", event.path("powerCycle").path("lostDurable").asInt())
+			.containsEntry("cyclesFailed", event.path("powerCycle").path("cyclesFailed").asInt());
+	}
+
 	@TestFactory
 	Stream<DynamicTest> everyFieldOfEveryPhaseResultIsMapped() throws IOException {
 		try (Stream<Path> files = Files.list(EXAMPLES)) {
