@@ -252,8 +252,34 @@ static int sim_parse_target(const char *target, char *profile, size_t profile_le
 	return 0;
 }
 
+/*
+ * FDP as the drive's FDP Configurations log would say it: a profile with an "fdp" section has it,
+ * enabled (the sim has no Set Features to turn it off); the fluid model places nothing.
+ */
+static void sim_fdp_capability(const struct sim_engine *engine, struct dq_capabilities *caps)
+{
+	struct dq_sim_fdp_config cfg = { 0 };
+
+	if (engine->drive != NULL) {
+		dq_sim_drive_fdp_config(engine->drive, &cfg);
+	}
+	if (!cfg.enabled) {
+		dq_capability_lack(caps, DQ_CAPABILITY_FDP, DQ_CAPABILITY_MISSING_DEVICE,
+				   engine->fluid != NULL ?
+					   "the fluid model of the simulated drive places no data" :
+					   "the simulated drive's profile has no FDP section");
+		return;
+	}
+	dq_capability_have(caps, DQ_CAPABILITY_FDP,
+			   "%u reclaim group, %u reclaim unit handles, reclaim unit %llu bytes",
+			   cfg.reclaim_groups, cfg.reclaim_unit_handles,
+			   (unsigned long long)cfg.reclaim_unit_bytes);
+	caps->items[DQ_CAPABILITY_FDP].has_enabled = true;
+	caps->items[DQ_CAPABILITY_FDP].enabled = true;
+}
+
 /* What the simulated drive offers, as a drive would answer the probe (every purge the model runs
- * is an erase of its FTL; it has no crypto or overwrite sanitize, no FDP). */
+ * is an erase of its FTL; it has no crypto or overwrite sanitize; FDP when its profile has it). */
 static void sim_capabilities(const struct sim_engine *engine, struct dq_capabilities *caps)
 {
 	struct dq_sim_smart smart;
@@ -289,8 +315,7 @@ static void sim_capabilities(const struct sim_engine *engine, struct dq_capabili
 	dq_capability_lack(caps, DQ_CAPABILITY_VOLATILE_WRITE_CACHE, DQ_CAPABILITY_MISSING_DEVICE,
 			   "the simulated drive's write buffer is power-loss protected, as an "
 			   "enterprise drive's: no volatile write cache");
-	dq_capability_lack(caps, DQ_CAPABILITY_FDP, DQ_CAPABILITY_MISSING_DEVICE,
-			   "the simulated drive models no Flexible Data Placement");
+	sim_fdp_capability(engine, caps);
 }
 
 static int sim_open(const struct dq_io_engine_open_args *args, void **data,
