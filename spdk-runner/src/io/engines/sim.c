@@ -394,6 +394,12 @@ static int sim_open(const struct dq_io_engine_open_args *args, void **data,
 				(1u << DQ_PURGE_METHOD_SANITIZE_BLOCK) |
 				(1u << DQ_PURGE_METHOD_DEALLOCATE);
 	sim_capabilities(engine, &target->capabilities);
+	if (engine->drive != NULL) {
+		struct dq_sim_fdp_config fdp;
+
+		dq_sim_drive_fdp_config(engine->drive, &fdp);
+		target->fdp_handles = fdp.reclaim_unit_handles;
+	}
 	target->buffer_align = 64;
 	target->max_queue_depth = DQ_QUEUE_DEPTH_MAX;
 	if (options != NULL && options->medium) {
@@ -438,8 +444,15 @@ static int sim_queue(void *data, const struct dq_io *io)
 	if (engine->count == engine->capacity) {
 		return -EBUSY;
 	}
-	rc = dq_sim_drive_submit(engine->drive, op, io->offset / engine->lba_bytes,
-				 io->length / engine->lba_bytes, engine->now_ns, &complete_ns);
+	if (io->placed && io->op == DQ_IO_WRITE) {
+		rc = dq_sim_drive_write_placed(engine->drive, io->offset / engine->lba_bytes,
+					       io->length / engine->lba_bytes, io->placement_handle,
+					       engine->now_ns, &complete_ns);
+	} else {
+		rc = dq_sim_drive_submit(engine->drive, op, io->offset / engine->lba_bytes,
+					 io->length / engine->lba_bytes, engine->now_ns,
+					 &complete_ns);
+	}
 	/* sim_stall: what would complete within the stall (or was queued before its end and
 	 * completes after its start) completes at its end */
 	if (rc == 0 && engine->stall_end_ns > 0 && complete_ns >= engine->stall_start_ns &&
@@ -765,7 +778,7 @@ static const struct dq_io_engine_ops sim_ops = {
 	.version = DQ_IO_ENGINE_OPS_VERSION,
 	.engine = DQ_ENGINE_SIM,
 	.flags = DQ_ENGINE_VIRTUAL_CLOCK | DQ_ENGINE_DISKLESS | DQ_ENGINE_CAN_DEALLOCATE |
-		 DQ_ENGINE_HAS_SMART | DQ_ENGINE_QUEUES_TRIMS,
+		 DQ_ENGINE_HAS_SMART | DQ_ENGINE_QUEUES_TRIMS | DQ_ENGINE_PLACES_WRITES,
 	.target_help = "sim:<profile>[@<seed>] (e.g. sim:enterprise-eager): a simulated drive",
 	.options = sim_option_table,
 	.options_size = sizeof(struct sim_options),
