@@ -173,7 +173,7 @@ final class FioPlans {
 			return new StreamSpec(streamName, this.rw, this.readPercent, null, this.randomPercent,
 					(this.split == null) ? this.blockSizeBytes : null, this.split, this.queueDepth, this.offsetBytes,
 					this.offsetPercent, this.rangeBytes, this.rangePercent, this.rateIops, this.rateBytesPerS,
-					this.arrivals, this.thinkTimeUs, this.thinkTimeBlocks, this.startDelayMs);
+					this.arrivals, this.thinkTimeUs, this.thinkTimeBlocks, this.startDelayMs, null);
 		}
 
 		/** The job, or null when a problem was found (added to problems). */
