@@ -21,8 +21,11 @@
  *   sim_fdp_waf [--user-bytes B] [--spare-pct P]... [--hot-lba F] [--hot-writes F]
  *               [--warmup W] [--measure W] [--samples N] [--seed S]
  *               [--check-pct T]   fail (exit 1) if on or lrw miss their model by more than T %,
- *                                 on misses the uniform model by more than T %, off is outside
- *                                 (uniform, LRW x (1 + T %)], or on >= off
+ *                                 off is outside (uniform, LRW x (1 + T %)], on >= off, or on
+ *               [--uniform-pct U] misses the uniform model by more than U % (default 5: the
+ *                                 pools' spare split drifts around the even one, at 50 % spare
+ *                                 over ~8 drive writes, which a 4-drive-write window only
+ *                                 half averages)
  */
 #include <errno.h>
 #include <math.h>
@@ -45,6 +48,7 @@ struct fdp_opts {
 	int samples;
 	uint64_t seed;
 	double check_pct; /* < 0: report only */
+	double uniform_pct; /* placed WAF against the uniform model */
 };
 
 struct fdp_result {
@@ -63,7 +67,8 @@ static int fdp_parse(int argc, char **argv, struct fdp_opts *o)
 				.measure = 4.0,
 				.samples = 16,
 				.seed = 1,
-				.check_pct = -1.0 };
+				.check_pct = -1.0,
+				.uniform_pct = 5.0 };
 	for (int i = 1; i + 1 < argc; i += 2) {
 		const char *k = argv[i], *v = argv[i + 1];
 
@@ -85,6 +90,8 @@ static int fdp_parse(int argc, char **argv, struct fdp_opts *o)
 			o->seed = strtoull(v, NULL, 10);
 		else if (strcmp(k, "--check-pct") == 0)
 			o->check_pct = atof(v);
+		else if (strcmp(k, "--uniform-pct") == 0)
+			o->uniform_pct = atof(v);
 		else
 			return -EINVAL;
 	}
@@ -242,9 +249,10 @@ int main(int argc, char **argv)
 
 			if (fabs(err_on) > tol || fabs(err_lrw) > tol || off.waf <= uniform ||
 			    err_off > tol || on.waf >= off.waf ||
-			    fabs(on.waf / uniform - 1.0) * 100.0 > tol) {
-				printf("FAIL at %.0f %% spare (tolerance %.1f %%)\n",
-				       o.spare_pct[i], tol);
+			    fabs(on.waf / uniform - 1.0) * 100.0 > o.uniform_pct) {
+				printf("FAIL at %.0f %% spare (tolerance %.1f %%, %.1f %% against the "
+				       "uniform model)\n",
+				       o.spare_pct[i], tol, o.uniform_pct);
 				failed = 1;
 			}
 		}
