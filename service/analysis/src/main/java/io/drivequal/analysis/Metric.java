@@ -98,7 +98,13 @@ public enum Metric {
 	 * unit), divided by the capacity in TB, as buyers' flash targets state them.
 	 */
 	READ_KIBPS_PER_TB("readKiBpsPerTb", "KiB/s per TB"), WRITE_KIBPS_PER_TB("writeKiBpsPerTb", "KiB/s per TB"),
-	TRIM_KIBPS_PER_TB("trimKiBpsPerTb", "KiB/s per TB");
+	TRIM_KIBPS_PER_TB("trimKiBpsPerTb", "KiB/s per TB"),
+	/**
+	 * Flexible Data Placement: the drive's write amplification with the workload's
+	 * streams placed (phase "placed") over the same workload without placement (phase
+	 * "not-placed").
+	 */
+	PLACEMENT_WAF_RATIO("placementWafRatio", "ratio");
 
 	private final String wireName;
 

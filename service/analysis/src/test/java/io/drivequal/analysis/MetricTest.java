@@ -21,7 +21,7 @@ class MetricTest {
 				"ocpIncompleteShutdownsDelta", "ocpEndToEndDetectedErrorsDelta", "ocpBadUserNandBlocksDelta",
 				"ocpBadSystemNandBlocksDelta", "ocpXorRecoveryCountDelta", "ocpPcieCorrectableErrorsDelta",
 				"ocpThermalThrottlingEventsDelta", "ocpLatencyMonitorCommands", "writeLatencyMaxUs", "readLatencyMaxUs",
-				"readKiBpsPerTb", "writeKiBpsPerTb", "trimKiBpsPerTb");
+				"readKiBpsPerTb", "writeKiBpsPerTb", "trimKiBpsPerTb", "placementWafRatio");
 	}
 
 	@Test
