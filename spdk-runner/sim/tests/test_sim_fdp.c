@@ -122,6 +122,54 @@ static void test_isolation(void)
 	dq_sim_drive_destroy(d);
 }
 
+/*
+ * Every handle open at once, on lazy GC with its smallest reserve (stall-prone bursts: the case
+ * where GC frontiers of many handles compete for the last free superblocks): 3 drive writes of
+ * random 4 KiB writes, each to a handle by its LBA, and the drive's counters still add up.
+ */
+static void test_all_handles_lazy_gc(void)
+{
+	struct dq_sim_profile p;
+	struct dq_sim_fdp_stats st;
+	struct dq_sim_identify id;
+	struct dq_sim_drive *d;
+	uint64_t t = 0, rng = 7, live = 0, media = 0;
+
+	sim_test_load("test-client-7pct", &p);
+	p.user_bytes = 1000000000ull / 4096 * 4096;
+	p.raw_bytes = (uint64_t)(p.user_bytes * 1.07);
+	p.pages_per_block = 8;
+	p.free_target_pct = 0;
+	p.foreground_step_pct = 0;
+	p.fdp_handles = 8;
+	CHECK_RC(dq_sim_profile_validate(&p, NULL, 0));
+	d = sim_test_drive(&p);
+	dq_sim_drive_identify(d, &id);
+	for (uint64_t i = 0; i < 4 * id.lba_count; i++) {
+		uint64_t lba = i < id.lba_count ? i :
+						  (rng = rng * 6364136223846793005ull + 1) >> 33;
+
+		lba %= id.lba_count;
+		CHECK_RC(dq_sim_drive_write_placed(d, lba, 1, (uint32_t)(lba % 8), t, &t));
+	}
+	dq_sim_drive_fdp_stats(d, &st);
+	for (uint32_t h = 0; h < 8; h++) {
+		CHECK(st.per_handle[h].reclaim_units > 0);
+		live += st.per_handle[h].valid_bytes;
+		media += st.per_handle[h].media_bytes_written;
+	}
+	/*
+	 * Every LBA is live once, give or take a few units: a burst GC that runs when a host write
+	 * needs a superblock (sim_ftl_host_write_unit) has already counted the old copy invalid but
+	 * not yet remapped it, so GC may copy it once more and that stale copy stays counted valid.
+	 * Not FDP's doing: without FDP the same workload counts 8 units too many, with FDP 5. A fix
+	 * belongs in a change of its own (it may move the shipped lazy profiles' recorded digests).
+	 */
+	CHECK(live >= id.lba_count * 4096 && live - id.lba_count * 4096 <= 64 * 4096);
+	CHECK(media == st.media_bytes_written && st.media_bytes_written > st.host_bytes_written);
+	dq_sim_drive_destroy(d);
+}
+
 static void test_lrw_model(void)
 {
 	double one_x[1] = { 1.0 }, one_f[1] = { 1.0 };
@@ -157,6 +205,7 @@ int main(void)
 	test_config();
 	test_refusals();
 	test_isolation();
+	test_all_handles_lazy_gc();
 	test_lrw_model();
 	return 0;
 }
