@@ -80,12 +80,24 @@ class CapabilitiesIT {
 	@Test
 	void theInventoryNamesEachCapabilityAndTheSubmissionRefusesWhatTheDriveCannotDo() throws Exception {
 		String runnerId = "caps-" + UUID.randomUUID().toString().substring(0, 8);
-		this.agents.startWith(WITHOUT_SYS_ADMIN, runnerId, List.of("sim:test-client-7pct@32", loopDevice));
-		List<JsonNode> drives = api().awaitDrives(runnerId, 2);
+		this.agents.startWith(WITHOUT_SYS_ADMIN, runnerId,
+				List.of("sim:test-client-7pct@32", loopDevice, "sim:test-fdp-enterprise@32"));
+		List<JsonNode> drives = api().awaitDrives(runnerId, 3);
 		JsonNode loop = drive(drives, loopDevice);
 		JsonNode sim = drive(drives, "sim:test-client-7pct@32");
+		JsonNode fdpSim = drive(drives, "sim:test-fdp-enterprise@32");
 		print("loop device " + loopDevice + " (uring, no CAP_SYS_ADMIN)", loop);
 		print("simulated drive sim:test-client-7pct@32", sim);
+		print("simulated drive with FDP sim:test-fdp-enterprise@32", fdpSim);
+
+		// FDP: the configuration of a drive that has it; why a drive has not
+		JsonNode fdp = capability(fdpSim, "fdp");
+		assertThat(fdp.get("available").asBoolean()).isTrue();
+		assertThat(fdp.get("enabled").asBoolean()).isTrue();
+		assertThat(fdp.get("detail").asString())
+			.isEqualTo("1 reclaim group, 8 reclaim unit handles, reclaim unit 16777216 bytes");
+		assertThat(capability(sim, "fdp").get("missing").asString()).isEqualTo("device-lacks-it");
+		assertThat(capability(sim, "fdp").get("detail").asString()).contains("no FDP section");
 
 		// The inventory: every capability, each missing one with why.
 		assertThat(loop.get("capabilities")).hasSize(12);
