@@ -145,6 +145,32 @@ class CapabilitiesIT {
 						WRITE.replace("\"runtimeS\":10", "\"runtimeS\":10,\"smartSnapshot\":true")));
 		assertThat(onSim.status()).as(String.valueOf(onSim.body())).isEqualTo(201);
 
+		// FDP placement: refused at submission on the drive without FDP, naming the
+		// stream;
+		// on the FDP drive a handle beyond its 8 passes submission and the runner refuses
+		// the
+		// job before any write, naming the range.
+		String placed = """
+				{"phases":[{"name":"hot-cold","kind":"workload","runtimeS":10,"streams":[{"name":"hot",\
+				"rw":"randwrite","blockSizeBytes":4096,"queueDepth":8,"rangePercent":10,"placementHandle":%d}]}]}""";
+		JsonNode noFdp = refused(submit(sim.get("serial").asString(), placed.formatted(1)),
+				"placement on the simulated drive without FDP");
+		assertThat(noFdp.findValuesAsString("capability")).containsExactly("fdp");
+		assertThat(noFdp.get(0).get("neededBy").asString())
+			.isEqualTo("plan.phases[0].streams[0].placementHandle (hot)");
+		ApiClient.Response beyond = submit(fdpSim.get("serial").asString(), placed.formatted(8));
+		assertThat(beyond.status()).as(String.valueOf(beyond.body())).isEqualTo(201);
+		String beyondId = beyond.body().get("id").asString();
+		await().atMost(Duration.ofMinutes(2))
+			.pollInterval(Duration.ofSeconds(1))
+			.until(() -> "FAILED"
+				.equals(api().get("viewer", "/api/v1/qualifications/" + beyondId).body().path("state").asString()));
+		JsonNode refusedJob = api().get("viewer", "/api/v1/qualifications/" + beyondId).body();
+		System.out.printf("handle 8 on the FDP drive: %s %s%n", refusedJob.get("state").asString(),
+				refusedJob.path("message").asString());
+		assertThat(refusedJob.path("message").asString())
+			.contains("stream 'hot': placementHandle 8 is out of range: the drive has 8 reclaim unit handles (0..7)");
+
 		// With the buyer's consent the purge runs as a deallocate, and the results say
 		// so.
 		ApiClient.Response accepted = submit(loopSerial, """
