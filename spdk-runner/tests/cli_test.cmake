@@ -213,6 +213,31 @@ elseif(CASE STREQUAL "run")
 	expect_contains(out "p99.9999")
 	run_runner(ARGS run --engine null --filename null --rw read --job-id "-bad")
 	expect_status(2)
+	# FDP placement per stream: refused before any IO (no phase started, no sample), naming why
+	run_runner(ARGS run --engine sim --filename sim:test-client-7pct --runtime 1
+		--output-format json --stream rw=randwrite,bs=4k,iodepth=8,size=10%,fdp_pli=1)
+	expect_status(3)
+	expect_contains(err "the drive has no Flexible Data Placement")
+	expect_contains(out "\"type\":\"refused\"")
+	expect_lacks(out "phase-started")
+	expect_lacks(out "\"t\":")
+	run_runner(ARGS run --engine sim --filename sim:test-fdp-enterprise --runtime 1
+		--output-format json --stream rw=randwrite,bs=4k,iodepth=8,size=10%,fdp_pli=8)
+	expect_status(3)
+	expect_contains(err "placementHandle 8 is out of range: the drive has 8 reclaim unit handles")
+	run_runner(ARGS run --engine null --filename null --runtime 1 --output-format json
+		--stream rw=randwrite,bs=4k,iodepth=8,fdp_pli=0)
+	expect_status(3)
+	expect_contains(err "the null engine cannot send the FDP placement directive")
+	run_runner(ARGS run --engine sim --filename sim:test-fdp-enterprise --runtime 1
+		--stream rw=randwrite,bs=4k,iodepth=8,fdp_pli=x)
+	expect_status(2)
+	expect_contains(err "fdp_pli: 'x' is not a placement handle")
+	run_runner(ARGS run --engine sim --filename sim:test-fdp-enterprise --runtime 1
+		--output-format json --stream name=hot,rw=randwrite,bs=4k,iodepth=8,size=10%,fdp_pli=1
+		--stream name=cold,rw=randwrite,bs=4k,iodepth=2,offset=10%,size=90%,fdp_pli=0)
+	expect_status(0)
+	expect_contains(out "\"type\":\"phase-completed\"")
 elseif(CASE STREQUAL "power-cycle")
 	# The contract's power-cycle vector on simulated drives: protection passes with nothing lost,
 	# a drive acknowledging flushes it does not keep fails; no power driver is refused before the

@@ -430,6 +430,56 @@ static void test_refusals(struct test_ctx *t, struct capture *c)
 	}
 }
 
+/*
+ * FDP placement per stream (a hot and a cold stream on two handles): runs on a simulated drive with
+ * FDP; refused before any IO, naming why, on a drive without FDP, with a handle beyond the drive's,
+ * and on an engine that cannot send the directive.
+ */
+static void test_placement(struct test_ctx *t, struct capture *c)
+{
+	struct dq_phase_spec phase = { .index = 0, .kind = DQ_PHASE_KIND_WORKLOAD };
+	const struct dq_job_event_phase_completed *done;
+	struct dq_job_outcome outcome;
+	int rc;
+
+	snprintf(phase.name, sizeof(phase.name), "hot-cold");
+	phase.has_runtime_s = true;
+	phase.runtime_s = 2;
+	phase.stream_count = 2;
+	for (size_t i = 0; i < 2; i++) {
+		struct dq_stream_spec *s = &phase.streams[i];
+
+		snprintf(s->name, sizeof(s->name), i == 0 ? "hot" : "cold");
+		s->rw = DQ_RW_RANDWRITE;
+		s->block_size_bytes = 4096;
+		s->queue_depth = i == 0 ? 8 : 2;
+		s->has_range_percent = true;
+		s->range_percent = i == 0 ? 10 : 90;
+		s->has_offset_percent = i == 1;
+		s->offset_percent = 10;
+		s->has_placement_handle = true;
+		s->placement_handle = i == 0 ? 1 : 0;
+	}
+	rc = run(c, t, "sim", "sim:test-fdp-enterprise@36", &phase, 1, &outcome);
+	CHECK(t, rc == 0 && outcome.type == DQ_JOB_EVENT_COMPLETED, "placed: rc %d outcome %s: %s",
+	      rc, dq_job_event_type_to_str(outcome.type), outcome.message);
+	done = check_phase(t, c, 0);
+	CHECK(t, done != NULL && done->write.ios > 0 && done->read.ios == 0,
+	      "placed streams write");
+
+	expect_refused(t, c, "sim", "sim:test-client-7pct@36", &phase, 1, DQ_REFUSE_INVALID_COMMAND,
+		       "stream 'hot': placementHandle 1: the drive has no Flexible Data Placement "
+		       "(the simulated drive's profile has no FDP section)");
+	phase.streams[0].placement_handle = 8;
+	expect_refused(t, c, "sim", "sim:test-fdp-enterprise@36", &phase, 1,
+		       DQ_REFUSE_INVALID_COMMAND,
+		       "stream 'hot': placementHandle 8 is out of range: the drive has 8 reclaim "
+		       "unit handles (0..7)");
+	phase.streams[0].placement_handle = 1;
+	expect_refused(t, c, "null", "null", &phase, 1, DQ_REFUSE_INVALID_COMMAND,
+		       "the null engine cannot send the FDP placement directive");
+}
+
 /* Configuring the OCP latency monitor changes the drive's state: bad thresholds, a drive not
  * allowlisted, a job without the drive's serial and an engine that cannot send Set Features C5h
  * are each refused before any IO, naming why. */
@@ -690,6 +740,7 @@ int main(void)
 	test_refusals(&t, c);
 	test_resume(&t, c);
 	test_latency_monitor_refusals(&t, c);
+	test_placement(&t, c);
 	test_fluid(&t, c);
 	test_pacing(&t, c, "fluid", "1", 2);
 	test_pacing(&t, c, "ftl", "2", 2);

@@ -26,10 +26,13 @@ extern "C" {
 #define DQ_SIM_SERIAL_MAX 20 /* SN */
 #define DQ_SIM_MAPPING_UNIT_BYTES 4096u
 #define DQ_SIM_NS_PER_S 1000000000ull
+/* Flexible Data Placement (NVMe TP4146): most reclaim unit handles a profile may declare */
+#define DQ_SIM_FDP_MAX_HANDLES 8u
 
 enum dq_sim_victim_policy {
 	DQ_SIM_VICTIM_GREEDY = 0, /* fewest valid pages */
 	DQ_SIM_VICTIM_COST_BENEFIT, /* (1 - u) * age / (1 + u), Rosenblum & Ousterhout / Kawaguchi */
+	DQ_SIM_VICTIM_FIFO, /* least recently written (LRW): the superblock that filled first */
 };
 
 /*
@@ -91,6 +94,13 @@ struct dq_sim_profile {
 	double throttle_speed_pct; /* throttled, the drive runs at this % of its speed (IOPS cap) */
 	double warning_c; /* WCTEMP, and the over-temperature threshold of critical warning bit 1 */
 	double critical_c; /* CCTEMP */
+
+	/*
+	 * Flexible Data Placement (optional section "fdp"; 0 handles: no FDP). One reclaim group (a
+	 * superblock spans every die), reclaim unit = one superblock, each handle persistently
+	 * isolated: its host writes and GC's copies of its data go to reclaim units of its own.
+	 */
+	uint32_t fdp_handles; /* reclaim unit handles, 1..DQ_SIM_FDP_MAX_HANDLES */
 };
 
 /* Reads and validates a profile file; on failure writes a one-line reason into err. */
@@ -126,6 +136,48 @@ enum dq_sim_op {
  */
 int dq_sim_drive_submit(struct dq_sim_drive *drive, enum dq_sim_op op, uint64_t lba,
 			uint32_t lba_count, uint64_t now_ns, uint64_t *complete_ns);
+
+/*
+ * A write with the FDP placement directive: its data goes to the reclaim unit open for `handle`.
+ * Refused before anything is written: -EOPNOTSUPP when the drive has no FDP, -ERANGE when handle is
+ * not below its number of handles; otherwise as dq_sim_drive_submit(DQ_SIM_OP_WRITE). A plain
+ * write is a write to handle 0.
+ */
+int dq_sim_drive_write_placed(struct dq_sim_drive *drive, uint64_t lba, uint32_t lba_count,
+			      uint32_t handle, uint64_t now_ns, uint64_t *complete_ns);
+
+/* The FDP configuration a drive reports (NVMe FDP Configurations log page 20h, reduced). */
+struct dq_sim_fdp_config {
+	int enabled;
+	uint32_t reclaim_groups;
+	uint32_t reclaim_unit_handles;
+	uint64_t reclaim_unit_bytes; /* nominal size: one superblock */
+};
+
+void dq_sim_drive_fdp_config(const struct dq_sim_drive *drive, struct dq_sim_fdp_config *out);
+
+/*
+ * FDP statistics (log page 22h: host bytes with metadata written, media bytes with metadata
+ * written, media bytes erased), so device WAF = media / host is readable as a series, and per
+ * handle what only a simulator knows: its bytes and the reclaim units it holds now.
+ */
+struct dq_sim_fdp_handle_stats {
+	uint64_t host_bytes_written;
+	uint64_t media_bytes_written; /* host data and GC copies placed in its reclaim units */
+	uint32_t reclaim_units; /* open, full or being reclaimed: its share of the NAND now */
+	uint64_t programmed_bytes; /* of them, the part written (open units are partly written) */
+	uint64_t valid_bytes; /* live data in them */
+};
+
+struct dq_sim_fdp_stats {
+	uint64_t host_bytes_written;
+	uint64_t media_bytes_written;
+	uint64_t media_bytes_erased;
+	uint32_t handles; /* entries of per_handle in use (1 without FDP) */
+	struct dq_sim_fdp_handle_stats per_handle[DQ_SIM_FDP_MAX_HANDLES];
+};
+
+void dq_sim_drive_fdp_stats(const struct dq_sim_drive *drive, struct dq_sim_fdp_stats *out);
 
 /* A hint that lba is about to be submitted: pulls its mapping entry toward the CPU caches. */
 void dq_sim_drive_prefetch(const struct dq_sim_drive *drive, uint64_t lba);
@@ -285,6 +337,38 @@ uint64_t dq_sim_cache_power_cut(struct dq_sim_cache *cache, const struct dq_sim_
 /* Units cached now (not yet on NAND). */
 uint32_t dq_sim_cache_dirty_units(const struct dq_sim_cache *cache);
 void dq_sim_cache_truth(const struct dq_sim_cache *cache, struct dq_sim_cache_truth *out);
+
+/*
+ * WAF for LRW (FIFO) cleaning of one pool holding several classes of data, class i being
+ * lba_fraction[i] of the user LBAs and receiving write_fraction[i] of the uniform random writes
+ * (Desnoyers, "Analytic Modeling of SSD Write Performance", SYSTOR 2012, LRW model for non-uniform
+ * traffic): WA = sum_i f_i / (1 - exp(-(f_i / x_i) (1 + spare_factor) / WA)), a copy of a class-i
+ * page surviving one pass of the log with probability exp(-(f_i / x_i) a / WA). One class is the
+ * uniform case, equal to dq_sim_waf_model_greedy(). Returns a negative value for bad arguments.
+ */
+double dq_sim_waf_model_lrw(double spare_factor, const double *lba_fraction,
+			    const double *write_fraction, size_t classes);
+
+/*
+ * The hot/cold workload of the FDP checks: 4 KiB random writes at QD1, hot_write_fraction of them
+ * to the first hot_lba_fraction of the LBAs, the rest to the others. With placed != 0 hot writes
+ * carry hot_handle and cold writes cold_handle; otherwise every write is plain (handle 0). `fill`
+ * first writes every LBA once in order (each on its class's handle when placed).
+ */
+struct dq_sim_hot_cold {
+	double hot_lba_fraction;
+	double hot_write_fraction;
+	int placed;
+	uint32_t hot_handle;
+	uint32_t cold_handle;
+	int fill;
+	uint64_t writes; /* random 4 KiB writes after the fill */
+	uint64_t seed;
+};
+
+/* Returns 0 with *end_ns the last completion, or a negative errno (a refused write's). */
+int dq_sim_run_hot_cold(struct dq_sim_drive *drive, const struct dq_sim_hot_cold *workload,
+			uint64_t start_ns, uint64_t *end_ns);
 
 /* ---- closed-loop driver: keeps queue_depth IOs outstanding in virtual time (tests, bench) ---- */
 

@@ -147,11 +147,12 @@ int dq_sim_drive_create(const struct dq_sim_profile *profile, uint64_t seed,
 	d->state = calloc(d->geo.blocks, sizeof(*d->state));
 	d->touch_seq = calloc(d->geo.blocks, sizeof(*d->touch_seq));
 	d->free_fifo = calloc(d->geo.blocks, sizeof(*d->free_fifo));
+	d->block_handle = calloc(d->geo.blocks, sizeof(*d->block_handle));
 	d->die_free = calloc(d->geo.dies, sizeof(*d->die_free));
 	d->buffer_release = calloc(d->buffer_progs, sizeof(*d->buffer_release));
 	if (d->valid == NULL || d->erase_count == NULL || d->close_seq == NULL ||
 	    d->state == NULL || d->touch_seq == NULL || d->free_fifo == NULL ||
-	    d->die_free == NULL || d->buffer_release == NULL)
+	    d->block_handle == NULL || d->die_free == NULL || d->buffer_release == NULL)
 		goto err_tables;
 	sim_ftl_reset(d);
 	sim_thermal_init(d);
@@ -175,6 +176,7 @@ void dq_sim_drive_destroy(struct dq_sim_drive *d)
 	free(d->buffer_release);
 	free(d->die_free);
 	free(d->free_fifo);
+	free(d->block_handle);
 	free(d->touch_seq);
 	free(d->state);
 	free(d->close_seq);

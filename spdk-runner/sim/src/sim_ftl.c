@@ -1,7 +1,7 @@
 /*
  * The page-mapped FTL: the logical-to-physical table at 4 KiB granularity, superblock bookkeeping
  * (valid counts, and greedy GC's next victim kept as they change), the free-block FIFO
- * and the two write frontiers (host data and GC copies). Timing is sim_sched.c's business; GC policy
+ * and the write frontiers (host data and GC copies, a pair per FDP reclaim unit handle). Timing is sim_sched.c's business; GC policy
  * is sim_gc.c's.
  */
 #include <assert.h>
@@ -86,7 +86,7 @@ void sim_ftl_reset(struct dq_sim_drive *d)
 	sim_ftl_sort_free_by_wear(d);
 	d->free_head = 0;
 	d->free_count = blocks;
-	for (int s = 0; s < SIM_STREAM_COUNT; s++) {
+	for (uint32_t s = 0; s < SIM_FRONTIERS; s++) {
 		d->frontier[s].block = SIM_NONE;
 		d->frontier[s].next = 0;
 		d->frontier[s].prog_fill = 0;
@@ -99,6 +99,8 @@ void sim_ftl_reset(struct dq_sim_drive *d)
 	d->gc_debt = 0;
 	d->gc_fg_active = false;
 	d->gc_fg_debt = 0;
+	for (uint32_t h = 0; h < DQ_SIM_FDP_MAX_HANDLES; h++)
+		d->fdp.blocks[h] = 0;
 }
 
 void sim_ftl_invalidate(struct dq_sim_drive *d, uint32_t ppa)
@@ -110,7 +112,7 @@ void sim_ftl_invalidate(struct dq_sim_drive *d, uint32_t ppa)
 		sim_ftl_greedy_touch(d, block);
 }
 
-uint32_t sim_ftl_alloc_block(struct dq_sim_drive *d)
+uint32_t sim_ftl_alloc_block(struct dq_sim_drive *d, uint32_t handle)
 {
 	uint32_t block;
 
@@ -120,6 +122,8 @@ uint32_t sim_ftl_alloc_block(struct dq_sim_drive *d)
 	d->free_count--;
 	d->state[block] = SIM_BLOCK_OPEN;
 	d->valid[block] = 0;
+	d->block_handle[block] = (uint8_t)handle;
+	d->fdp.blocks[handle]++;
 	return block;
 }
 
@@ -134,10 +138,10 @@ void sim_ftl_block_full(struct dq_sim_drive *d, uint32_t block)
  * Places one unit at the frontier of `stream` and, when that completes a program unit, schedules
  * the program. Returns the program's completion time, or 0 if the program unit is still filling.
  */
-static uint64_t sim_ftl_place(struct dq_sim_drive *d, enum sim_stream stream, uint32_t lunit,
+static uint64_t sim_ftl_place(struct dq_sim_drive *d, uint32_t frontier, uint32_t lunit,
 			      uint64_t ready_ns)
 {
-	struct sim_frontier *f = &d->frontier[stream];
+	struct sim_frontier *f = &d->frontier[frontier];
 	uint64_t done = 0;
 	uint32_t ppa;
 
@@ -146,6 +150,7 @@ static uint64_t sim_ftl_place(struct dq_sim_drive *d, enum sim_stream stream, ui
 	d->p2l[ppa] = lunit;
 	d->valid[f->block]++;
 	d->cnt.nand_write_units++;
+	d->fdp.media_units[frontier / SIM_STREAM_COUNT]++;
 	f->ready_ns = sim_max_u64(f->ready_ns, ready_ns);
 	f->next++;
 	if (++f->prog_fill == d->geo.units_per_prog) {
@@ -166,9 +171,11 @@ static uint64_t sim_ftl_place(struct dq_sim_drive *d, enum sim_stream stream, ui
  * A host unit whose data entered the write cache at ready_ns. A finished program unit retires from
  * the write cache in order (FIFO), which is what makes host writes wait when the NAND falls behind.
  */
-uint64_t sim_ftl_host_write_unit(struct dq_sim_drive *d, uint64_t lunit, uint64_t ready_ns)
+uint64_t sim_ftl_host_write_unit(struct dq_sim_drive *d, uint64_t lunit, uint32_t handle,
+				 uint64_t ready_ns)
 {
-	struct sim_frontier *f = &d->frontier[SIM_STREAM_HOST];
+	uint32_t frontier = SIM_FRONTIER(handle, SIM_STREAM_HOST);
+	struct sim_frontier *f = &d->frontier[frontier];
 	uint32_t old = d->l2p[lunit];
 	uint64_t done, prev = 0;
 	uint32_t slot;
@@ -178,13 +185,14 @@ uint64_t sim_ftl_host_write_unit(struct dq_sim_drive *d, uint64_t lunit, uint64_
 	if (f->block == SIM_NONE) {
 		if (d->free_count <= SIM_MIN_FREE_BLOCKS)
 			sim_gc_burst(d, ready_ns);
-		f->block = sim_ftl_alloc_block(d);
+		f->block = sim_ftl_alloc_block(d, handle);
 		/* lazy: nothing until the drive is nearly out of blocks, then steps up to the target */
 		if (d->gc.fg_step_units > 0 && d->free_count <= d->gc.fg_start)
 			d->gc_fg_active = true;
 	}
 	d->host_unit_seq++;
-	done = sim_ftl_place(d, SIM_STREAM_HOST, (uint32_t)lunit, ready_ns);
+	d->fdp.host_units[handle]++;
+	done = sim_ftl_place(d, frontier, (uint32_t)lunit, ready_ns);
 	if (done == 0)
 		return 0;
 	slot = (uint32_t)(d->host_prog_seq & (d->buffer_progs - 1));
@@ -195,14 +203,20 @@ uint64_t sim_ftl_host_write_unit(struct dq_sim_drive *d, uint64_t lunit, uint64_
 	return done;
 }
 
-/* A unit GC copies; its data is in the controller once the source read is done (ready_ns). */
+/*
+ * A unit GC copies; its data is in the controller once the source read is done (ready_ns). It stays
+ * with its reclaim unit handle (persistently isolated, in TP4146's terms): GC copies of a handle's
+ * data go to that handle's own GC frontier, so segregated data never mixes again.
+ */
 void sim_ftl_gc_write_unit(struct dq_sim_drive *d, uint32_t lunit, uint64_t ready_ns)
 {
-	struct sim_frontier *f = &d->frontier[SIM_STREAM_GC];
+	uint32_t handle = d->block_handle[d->gc_victim];
+	uint32_t frontier = SIM_FRONTIER(handle, SIM_STREAM_GC);
+	struct sim_frontier *f = &d->frontier[frontier];
 
 	if (f->block == SIM_NONE)
-		f->block = sim_ftl_alloc_block(d);
-	sim_ftl_place(d, SIM_STREAM_GC, lunit, ready_ns);
+		f->block = sim_ftl_alloc_block(d, handle);
+	sim_ftl_place(d, frontier, lunit, ready_ns);
 }
 
 void sim_ftl_trim_unit(struct dq_sim_drive *d, uint64_t lunit)

@@ -42,12 +42,31 @@ static uint32_t sim_gc_pick_cost_benefit(const struct dq_sim_drive *d)
 	return best;
 }
 
+/* LRW: the full superblock that filled first (Desnoyers 2012's least-recently-written cleaning) */
+static uint32_t sim_gc_pick_fifo(const struct dq_sim_drive *d)
+{
+	uint64_t oldest = UINT64_MAX;
+	uint32_t best = SIM_NONE;
+
+	for (uint32_t b = 0; b < d->geo.blocks; b++) {
+		if (d->state[b] != SIM_BLOCK_FULL || d->valid[b] >= d->geo.units_per_block)
+			continue;
+		if (d->close_seq[b] < oldest) {
+			oldest = d->close_seq[b];
+			best = b;
+		}
+	}
+	return best;
+}
+
 static bool sim_gc_start_victim(struct dq_sim_drive *d, uint32_t max_valid)
 {
 	uint32_t b;
 
 	if (d->profile.victim == DQ_SIM_VICTIM_COST_BENEFIT)
 		b = sim_gc_pick_cost_benefit(d);
+	else if (d->profile.victim == DQ_SIM_VICTIM_FIFO)
+		b = sim_gc_pick_fifo(d);
 	else
 		b = d->greedy_best;
 	if (b == SIM_NONE || d->valid[b] > max_valid)
@@ -71,6 +90,7 @@ static void sim_gc_erase_victim(struct dq_sim_drive *d, uint64_t now_ns)
 	d->cnt.erases++;
 	d->state[b] = SIM_BLOCK_FREE;
 	d->valid[b] = 0;
+	d->fdp.blocks[d->block_handle[b]]--;
 	d->free_fifo[tail] = b;
 	d->free_count++;
 	d->gc_victim = SIM_NONE;

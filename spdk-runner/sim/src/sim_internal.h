@@ -27,12 +27,18 @@ enum sim_block_state {
 	SIM_BLOCK_VICTIM,
 };
 
-/* Host data and GC copies go to separate open superblocks (write frontiers). */
+/*
+ * Host data and GC copies go to separate open superblocks (write frontiers), one pair per FDP
+ * reclaim unit handle: frontier[SIM_FRONTIER(handle, stream)]. Without FDP only handle 0's exist.
+ */
 enum sim_stream {
 	SIM_STREAM_HOST = 0,
 	SIM_STREAM_GC,
 	SIM_STREAM_COUNT,
 };
+
+#define SIM_FRONTIER(handle, stream) ((handle)*SIM_STREAM_COUNT + (stream))
+#define SIM_FRONTIERS (DQ_SIM_FDP_MAX_HANDLES * SIM_STREAM_COUNT)
 
 struct sim_frontier {
 	uint32_t block; /* SIM_NONE: no open block */
@@ -115,6 +121,13 @@ struct sim_counters {
 	uint64_t erases;
 };
 
+/* FDP truth per reclaim unit handle (handle 0 only, without FDP) */
+struct sim_fdp_counters {
+	uint64_t host_units[DQ_SIM_FDP_MAX_HANDLES];
+	uint64_t media_units[DQ_SIM_FDP_MAX_HANDLES];
+	uint32_t blocks[DQ_SIM_FDP_MAX_HANDLES]; /* superblocks (reclaim units) it holds */
+};
+
 /* Fixed-step thermal integration (sim_thermal.c): steps on a grid of SIM_THERMAL_STEP_NS. */
 #define SIM_THERMAL_STEP_NS 10000000ull
 
@@ -161,7 +174,9 @@ struct dq_sim_drive {
 	uint32_t *free_fifo;
 	uint32_t free_head;
 	uint32_t free_count;
-	struct sim_frontier frontier[SIM_STREAM_COUNT];
+	uint8_t *block_handle; /* the reclaim unit handle a non-free superblock belongs to */
+	struct sim_frontier frontier[SIM_FRONTIERS];
+	struct sim_fdp_counters fdp;
 
 	/* garbage collection in progress */
 	uint32_t gc_victim;
@@ -204,10 +219,11 @@ uint64_t sim_sched_busy_until(const struct dq_sim_drive *d);
 /* sim_ftl.c: blocks, mapping, write frontiers */
 void sim_ftl_reset(struct dq_sim_drive *d);
 void sim_ftl_invalidate(struct dq_sim_drive *d, uint32_t ppa);
-uint32_t sim_ftl_alloc_block(struct dq_sim_drive *d);
+uint32_t sim_ftl_alloc_block(struct dq_sim_drive *d, uint32_t handle);
 void sim_ftl_block_full(struct dq_sim_drive *d, uint32_t block);
 void sim_ftl_greedy_rescan(struct dq_sim_drive *d);
-uint64_t sim_ftl_host_write_unit(struct dq_sim_drive *d, uint64_t lunit, uint64_t ready_ns);
+uint64_t sim_ftl_host_write_unit(struct dq_sim_drive *d, uint64_t lunit, uint32_t handle,
+				 uint64_t ready_ns);
 void sim_ftl_gc_write_unit(struct dq_sim_drive *d, uint32_t lunit, uint64_t ready_ns);
 void sim_ftl_trim_unit(struct dq_sim_drive *d, uint64_t lunit);
 

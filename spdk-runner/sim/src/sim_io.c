@@ -9,8 +9,8 @@
 
 #include "sim_internal.h"
 
-static uint64_t sim_io_write(struct dq_sim_drive *d, uint64_t first, uint64_t end, uint64_t t_cmd,
-			     uint64_t bytes)
+static uint64_t sim_io_write(struct dq_sim_drive *d, uint64_t first, uint64_t end, uint32_t handle,
+			     uint64_t t_cmd, uint64_t bytes)
 {
 	uint64_t t_data, admit, done;
 
@@ -23,7 +23,7 @@ static uint64_t sim_io_write(struct dq_sim_drive *d, uint64_t first, uint64_t en
 		if (d->host_prog_seq >= d->buffer_progs)
 			admit = sim_max_u64(
 				admit, d->buffer_release[d->host_prog_seq & (d->buffer_progs - 1)]);
-		sim_ftl_host_write_unit(d, u, admit);
+		sim_ftl_host_write_unit(d, u, handle, admit);
 		done = sim_max_u64(done, admit);
 	}
 	if (d->free_count < d->gc.paced_start)
@@ -93,8 +93,9 @@ void dq_sim_drive_idle(struct dq_sim_drive *d, uint64_t from_ns, uint64_t until_
 	sim_thermal_advance(d, until_ns);
 }
 
-int dq_sim_drive_submit(struct dq_sim_drive *d, enum dq_sim_op op, uint64_t lba, uint32_t lba_count,
-			uint64_t now_ns, uint64_t *complete_ns)
+static int sim_io_submit(struct dq_sim_drive *d, enum dq_sim_op op, uint64_t lba,
+			 uint32_t lba_count, uint32_t handle, uint64_t now_ns,
+			 uint64_t *complete_ns)
 {
 	uint32_t shift, lpu;
 	uint64_t t_cmd, bytes, idle_from, first, end;
@@ -125,7 +126,7 @@ int dq_sim_drive_submit(struct dq_sim_drive *d, enum dq_sim_op op, uint64_t lba,
 	switch (op) {
 	case DQ_SIM_OP_WRITE:
 		/* a partial unit is a read-modify-write of the whole 4 KiB unit */
-		*complete_ns = sim_io_write(d, first, end, t_cmd, bytes);
+		*complete_ns = sim_io_write(d, first, end, handle, t_cmd, bytes);
 		break;
 	case DQ_SIM_OP_READ:
 		*complete_ns = sim_io_read(d, first, end, t_cmd, bytes);
@@ -138,4 +139,23 @@ int dq_sim_drive_submit(struct dq_sim_drive *d, enum dq_sim_op op, uint64_t lba,
 		break;
 	}
 	return 0;
+}
+
+int dq_sim_drive_submit(struct dq_sim_drive *d, enum dq_sim_op op, uint64_t lba, uint32_t lba_count,
+			uint64_t now_ns, uint64_t *complete_ns)
+{
+	return sim_io_submit(d, op, lba, lba_count, 0, now_ns, complete_ns);
+}
+
+int dq_sim_drive_write_placed(struct dq_sim_drive *d, uint64_t lba, uint32_t lba_count,
+			      uint32_t handle, uint64_t now_ns, uint64_t *complete_ns)
+{
+	if (d == NULL || complete_ns == NULL)
+		return -EINVAL;
+	/* refusals come before the command touches any state */
+	if (d->profile.fdp_handles == 0)
+		return -EOPNOTSUPP;
+	if (handle >= d->profile.fdp_handles)
+		return -ERANGE;
+	return sim_io_submit(d, DQ_SIM_OP_WRITE, lba, lba_count, handle, now_ns, complete_ns);
 }

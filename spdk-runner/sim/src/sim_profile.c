@@ -36,8 +36,9 @@ struct sim_field {
 		.size = sizeof(((struct dq_sim_profile *)0)->member) \
 	}
 
-/* The one optional section: a profile without it has no thermal model. */
+/* The optional sections: without them a drive has no thermal model, no FDP. */
 #define SIM_THERMAL "thermal"
+#define SIM_FDP "fdp"
 
 static const struct sim_field g_sim_fields[] = {
 	SIM_FIELD(NULL, "name", SIM_FIELD_STRING, name),
@@ -80,6 +81,7 @@ static const struct sim_field g_sim_fields[] = {
 	SIM_FIELD(SIM_THERMAL, "throttle_speed_pct", SIM_FIELD_DOUBLE, throttle_speed_pct),
 	SIM_FIELD(SIM_THERMAL, "warning_c", SIM_FIELD_DOUBLE, warning_c),
 	SIM_FIELD(SIM_THERMAL, "critical_c", SIM_FIELD_DOUBLE, critical_c),
+	SIM_FIELD(SIM_FDP, "reclaim_unit_handles", SIM_FIELD_U32, fdp_handles),
 };
 
 #define SIM_NFIELDS (sizeof(g_sim_fields) / sizeof(g_sim_fields[0]))
@@ -121,9 +123,13 @@ static int sim_profile_set(const struct sim_field *f, json_object *v, struct dq_
 		else if (json_object_is_type(v, json_type_string) &&
 			 strcmp(json_object_get_string(v), "cost-benefit") == 0)
 			p->victim = DQ_SIM_VICTIM_COST_BENEFIT;
+		else if (json_object_is_type(v, json_type_string) &&
+			 strcmp(json_object_get_string(v), "fifo") == 0)
+			p->victim = DQ_SIM_VICTIM_FIFO;
 		else
-			return sim_profile_fail(
-				err, err_len, "%s.%s: \"greedy\" or \"cost-benefit\"", sec, f->key);
+			return sim_profile_fail(err, err_len,
+						"%s.%s: \"greedy\", \"cost-benefit\" or \"fifo\"",
+						sec, f->key);
 		return 0;
 	case SIM_FIELD_DOUBLE:
 		if (!json_object_is_type(v, json_type_double) &&
@@ -172,6 +178,7 @@ static bool sim_profile_known(const char *section, const char *key)
 static int sim_profile_from_json(json_object *root, struct dq_sim_profile *p, char *err,
 				 size_t err_len)
 {
+	bool fdp;
 	int rc;
 
 	if (!json_object_is_type(root, json_type_object))
@@ -190,12 +197,15 @@ static int sim_profile_from_json(json_object *root, struct dq_sim_profile *p, ch
 	}
 	memset(p, 0, sizeof(*p));
 	p->thermal_enabled = json_object_object_get_ex(root, SIM_THERMAL, NULL);
+	fdp = json_object_object_get_ex(root, SIM_FDP, NULL);
 	for (size_t i = 0; i < SIM_NFIELDS; i++) {
 		const struct sim_field *f = &g_sim_fields[i];
 		json_object *sec = root, *v;
 
 		if (!p->thermal_enabled && f->section != NULL &&
 		    strcmp(f->section, SIM_THERMAL) == 0)
+			continue;
+		if (!fdp && f->section != NULL && strcmp(f->section, SIM_FDP) == 0)
 			continue;
 		if (f->section != NULL && !json_object_object_get_ex(root, f->section, &sec))
 			return sim_profile_fail(err, err_len, "missing section \"%s\"", f->section);
@@ -206,6 +216,11 @@ static int sim_profile_from_json(json_object *root, struct dq_sim_profile *p, ch
 		if (rc != 0)
 			return rc;
 	}
+	if (fdp && p->fdp_handles == 0)
+		return sim_profile_fail(
+			err, err_len,
+			"fdp.reclaim_unit_handles must be 1..%u (omit \"fdp\" for none)",
+			DQ_SIM_FDP_MAX_HANDLES);
 	return dq_sim_profile_validate(p, err, err_len);
 }
 
@@ -342,8 +357,12 @@ int dq_sim_profile_validate(const struct dq_sim_profile *p, char *err, size_t er
 		  sim_profile_range(p->idle_target_pct, 0, 90, "gc.idle_target_pct", err, err_len);
 	if (rc != 0)
 		return rc;
-	if (p->victim != DQ_SIM_VICTIM_GREEDY && p->victim != DQ_SIM_VICTIM_COST_BENEFIT)
+	if (p->victim != DQ_SIM_VICTIM_GREEDY && p->victim != DQ_SIM_VICTIM_COST_BENEFIT &&
+	    p->victim != DQ_SIM_VICTIM_FIFO)
 		return sim_profile_fail(err, err_len, "gc.victim is unknown");
+	if (p->fdp_handles > DQ_SIM_FDP_MAX_HANDLES)
+		return sim_profile_fail(err, err_len, "fdp.reclaim_unit_handles must be 1..%u",
+					DQ_SIM_FDP_MAX_HANDLES);
 	rc = sim_profile_validate_thermal(p, err, err_len);
 	if (rc != 0)
 		return rc;
@@ -363,10 +382,11 @@ int dq_sim_profile_validate(const struct dq_sim_profile *p, char *err, size_t er
 			"capacity.user_bytes must be a positive multiple of lba_bytes below 16 TiB");
 	if (blocks * upb >= UINT32_MAX)
 		return sim_profile_fail(err, err_len, "capacity.raw_bytes must be below 16 TiB");
-	if (blocks < user_blocks + SIM_MIN_FREE_BLOCKS + 8)
+	/* each FDP handle keeps up to two superblocks open (its host and GC frontiers) */
+	if (blocks < user_blocks + SIM_MIN_FREE_BLOCKS + 8 + 2ull * p->fdp_handles)
 		return sim_profile_fail(
 			err, err_len,
 			"the spare area (raw - user) must hold at least %u superblocks",
-			SIM_MIN_FREE_BLOCKS + 8u);
+			SIM_MIN_FREE_BLOCKS + 8u + 2u * p->fdp_handles);
 	return 0;
 }

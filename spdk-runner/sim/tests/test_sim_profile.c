@@ -22,6 +22,7 @@ static const struct {
 	{ "test-client-7pct", 0.06, 0.08, 0.0 },
 	{ "test-enterprise-eager", 0.25, 0.30, 1.0 },
 	{ "test-datacenter-high-op", 0.40, 0.50, 1.0 },
+	{ "test-fdp-enterprise", 0.25, 0.30, 1.0 },
 };
 
 static void test_shipped(void)
@@ -96,7 +97,20 @@ static void test_rejected(void)
 			  sizeof(err)) == -EINVAL);
 	CHECK(strstr(err, "foreground_step_pct") != NULL);
 	CHECK(load_edited("\"foreground_step_pct\": 25,", "", err, sizeof(err)) == -EINVAL);
-	CHECK(load_edited("\"greedy\"", "\"fifo\"", err, sizeof(err)) == -EINVAL);
+	CHECK(load_edited("\"greedy\"", "\"lifo\"", err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "fifo") != NULL);
+	/* FDP: 1..8 handles, no unknown keys; a section with 0 handles is a mistake, not "off" */
+	CHECK(load_edited("\"gc\": {", "\"fdp\": { \"reclaim_unit_handles\": 2 }, \"gc\": {", err,
+			  sizeof(err)) == 0);
+	CHECK(load_edited("\"gc\": {", "\"fdp\": { \"reclaim_unit_handles\": 0 }, \"gc\": {", err,
+			  sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "fdp.reclaim_unit_handles") != NULL);
+	CHECK(load_edited("\"gc\": {", "\"fdp\": { \"reclaim_unit_handles\": 9 }, \"gc\": {", err,
+			  sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "fdp.reclaim_unit_handles") != NULL);
+	CHECK(load_edited("\"gc\": {", "\"fdp\": { \"handles\": 2 }, \"gc\": {", err,
+			  sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "fdp.handles") != NULL);
 	CHECK(load_edited("\"raw_bytes\": 8589934592", "\"raw_bytes\": 8000000000", err,
 			  sizeof(err)) == -EINVAL);
 	CHECK(strstr(err, "spare") != NULL);

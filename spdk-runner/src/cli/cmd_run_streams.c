@@ -163,6 +163,17 @@ static int set_key(struct dq_stream_spec *s, const char *key, const char *value,
 		}
 		return 0;
 	}
+	if (strcmp(key, "fdp_pli") == 0) {
+		/* a plain index: handle 0 is a handle (dq_parse_size refuses 0) */
+		if (dq_parse_u32(value, 0, DQ_STREAM_PLACEMENT_HANDLE_MAX, &small) != 0) {
+			snprintf(err, err_len, "fdp_pli: '%s' is not a placement handle 0..%u",
+				 value, DQ_STREAM_PLACEMENT_HANDLE_MAX);
+			return -EINVAL;
+		}
+		s->has_placement_handle = true;
+		s->placement_handle = small;
+		return 0;
+	}
 	if (strcmp(key, "rate") == 0) {
 		if (dq_parse_size(value, &number) != 0 || number < 1 ||
 		    number > DQ_STREAM_RATE_BYTES_MAX) {
@@ -251,7 +262,7 @@ static int set_key(struct dq_stream_spec *s, const char *key, const char *value,
 		err, err_len,
 		"unknown key '%s' (name, rw, rwmixread, rwmixtrim, percentage_random, bs, bssplit, "
 		"iodepth, offset, size, rate_iops, rate, rate_process, thinktime, "
-		"thinktime_blocks, startdelay)",
+		"thinktime_blocks, startdelay, fdp_pli)",
 		key);
 	return -EINVAL;
 }

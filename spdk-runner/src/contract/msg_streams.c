@@ -28,6 +28,7 @@ static const char *const stream_keys[] = { "name",
 					   "thinkTimeUs",
 					   "thinkTimeBlocks",
 					   "startDelayMs",
+					   "placementHandle",
 					   NULL };
 static const char *const split_keys[] = { "blockSizeBytes", "percent", NULL };
 static const char *const totals_keys[] = { "index", "name",  "offeredIos", "maxBacklog",
@@ -104,6 +105,8 @@ static void stream_decode(struct dq_jctx *ctx, const struct dq_jpath *path, stru
 		    &s->think_time_blocks, &s->has_think_time_blocks);
 	dq_json_u32(ctx, path, obj, "startDelayMs", false, 0, DQ_STREAM_START_DELAY_MS_MAX,
 		    &s->start_delay_ms, &s->has_start_delay_ms);
+	dq_json_u32(ctx, path, obj, "placementHandle", false, 0, DQ_STREAM_PLACEMENT_HANDLE_MAX,
+		    &s->placement_handle, &s->has_placement_handle);
 	(void)has_block_size;
 }
 
@@ -182,6 +185,9 @@ void dq_streams_encode(struct dq_jbuild *b, struct json_object *array,
 		}
 		if (s->has_start_delay_ms) {
 			dq_jb_u64(b, obj, "startDelayMs", s->start_delay_ms);
+		}
+		if (s->has_placement_handle) {
+			dq_jb_u64(b, obj, "placementHandle", s->placement_handle);
 		}
 	}
 }

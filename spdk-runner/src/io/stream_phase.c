@@ -245,7 +245,9 @@ static bool issue(struct stream_loop *l, struct stream *st, uint64_t intended_ns
 			     .buf_index = (uint16_t)tag,
 			     .op = direction == STREAM_READ  ? DQ_IO_READ :
 				   direction == STREAM_WRITE ? DQ_IO_WRITE :
-							       DQ_IO_TRIM };
+							       DQ_IO_TRIM,
+			     .placed = direction == STREAM_WRITE && st->placed,
+			     .placement_handle = st->placement_handle };
 	rc = l->engine->ops->queue(l->engine->data, &io);
 	if (rc != 0) {
 		st->free_tags[st->free_count++] = tag;

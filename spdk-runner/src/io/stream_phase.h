@@ -51,6 +51,8 @@ struct stream {
 	uint32_t index;
 	uint32_t queue_depth;
 	uint32_t tag_base; /* its tags are tag_base .. tag_base + queue_depth - 1 */
+	bool placed; /* its writes carry placement_handle (FDP) */
+	uint16_t placement_handle;
 	bool open_loop;
 	bool issues[STREAM_DIRECTIONS];
 	uint64_t range_start;

@@ -12,17 +12,66 @@
 #include "io/block_header.h"
 #include "stream_phase.h"
 
+/*
+ * A stream's placement handle against the drive, before anything is written: the engine must send
+ * the directive, the drive must have FDP, and the handle must be one of its reclaim unit handles.
+ */
+static int stream_placement_check(const struct dq_io_engine *engine, const struct dq_stream_spec *s,
+				  size_t index, char *why, size_t why_len)
+{
+	const struct dq_device_target *target = &engine->target;
+	const struct dq_capability_state *fdp = &target->capabilities.items[DQ_CAPABILITY_FDP];
+	char name[DQ_STREAM_NAME_MAX_LEN + 16];
+
+	if (!s->has_placement_handle) {
+		return 0;
+	}
+	if (s->name[0] != '\0') {
+		snprintf(name, sizeof(name), "'%s'", s->name);
+	} else {
+		snprintf(name, sizeof(name), "%zu", index);
+	}
+	if (!dq_io_engine_has(engine, DQ_ENGINE_PLACES_WRITES)) {
+		snprintf(why, why_len,
+			 "stream %s: placementHandle %u: the %s engine cannot send the FDP "
+			 "placement directive (the sim engine can)",
+			 name, s->placement_handle, engine->ops->name);
+		return -ENOTSUP;
+	}
+	if (target->fdp_handles == 0) {
+		snprintf(why, why_len,
+			 "stream %s: placementHandle %u: the drive has no Flexible Data Placement "
+			 "(%s)",
+			 name, s->placement_handle,
+			 fdp->detail[0] != '\0' ? fdp->detail : "its probe found none");
+		return -ENOTSUP;
+	}
+	if (s->placement_handle >= target->fdp_handles) {
+		snprintf(why, why_len,
+			 "stream %s: placementHandle %u is out of range: the drive has %u reclaim "
+			 "unit handles (0..%u)",
+			 name, s->placement_handle, target->fdp_handles, target->fdp_handles - 1);
+		return -ERANGE;
+	}
+	return 0;
+}
+
 int dq_stream_phase_check(const struct dq_io_engine *engine, const struct dq_phase_spec *spec,
 			  char *why, size_t why_len)
 {
 	bool trims = false;
 	size_t i;
+	int rc;
 
 	for (i = 0; i < spec->stream_count; i++) {
 		const struct dq_stream_spec *s = &spec->streams[i];
 
 		trims |= s->rw == DQ_RW_TRIM || s->rw == DQ_RW_RANDTRIM ||
 			 (s->has_trim_percent && s->trim_percent > 0);
+		rc = stream_placement_check(engine, s, i, why, why_len);
+		if (rc != 0) {
+			return rc;
+		}
 	}
 	if (engine->ops->models_intervals != NULL && engine->ops->models_intervals(engine->data)) {
 		snprintf(why, why_len,
@@ -51,8 +100,8 @@ int dq_stream_phase_check(const struct dq_io_engine *engine, const struct dq_pha
 	}
 	/* each stream's range and block sizes against this device */
 	struct stream *scratch = calloc(1, sizeof(*scratch));
-	int rc = 0;
 
+	rc = 0;
 	if (scratch == NULL) {
 		return -ENOMEM;
 	}
@@ -120,6 +169,8 @@ int stream_loop_init(struct stream_loop *l, const struct dq_phase_env *env,
 		if (rc != 0) {
 			return rc;
 		}
+		st->placed = spec->streams[s].has_placement_handle;
+		st->placement_handle = (uint16_t)spec->streams[s].placement_handle;
 		st->tag_base = tag;
 		tag += st->queue_depth;
 		st->free_tags = calloc(st->queue_depth, sizeof(*st->free_tags));

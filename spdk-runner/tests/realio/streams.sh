@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Multi-stream workloads on real IO and on the simulated drive: a rate-limited read stream beside
-# a saturating write stream (offered vs achieved each second, per-direction tails), the stall
+# a saturating write stream (offered vs achieved each second, per-direction tails), FDP placement
+# lowering the simulated drive's WAF, the stall
 # demonstration (a drive stall of known length shows in the response-time tail of an open loop
 # and not in its service-time tail), trims as a stream on a file and on a loop device, and a
 # latency-at-load sweep to saturation on the simulated drive.
@@ -52,6 +53,57 @@ case_mixed_sim() {
 	python3 "$REPORT" "$CASE_DIR/run.jsonl" --check rate-within-pct=1 \
 		ios-above=writes:write:10000 || fail "the read stream missed its rate"
 	echo "ok mixed-sim"
+}
+
+# FDP through the runner (docs/simulator.md, "Flexible Data Placement"): the same hot/cold streams
+# (hot: 10 % of the LBAs at QD27, cold: the other 90 % at QD3) on sim:test-fdp-enterprise, placed
+# (hot on handle 1, cold on 0) and not, each a job of fill, 900 s warm-up and 600 s measured with
+# SMART snapshots. The drive's own WAF over the measured phase must fall with placement (measured
+# 2.67 placed, 3.15-3.17 not: 0.84-0.85) and both must show GC (> 1.5).
+case_fdp_sim() {
+	start_case fdp-sim
+	local serial mode
+	serial="$(serial_of sim:test-fdp-enterprise --engine sim)"
+	for mode in placed plain; do
+		python3 - "$mode" "$serial" >"$CASE_DIR/$mode.json" <<'PY'
+import json, sys
+mode, serial = sys.argv[1], sys.argv[2]
+def streams():
+    hot = {"name": "hot", "rw": "randwrite", "blockSizeBytes": 4096, "queueDepth": 27, "rangePercent": 10}
+    cold = {"name": "cold", "rw": "randwrite", "blockSizeBytes": 4096, "queueDepth": 3,
+            "offsetPercent": 10, "rangePercent": 90}
+    if mode == "placed":
+        hot["placementHandle"], cold["placementHandle"] = 1, 0
+    return [hot, cold]
+print(json.dumps({"schemaVersion": 1, "type": "start", "commandId": "cmd-fdp-" + mode,
+    "jobId": "job-fdp-" + mode, "runnerId": "local", "issuedAt": "2026-11-29T06:00:00.000Z",
+    "device": {"serial": serial}, "engine": "sim", "phases": [
+        {"index": 0, "name": "fill", "kind": "precondition", "rw": "write", "blockSizeBytes": 131072,
+         "queueDepth": 32, "rangePercent": 100, "passes": 1},
+        {"index": 1, "name": "warm-up", "kind": "workload", "runtimeS": 900, "streams": streams()},
+        {"index": 2, "name": "measure", "kind": "workload", "runtimeS": 600, "smartSnapshot": True,
+         "streams": streams()}]}))
+PY
+		run_json "$CASE_DIR/$mode.jsonl" --engine sim --filename sim:test-fdp-enterprise \
+			--job "$CASE_DIR/$mode.json"
+		[ "$STATUS" -eq 0 ] || fail "the $mode job failed ($STATUS)"
+	done
+	python3 - "$CASE_DIR/placed.jsonl" "$CASE_DIR/plain.jsonl" <<'PY' || fail "placement did not lower the drive's WAF"
+import json, sys
+def waf(path):
+    snaps = {}
+    for line in open(path):
+        event = json.loads(line)
+        if event.get("type") == "smart-snapshot" and event["phaseIndex"] == 2:
+            snaps[event["when"]] = event["smart"]
+    before, after = snaps["before"], snaps["after"]
+    media = after["ocp"]["physicalMediaUnitsWrittenBytes"] - before["ocp"]["physicalMediaUnitsWrittenBytes"]
+    return media / ((after["dataUnitsWritten"] - before["dataUnitsWritten"]) * 512000)
+placed, plain = waf(sys.argv[1]), waf(sys.argv[2])
+print(f"device WAF placed {placed:.3f}, not placed {plain:.3f}, ratio {placed / plain:.3f}")
+sys.exit(0 if placed > 1.5 and plain > 1.5 and placed < 0.9 * plain else 1)
+PY
+	echo "ok fdp-sim"
 }
 
 # The same on a loop device with the uring engine, its backing file on tmpfs (a device that keeps
@@ -165,12 +217,13 @@ PY
 case "${1:-}" in
 stall-sim) case_stall_sim ;;
 mixed-sim) case_mixed_sim ;;
+fdp-sim) case_fdp_sim ;;
 mixed-loop) case_mixed_loop ;;
 trim-file) case_trim_file ;;
 trim-loop) case_trim_loop ;;
 sweep-sim) case_sweep_sim ;;
 *)
-	echo "usage: $0 stall-sim|mixed-sim|mixed-loop|trim-file|trim-loop|sweep-sim" >&2
+	echo "usage: $0 stall-sim|mixed-sim|fdp-sim|mixed-loop|trim-file|trim-loop|sweep-sim" >&2
 	exit 2
 	;;
 esac

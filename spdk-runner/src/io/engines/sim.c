@@ -242,8 +242,34 @@ static int sim_parse_target(const char *target, char *profile, size_t profile_le
 	return 0;
 }
 
+/*
+ * FDP as the drive's FDP Configurations log would say it: a profile with an "fdp" section has it,
+ * enabled (the sim has no Set Features to turn it off); the fluid model places nothing.
+ */
+static void sim_fdp_capability(const struct sim_engine *engine, struct dq_capabilities *caps)
+{
+	struct dq_sim_fdp_config cfg = { 0 };
+
+	if (engine->drive != NULL) {
+		dq_sim_drive_fdp_config(engine->drive, &cfg);
+	}
+	if (!cfg.enabled) {
+		dq_capability_lack(caps, DQ_CAPABILITY_FDP, DQ_CAPABILITY_MISSING_DEVICE,
+				   engine->fluid != NULL ?
+					   "the fluid model of the simulated drive places no data" :
+					   "the simulated drive's profile has no FDP section");
+		return;
+	}
+	dq_capability_have(caps, DQ_CAPABILITY_FDP,
+			   "%u reclaim group, %u reclaim unit handles, reclaim unit %llu bytes",
+			   cfg.reclaim_groups, cfg.reclaim_unit_handles,
+			   (unsigned long long)cfg.reclaim_unit_bytes);
+	caps->items[DQ_CAPABILITY_FDP].has_enabled = true;
+	caps->items[DQ_CAPABILITY_FDP].enabled = true;
+}
+
 /* What the simulated drive offers, as a drive would answer the probe (every purge the model runs
- * is an erase of its FTL; it has no crypto or overwrite sanitize, no FDP). */
+ * is an erase of its FTL; it has no crypto or overwrite sanitize; FDP when its profile has it). */
 static void sim_capabilities(const struct sim_engine *engine, struct dq_capabilities *caps)
 {
 	struct dq_sim_smart smart;
@@ -290,8 +316,7 @@ static void sim_capabilities(const struct sim_engine *engine, struct dq_capabili
 			"the simulated drive's write buffer is power-loss protected, as an "
 			"enterprise drive's: no volatile write cache");
 	}
-	dq_capability_lack(caps, DQ_CAPABILITY_FDP, DQ_CAPABILITY_MISSING_DEVICE,
-			   "the simulated drive models no Flexible Data Placement");
+	sim_fdp_capability(engine, caps);
 }
 
 static int sim_open(const struct dq_io_engine_open_args *args, void **data,
@@ -369,6 +394,12 @@ static int sim_open(const struct dq_io_engine_open_args *args, void **data,
 	target->purge_methods = (1u << DQ_PURGE_METHOD_FORMAT_USER_DATA) |
 				(1u << DQ_PURGE_METHOD_SANITIZE_BLOCK) |
 				(1u << DQ_PURGE_METHOD_DEALLOCATE);
+	if (engine->drive != NULL) {
+		struct dq_sim_fdp_config fdp;
+
+		dq_sim_drive_fdp_config(engine->drive, &fdp);
+		target->fdp_handles = fdp.reclaim_unit_handles;
+	}
 	target->buffer_align = 64;
 	target->max_queue_depth = DQ_QUEUE_DEPTH_MAX;
 	if (options != NULL && options->medium) {
@@ -429,8 +460,15 @@ static int sim_queue(void *data, const struct dq_io *io)
 		ring_push(engine, pending);
 		return 0;
 	}
-	rc = dq_sim_drive_submit(engine->drive, op, io->offset / engine->lba_bytes,
-				 io->length / engine->lba_bytes, engine->now_ns, &complete_ns);
+	if (io->placed && io->op == DQ_IO_WRITE) {
+		rc = dq_sim_drive_write_placed(engine->drive, io->offset / engine->lba_bytes,
+					       io->length / engine->lba_bytes, io->placement_handle,
+					       engine->now_ns, &complete_ns);
+	} else {
+		rc = dq_sim_drive_submit(engine->drive, op, io->offset / engine->lba_bytes,
+					 io->length / engine->lba_bytes, engine->now_ns,
+					 &complete_ns);
+	}
 	/* sim_stall: what would complete within the stall (or was queued before its end and
 	 * completes after its start) completes at its end */
 	if (rc == 0 && engine->stall_end_ns > 0 && complete_ns >= engine->stall_start_ns &&
@@ -758,7 +796,7 @@ static const struct dq_io_engine_ops sim_ops = {
 	.version = DQ_IO_ENGINE_OPS_VERSION,
 	.engine = DQ_ENGINE_SIM,
 	.flags = DQ_ENGINE_VIRTUAL_CLOCK | DQ_ENGINE_DISKLESS | DQ_ENGINE_CAN_DEALLOCATE |
-		 DQ_ENGINE_HAS_SMART | DQ_ENGINE_QUEUES_TRIMS,
+		 DQ_ENGINE_HAS_SMART | DQ_ENGINE_QUEUES_TRIMS | DQ_ENGINE_PLACES_WRITES,
 	.target_help = "sim:<profile>[@<seed>] (e.g. sim:enterprise-eager): a simulated drive",
 	.options = sim_option_table,
 	.options_size = sizeof(struct sim_options),

@@ -225,6 +225,8 @@ const char *dq_fresh_state_evidence_to_str(enum dq_fresh_state_evidence evidence
 #define DQ_STREAM_THINK_TIME_US_MAX 60000000u
 #define DQ_STREAM_THINK_TIME_BLOCKS_MAX 1000000u
 #define DQ_STREAM_START_DELAY_MS_MAX 86400000u
+/* NVMe FDP: a placement handle is a 16-bit index (PHNDL) */
+#define DQ_STREAM_PLACEMENT_HANDLE_MAX 65535u
 
 enum dq_arrivals {
 	DQ_ARRIVALS_NONE = 0, /* absent: uniform with a rate, closed loop without */
@@ -273,6 +275,10 @@ struct dq_stream_spec {
 	uint32_t think_time_blocks;
 	bool has_start_delay_ms;
 	uint32_t start_delay_ms;
+	/* FDP: the stream's writes carry this placement handle (an index into the namespace's
+	 * reclaim unit handles); refused before any write on a drive without FDP or beyond them */
+	bool has_placement_handle;
+	uint32_t placement_handle;
 };
 
 /* One step of a qualification (#/$defs/phaseSpec); has_* says whether an optional field is set. */

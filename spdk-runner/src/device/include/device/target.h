@@ -35,6 +35,9 @@ struct dq_device_target {
 	 * core writes headers and data, and purges and verifies can be checked by reading back. */
 	bool keeps_data;
 	uint32_t max_queue_depth;
+	/* Flexible Data Placement: the reclaim unit handles a write may name (0: no FDP; the
+	 * capabilities' fdp entry says why). */
+	uint32_t fdp_handles;
 	/* Why reads return nothing written (keeps_data false): the null engine, a sim without its
 	 * medium. Empty otherwise. */
 	char no_data_reason[128];

@@ -42,6 +42,9 @@ enum {
 	/* queue() takes DQ_IO_TRIM (an asynchronous deallocate of the IO's range, no buffer):
 	 * what a stream with trims needs. */
 	DQ_ENGINE_QUEUES_TRIMS = 1u << 6,
+	/* queue() honours a write's FDP placement handle (dq_io.placed): what a stream with
+	 * placementHandle needs, on a target whose fdp_handles it is below. */
+	DQ_ENGINE_PLACES_WRITES = 1u << 7,
 };
 
 enum dq_io_op {
@@ -58,6 +61,8 @@ struct dq_io {
 	void *buf; /* aligned to target.buffer_align */
 	uint16_t buf_index; /* the buffer's index in register_buffers(), when it was called */
 	uint8_t op; /* enum dq_io_op */
+	uint8_t placed; /* a write with the FDP placement directive (DQ_ENGINE_PLACES_WRITES) */
+	uint16_t placement_handle; /* when placed */
 };
 
 struct dq_io_completion {

@@ -133,7 +133,13 @@ public enum Metric {
 	 * Blocks a power-cycle phase found lost although the drive had promised them
 	 * (acknowledged with protection, or flushed), summed over its cycles.
 	 */
-	POWER_LOSS_LOST_DURABLE_BLOCKS("powerLossLostDurableBlocks", "blocks");
+	POWER_LOSS_LOST_DURABLE_BLOCKS("powerLossLostDurableBlocks", "blocks"),
+	/**
+	 * Flexible Data Placement: the drive's write amplification with the workload's
+	 * streams placed (phase "placed") over the same workload without placement (phase
+	 * "not-placed").
+	 */
+	PLACEMENT_WAF_RATIO("placementWafRatio", "ratio");
 
 	private final String wireName;
 

@@ -23,8 +23,8 @@ class MetricTest {
 				"ocpThermalThrottlingEventsDelta", "ocpLatencyMonitorCommands", "writeLatencyMaxUs", "readLatencyMaxUs",
 				"readKiBpsPerTb", "writeKiBpsPerTb", "trimKiBpsPerTb", "kneeReadIopsPerTb",
 				"readIopsPerTbWithinP9999Of2500Us", "readIosAbove2500Us", "readIosAbove2500UsPerMillion",
-				"writeIosAbove8Ms", "writeIosAbove8MsPerMillion", "powerLossFailedCycles",
-				"powerLossLostDurableBlocks");
+				"writeIosAbove8Ms", "writeIosAbove8MsPerMillion", "powerLossFailedCycles", "powerLossLostDurableBlocks",
+				"placementWafRatio");
 	}
 
 	@Test

@@ -45,6 +45,14 @@ import io.drivequal.service.qualification.DriveSpec;
 
 final class JobAnalyzer {
 
+	/**
+	 * placementWafRatio's phases: the same streams with FDP placement handles, and
+	 * without.
+	 */
+	static final String PLACED_PHASE = "placed";
+
+	static final String NOT_PLACED_PHASE = "not-placed";
+
 	/** The seeds' zoom starts at t = 1400 s, for 2000 s phases only. */
 	private static final long SEEDS_PHASE_LENGTH_S = 2000;
 
@@ -131,6 +139,7 @@ final class JobAnalyzer {
 		List<PhaseAnalysis> phases = new ArrayList<>();
 		Map<String, IopsPhaseAnalysis> iopsByName = new LinkedHashMap<>();
 		Map<String, Throughput.ThroughputResult> throughputByName = new LinkedHashMap<>();
+		Map<String, Measure> wafByName = new LinkedHashMap<>();
 		for (int index = 0; index < inputs.size(); index++) {
 			PhaseInput input = inputs.get(index);
 			PhaseSpec spec = input.spec();
@@ -166,6 +175,7 @@ final class JobAnalyzer {
 				waf = WriteAmplification.between(counters(input.smart().get("before")),
 						counters(input.smart().get("after")));
 				values.putWaf(spec.name(), waf);
+				wafByName.put(spec.name(), waf.waf());
 				endurance = Endurance.project(enduranceSpec(job), waf.waf());
 				values.putEndurance(spec.name(), endurance);
 			}
@@ -183,6 +193,7 @@ final class JobAnalyzer {
 		Measure idle = idleRecovery(inputs, iopsByName);
 		values.put(Metric.TRIM_RECOVERY, trim);
 		values.put(Metric.IDLE_RECOVERY, idle);
+		values.put(Metric.PLACEMENT_WAF_RATIO, placementWafRatio(wafByName));
 		HealthAnalysis healthAnalysis = health(inputs, health);
 		healthAnalysis.putInto(values);
 		Optional<LatencyAtLoadSteps.Found> sweep = LatencyAtLoadSteps.of(inputs);
@@ -372,6 +383,25 @@ final class JobAnalyzer {
 	}
 
 	/** trim-validation's three sequential phases, by name. */
+	/**
+	 * The WAF of the phase named placed over that of the phase named not-placed (the same
+	 * hot/cold streams with and without FDP placement handles), each from the drive's own
+	 * counters (docs/methodology.md, "placementWafRatio").
+	 */
+	static Measure placementWafRatio(Map<String, Measure> waf) {
+		Measure placed = waf.get(PLACED_PHASE);
+		Measure notPlaced = waf.get(NOT_PLACED_PHASE);
+		if (placed == null || notPlaced == null) {
+			return Measure.unknown(
+					"the job has no " + PLACED_PHASE + " and " + NOT_PLACED_PHASE + " phases with SMART snapshots");
+		}
+		if (!placed.isKnown() || !notPlaced.isKnown()) {
+			return Measure.unknown("the WAF of phase " + (placed.isKnown() ? NOT_PLACED_PHASE : PLACED_PHASE)
+					+ " is unknown: " + ((Measure.Unknown) (placed.isKnown() ? notPlaced : placed)).reason());
+		}
+		return Measure.known(placed.value().getAsDouble() / notPlaced.value().getAsDouble());
+	}
+
 	private static Measure trimRecovery(Map<String, Throughput.ThroughputResult> throughput) {
 		if (!throughput.containsKey("seq-clean") || !throughput.containsKey("seq-dirty")
 				|| !throughput.containsKey("seq-after-trim")) {

@@ -12,13 +12,14 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
  * Without rateIops or rateBytesPerS the stream is a closed loop at queueDepth; with one
- * it is an open loop at that rate.
+ * it is an open loop at that rate. placementHandle: the FDP placement handle of its
+ * writes (the runner refuses it on a drive without FDP or beyond its handles).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record StreamSpec(String name, String rw, Integer readPercent, Integer trimPercent, Integer randomPercent,
 		Long blockSizeBytes, List<SplitShare> blockSizeSplit, Integer queueDepth, Long offsetBytes,
 		Double offsetPercent, Long rangeBytes, Double rangePercent, Long rateIops, Long rateBytesPerS, String arrivals,
-		Long thinkTimeUs, Long thinkTimeBlocks, Long startDelayMs) {
+		Long thinkTimeUs, Long thinkTimeBlocks, Long startDelayMs, Integer placementHandle) {
 
 	/** One block size and its share of the stream's IOs (fio's bssplit). */
 	public record SplitShare(long blockSizeBytes, int percent) {

@@ -163,6 +163,8 @@ final class FioPlans {
 
 		Long startDelayMs;
 
+		Integer placementHandle;
+
 		int numjobs = 1;
 
 		long runtimeS;
@@ -173,7 +175,7 @@ final class FioPlans {
 			return new StreamSpec(streamName, this.rw, this.readPercent, null, this.randomPercent,
 					(this.split == null) ? this.blockSizeBytes : null, this.split, this.queueDepth, this.offsetBytes,
 					this.offsetPercent, this.rangeBytes, this.rangePercent, this.rateIops, this.rateBytesPerS,
-					this.arrivals, this.thinkTimeUs, this.thinkTimeBlocks, this.startDelayMs);
+					this.arrivals, this.thinkTimeUs, this.thinkTimeBlocks, this.startDelayMs, this.placementHandle);
 		}
 
 		/** The job, or null when a problem was found (added to problems). */
@@ -191,6 +193,8 @@ final class FioPlans {
 			FioJobFile.Option rate = null;
 			FioJobFile.Option percentageRandom = null;
 			FioJobFile.Option thinkTimeBlocks = null;
+			FioJobFile.Option placement = null;
+			boolean fdp = false;
 			for (FioJobFile.Option option : options.values()) {
 				Value value = new Value(option, problems);
 				switch (option.name()) {
@@ -283,6 +287,13 @@ final class FioPlans {
 						Long us = value.timeUs(1_000_000);
 						job.startDelayMs = (us != null) ? us / 1000 : null;
 					}
+					case "fdp" -> fdp = value.flag();
+					case "fdp_pli" -> {
+						// one placement ID index: fio's list (round robin over several)
+						// is not run
+						placement = option;
+						job.placementHandle = value.integer(0, 65535);
+					}
 					default -> {
 						if (NOT_WORKLOAD.contains(option.name())) {
 							notes.add("line " + option.line() + ": " + option.name()
@@ -333,6 +344,9 @@ final class FioPlans {
 			if (job.arrivals != null && job.rateIops == null && job.rateBytesPerS == null) {
 				problems.add(new FioRefusedException.Problem(job.line, "rate_process",
 						"job " + section.name() + ": rate_process needs a rate (rate or rate_iops)"));
+			}
+			if (placement != null && !fdp) {
+				problems.add(new FioRefusedException.Problem(placement.line(), "fdp_pli", "needs fdp=1, as in fio"));
 			}
 			if (thinkTimeBlocks != null && job.thinkTimeUs == null) {
 				problems.add(

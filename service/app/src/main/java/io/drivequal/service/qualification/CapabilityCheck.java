@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.Set;
 
 import io.drivequal.service.catalog.PhaseSpec;
+import io.drivequal.service.catalog.StreamSpec;
 import io.drivequal.service.platform.UnprocessableException;
 import io.drivequal.service.runners.Capability;
 import io.drivequal.service.runners.Drive;
@@ -100,6 +101,7 @@ final class CapabilityCheck {
 				missing.addAll(purge(capabilities, phase,
 						"plan.phases[" + i + "] (" + phase.name() + ", purgeMethod " + phase.purgeMethod() + ")"));
 			}
+			missing.addAll(placement(capabilities, phase, i));
 		}
 		if (criteria != null) {
 			for (int i = 0; i < criteria.size(); i++) {
@@ -151,6 +153,37 @@ final class CapabilityCheck {
 				continue;
 			}
 			missing.add(of(capability, neededBy, null, alternative));
+		}
+		return missing;
+	}
+
+	/**
+	 * Streams with a placement handle need Flexible Data Placement, enabled; whether the
+	 * handle is one of the drive's the runner checks, before any write.
+	 */
+	private static List<Missing> placement(List<Capability> capabilities, PhaseSpec phase, int index) {
+		List<Missing> missing = new ArrayList<>();
+		if (phase.streams() == null) {
+			return missing;
+		}
+		Optional<Capability> fdp = Capability.find(capabilities, "fdp");
+		for (int j = 0; j < phase.streams().size(); j++) {
+			StreamSpec stream = phase.streams().get(j);
+			if (stream.placementHandle() == null || fdp.isEmpty()) {
+				continue;
+			}
+			String neededBy = "plan.phases[" + index + "].streams[" + j + "].placementHandle ("
+					+ ((stream.name() != null) ? stream.name() : "stream" + j) + ")";
+			if (!fdp.get().available()) {
+				missing.add(of(fdp.get(), neededBy, "a drive with Flexible Data Placement (NVMe TP4146), or the "
+						+ "stream without placementHandle"));
+			}
+			else if (Boolean.FALSE.equals(fdp.get().enabled())) {
+				Capability disabled = new Capability("fdp", false, "device-lacks-it", false,
+						"FDP is supported but not enabled in the drive's endurance group");
+				missing.add(of(disabled, neededBy, "enable FDP on the drive (nvme fdp feature --enable-conf-idx), or "
+						+ "the stream without placementHandle"));
+			}
 		}
 		return missing;
 	}

@@ -146,7 +146,7 @@ final class SweepPlan {
 				new StreamSpec(s.name(), s.rw(), s.readPercent(), s.trimPercent(), s.randomPercent(),
 						s.blockSizeBytes(), s.blockSizeSplit(), s.queueDepth(), s.offsetBytes(), s.offsetPercent(),
 						s.rangeBytes(), s.rangePercent(), rate, s.rateBytesPerS(), s.arrivals(), s.thinkTimeUs(),
-						s.thinkTimeBlocks(), s.startDelayMs()));
+						s.thinkTimeBlocks(), s.startDelayMs(), s.placementHandle()));
 		return new PhaseSpec(template.index(), name, template.kind(), template.rw(), template.readPercent(),
 				template.blockSizeBytes(), template.queueDepth(), template.rangePercent(), template.runtimeS(),
 				template.sizeBytes(), template.passes(), template.dataPattern(), template.idleS(),

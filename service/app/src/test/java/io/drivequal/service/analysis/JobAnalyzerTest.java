@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import io.drivequal.analysis.Measure;
 import io.drivequal.analysis.Outcome;
 import io.drivequal.schemas.Contracts;
 import io.drivequal.service.catalog.Catalog;
@@ -80,6 +81,45 @@ class JobAnalyzerTest {
 				List.of(new JobAnalyzer.PhaseInput(this.randwrite, null, flat(2000, 10000), noOcp)), List.of());
 		assertThat(unknown.phases().get(0).waf().waf().isKnown()).isFalse();
 		assertThat(unknown.verdict().outcome()).isEqualTo(Outcome.INCONCLUSIVE);
+	}
+
+	@Test
+	void placementWafRatioIsThePlacedPhasesWafOverTheNotPlacedOnes() {
+		// placed: 1.28 TB media for 512 GB host -> 2.5; not placed: 1.6 TB -> 3.125;
+		// ratio 0.8
+		PhaseSpec placed = PhaseSpec.ofStreams(1, "placed", 600, List.of());
+		PhaseSpec notPlaced = PhaseSpec.ofStreams(2, "not-placed", 600, List.of());
+		CompletedJobs.JobFacts job = job(List.of(new Criterion("placementWafRatio", "atMost", 0.9, null)));
+		JobAnalyzer.JobAnalysis analysis = JobAnalyzer
+			.analyze(job, Optional.empty(),
+					List.of(new JobAnalyzer.PhaseInput(placed, null, List.of(), media(1_280_000_000_000L)),
+							new JobAnalyzer.PhaseInput(notPlaced, null, List.of(), media(1_600_000_000_000L))),
+					List.of());
+		assertThat(analysis.metrics().get("placementWafRatio").values().iterator().next()).isCloseTo(0.8,
+				org.assertj.core.data.Offset.offset(1e-12));
+		assertThat(analysis.verdict().outcome()).as(analysis.verdict().toString()).isEqualTo(Outcome.PASS);
+
+		// the same with a ratio above the limit fails; without the not-placed phase it is
+		// unknown
+		JobAnalyzer.JobAnalysis worse = JobAnalyzer
+			.analyze(job, Optional.empty(),
+					List.of(new JobAnalyzer.PhaseInput(placed, null, List.of(), media(1_550_000_000_000L)),
+							new JobAnalyzer.PhaseInput(notPlaced, null, List.of(), media(1_600_000_000_000L))),
+					List.of());
+		assertThat(worse.verdict().outcome()).isEqualTo(Outcome.FAIL);
+		assertThat(JobAnalyzer.placementWafRatio(java.util.Map.of("placed", Measure.known(2.5))))
+			.isEqualTo(Measure.unknown("the job has no placed and not-placed phases with SMART snapshots"));
+		assertThat(JobAnalyzer.placementWafRatio(java.util.Map.of("placed", Measure.known(2.5), "not-placed",
+				Measure.unknown("the drive has no OCP C0h log"))))
+			.isEqualTo(Measure.unknown("the WAF of phase not-placed is unknown: the drive has no OCP C0h log"));
+	}
+
+	private static Map<String, Map<String, Object>> media(long mediaBytes) {
+		return Map.of("before",
+				Map.of("available", true, "dataUnitsWritten", 1_000_000L, "ocp",
+						Map.of("physicalMediaUnitsWrittenBytes", 0L)),
+				"after", Map.of("available", true, "dataUnitsWritten", 2_000_000L, "ocp",
+						Map.of("physicalMediaUnitsWrittenBytes", mediaBytes)));
 	}
 
 	@Test

@@ -29,7 +29,7 @@ class CatalogControllerTest {
 	void listsTheWholeCatalogToAViewer() throws Exception {
 		this.mvc.perform(get("/api/v1/profiles").with(httpBasic("viewer", "viewer-pw")))
 			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.length()").value(15))
+			.andExpect(jsonPath("$.length()").value(16))
 			.andExpect(jsonPath("$[*].name").value(org.hamcrest.Matchers.hasItems("pts-iops", "pts-throughput",
 					"pts-latency", "pts-wsat", "pts-hir", "pts-xsr")))
 			.andExpect(

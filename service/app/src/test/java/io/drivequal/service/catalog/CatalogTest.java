@@ -30,7 +30,7 @@ class CatalogTest {
 		assertThat(this.catalog.all()).extracting(Profile::name)
 			.containsExactly("consistency-2000s", "consistency-2000s-op25", "steady-state-2h", "trim-validation",
 					"idle-recovery", "database-oltp", "endurance-waf", "pts-iops", "pts-throughput", "pts-latency",
-					"pts-wsat", "pts-hir", "pts-xsr", "latency-qos", "latency-at-load");
+					"pts-wsat", "pts-hir", "pts-xsr", "latency-qos", "latency-at-load", "fdp-hot-cold");
 	}
 
 	@Test

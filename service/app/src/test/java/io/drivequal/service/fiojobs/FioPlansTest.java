@@ -174,6 +174,23 @@ class FioPlansTest {
 			.satisfies((ex) -> assertThat(ex.problems().get(0).option()).isEqualTo("numjobs"));
 	}
 
+	@Test
+	void fdpPliIsTheStreamsPlacementHandle() {
+		// fio 3.34+ options (Debian's 3.33 lacks them), so checked here rather than
+		// against fio
+		String job = "[hot]\ndirect=1\ntime_based\nruntime=60\nrw=randwrite\nnorandommap\nfdp=1\nfdp_pli=%s\n";
+		assertThat(FioPlans.of(job.formatted("3")).phases().get(0).streams().get(0).placementHandle()).isEqualTo(3);
+		assertThatExceptionOfType(FioRefusedException.class)
+			.isThrownBy(() -> FioPlans.of(job.replace("fdp=1\n", "").formatted("3")))
+			.satisfies((ex) -> assertThat(ex.problems().get(0).message()).contains("needs fdp=1"));
+		// a list of placement IDs (fio's round robin) is not run: one handle per stream
+		assertThatExceptionOfType(FioRefusedException.class).isThrownBy(() -> FioPlans.of(job.formatted("0,1")))
+			.satisfies((ex) -> assertThat(ex.problems().get(0).option()).isEqualTo("fdp_pli"));
+		assertThat(
+				FioPlans.of(job.replace("fdp=1\nfdp_pli=%s\n", "")).phases().get(0).streams().get(0).placementHandle())
+			.isNull();
+	}
+
 	private static void assertRefused(String example, int line, String option) {
 		assertThatExceptionOfType(FioRefusedException.class).isThrownBy(() -> FioPlans.of(read(example)))
 			.satisfies((ex) -> {

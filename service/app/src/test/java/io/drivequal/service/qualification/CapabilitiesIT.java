@@ -80,12 +80,24 @@ class CapabilitiesIT {
 	@Test
 	void theInventoryNamesEachCapabilityAndTheSubmissionRefusesWhatTheDriveCannotDo() throws Exception {
 		String runnerId = "caps-" + UUID.randomUUID().toString().substring(0, 8);
-		this.agents.startWith(WITHOUT_SYS_ADMIN, runnerId, List.of("sim:test-client-7pct@32", loopDevice));
-		List<JsonNode> drives = api().awaitDrives(runnerId, 2);
+		this.agents.startWith(WITHOUT_SYS_ADMIN, runnerId,
+				List.of("sim:test-client-7pct@32", loopDevice, "sim:test-fdp-enterprise@32"));
+		List<JsonNode> drives = api().awaitDrives(runnerId, 3);
 		JsonNode loop = drive(drives, loopDevice);
 		JsonNode sim = drive(drives, "sim:test-client-7pct@32");
+		JsonNode fdpSim = drive(drives, "sim:test-fdp-enterprise@32");
 		print("loop device " + loopDevice + " (uring, no CAP_SYS_ADMIN)", loop);
 		print("simulated drive sim:test-client-7pct@32", sim);
+		print("simulated drive with FDP sim:test-fdp-enterprise@32", fdpSim);
+
+		// FDP: the configuration of a drive that has it; why a drive has not
+		JsonNode fdp = capability(fdpSim, "fdp");
+		assertThat(fdp.get("available").asBoolean()).isTrue();
+		assertThat(fdp.get("enabled").asBoolean()).isTrue();
+		assertThat(fdp.get("detail").asString())
+			.isEqualTo("1 reclaim group, 8 reclaim unit handles, reclaim unit 16777216 bytes");
+		assertThat(capability(sim, "fdp").get("missing").asString()).isEqualTo("device-lacks-it");
+		assertThat(capability(sim, "fdp").get("detail").asString()).contains("no FDP section");
 
 		// The inventory: every capability, each missing one with why.
 		assertThat(loop.get("capabilities")).hasSize(12);
@@ -132,6 +144,32 @@ class CapabilitiesIT {
 						sim.get("serial").asString(),
 						WRITE.replace("\"runtimeS\":10", "\"runtimeS\":10,\"smartSnapshot\":true")));
 		assertThat(onSim.status()).as(String.valueOf(onSim.body())).isEqualTo(201);
+
+		// FDP placement: refused at submission on the drive without FDP, naming the
+		// stream;
+		// on the FDP drive a handle beyond its 8 passes submission and the runner refuses
+		// the
+		// job before any write, naming the range.
+		String placed = """
+				{"phases":[{"name":"hot-cold","kind":"workload","runtimeS":10,"streams":[{"name":"hot",\
+				"rw":"randwrite","blockSizeBytes":4096,"queueDepth":8,"rangePercent":10,"placementHandle":%d}]}]}""";
+		JsonNode noFdp = refused(submit(sim.get("serial").asString(), placed.formatted(1)),
+				"placement on the simulated drive without FDP");
+		assertThat(noFdp.findValuesAsString("capability")).containsExactly("fdp");
+		assertThat(noFdp.get(0).get("neededBy").asString())
+			.isEqualTo("plan.phases[0].streams[0].placementHandle (hot)");
+		ApiClient.Response beyond = submit(fdpSim.get("serial").asString(), placed.formatted(8));
+		assertThat(beyond.status()).as(String.valueOf(beyond.body())).isEqualTo(201);
+		String beyondId = beyond.body().get("id").asString();
+		await().atMost(Duration.ofMinutes(2))
+			.pollInterval(Duration.ofSeconds(1))
+			.until(() -> "FAILED"
+				.equals(api().get("viewer", "/api/v1/qualifications/" + beyondId).body().path("state").asString()));
+		JsonNode refusedJob = api().get("viewer", "/api/v1/qualifications/" + beyondId).body();
+		System.out.printf("handle 8 on the FDP drive: %s %s%n", refusedJob.get("state").asString(),
+				refusedJob.path("message").asString());
+		assertThat(refusedJob.path("message").asString())
+			.contains("stream 'hot': placementHandle 8 is out of range: the drive has 8 reclaim unit handles (0..7)");
 
 		// With the buyer's consent the purge runs as a deallocate, and the results say
 		// so.

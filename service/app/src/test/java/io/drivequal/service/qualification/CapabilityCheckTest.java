@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.List;
 
 import io.drivequal.service.catalog.PhaseSpec;
+import io.drivequal.service.catalog.StreamSpec;
 import io.drivequal.service.platform.UnprocessableException;
 import io.drivequal.service.runners.Capability;
 import io.drivequal.service.runners.Drive;
@@ -122,6 +123,36 @@ class CapabilityCheckTest {
 	private static PhaseSpec write() {
 		return new PhaseSpec(1, "randwrite", "workload", "randwrite", null, 4096, 32, 100.0, 10L, null, null, null,
 				null, null, true, null);
+	}
+
+	@Test
+	void aPlacementHandleNeedsADriveWithFdpEnabled() {
+		StreamSpec hot = new StreamSpec("hot", "randwrite", null, null, null, 4096L, null, 8, null, null, null, 10.0,
+				null, null, null, null, null, null, 1);
+		StreamSpec plain = new StreamSpec("cold", "randwrite", null, null, null, 4096L, null, 2, null, 10.0, null, 90.0,
+				null, null, null, null, null, null, null);
+		List<PhaseSpec> plan = List.of(PhaseSpec.ofStreams(0, "hot-cold", 60, List.of(plain, hot)));
+		List<CapabilityCheck.Missing> missing = CapabilityCheck.missing(drive(List.of(lacks("fdp", "device-lacks-it"))),
+				plan, List.of());
+		assertThat(missing).extracting(CapabilityCheck.Missing::capability, CapabilityCheck.Missing::neededBy)
+			.containsExactly(
+					org.assertj.core.groups.Tuple.tuple("fdp", "plan.phases[0].streams[1].placementHandle (hot)"));
+		assertThat(missing.get(0).remedy()).contains("Flexible Data Placement");
+		// supported but off: refused, saying so
+		List<CapabilityCheck.Missing> off = CapabilityCheck
+			.missing(drive(List.of(new Capability("fdp", true, null, false, null))), plan, List.of());
+		assertThat(off).extracting(CapabilityCheck.Missing::detail)
+			.containsExactly("FDP is supported but not enabled in the drive's endurance group");
+		// enabled, or a runner that did not say: the runner decides (and checks the
+		// handle)
+		assertThat(CapabilityCheck.missing(drive(List.of(new Capability("fdp", true, null, true, "8 handles"))), plan,
+				List.of()))
+			.isEmpty();
+		assertThat(CapabilityCheck.missing(drive(List.of()), plan, List.of())).isEmpty();
+		// no placement, no need
+		assertThat(CapabilityCheck.missing(drive(List.of(lacks("fdp", "device-lacks-it"))),
+				List.of(PhaseSpec.ofStreams(0, "plain", 60, List.of(plain))), List.of()))
+			.isEmpty();
 	}
 
 }

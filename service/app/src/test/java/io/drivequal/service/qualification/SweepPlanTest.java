@@ -19,7 +19,7 @@ class SweepPlanTest {
 
 	private static StreamSpec reads(String name, Long rateIops) {
 		return new StreamSpec(name, "randread", null, null, null, 4096L, null, 256, null, null, null, null, rateIops,
-				null, (rateIops != null) ? "poisson" : null, null, null, null);
+				null, (rateIops != null) ? "poisson" : null, null, null, null, null);
 	}
 
 	private static final PhaseSpec PRECONDITION = new PhaseSpec(null, "precondition", "precondition", "write", null,
