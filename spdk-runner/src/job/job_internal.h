@@ -13,6 +13,7 @@
 #include "io/engine.h"
 #include "io/phase.h"
 #include "io/sink.h"
+#include "job/clock_rate.h"
 #include "job/job_runner.h"
 
 struct dq_health_monitor;
@@ -33,6 +34,7 @@ struct job {
 	uint64_t rounds_random_write_bytes; /* and its random steps' writes */
 	uint32_t seq;
 	int sink_rc;
+	struct dq_clock_rate clock_rate; /* a simulated clock's rate, stamped on the samples */
 };
 
 /* Emit refused (reason, message) and record it in the outcome; returns 0 or the sink's -errno. */
