@@ -182,9 +182,6 @@ int dq_sample_decode(const char *json, size_t len, struct dq_sample *s, char *er
 	dq_json_u64(&ctx, NULL, root, "wallMs", false, 0, INT64_MAX, &s->wall_ms, &s->has_wall_ms);
 	dq_json_u64(&ctx, NULL, root, "clockRateMilli", false, 1, DQ_CLOCK_RATE_MILLI_MAX,
 		    &s->clock_rate_milli, &s->has_clock_rate_milli);
-	if (ctx.rc == 0 && s->has_clock_rate_milli && !s->has_wall_ms) {
-		dq_json_fail(&ctx, DQ_JPATH_KEY(NULL, "wallMs"), "is required with clockRateMilli");
-	}
 	json_object_put(root);
 	return ctx.rc;
 }
@@ -244,9 +241,9 @@ int dq_sample_encode(const struct dq_sample *s, char **json, size_t *len, char *
 	}
 	if (s->has_wall_ms) {
 		dq_jb_u64(&b, root, "wallMs", s->wall_ms);
-		if (s->has_clock_rate_milli) {
-			dq_jb_u64(&b, root, "clockRateMilli", s->clock_rate_milli);
-		}
+	}
+	if (s->has_clock_rate_milli) {
+		dq_jb_u64(&b, root, "clockRateMilli", s->clock_rate_milli);
 	}
 	if (s->stream_count > 0) {
 		struct json_object *arr = dq_jb_array(&b, root, "streams"), *obj;
