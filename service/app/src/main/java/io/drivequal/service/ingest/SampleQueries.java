@@ -18,6 +18,7 @@ import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch._types.aggregations.HistogramBucket;
 import co.elastic.clients.elasticsearch._types.aggregations.LongTermsBucket;
 import co.elastic.clients.elasticsearch._types.aggregations.StringTermsBucket;
+import co.elastic.clients.elasticsearch._types.aggregations.TopMetricsAggregate;
 import co.elastic.clients.elasticsearch._types.query_dsl.BoolQuery;
 import co.elastic.clients.elasticsearch.core.SearchRequest;
 import co.elastic.clients.elasticsearch.core.SearchResponse;
@@ -136,6 +137,11 @@ public class SampleQueries {
 			.query((q) -> q.bool(query))
 			.aggregations("byJob", (agg) -> agg.terms((terms) -> terms.field("jobId").size(phaseByJob.size()))
 				.aggregations("lastT", (max) -> max.max((m) -> m.field("t")))
+				.aggregations("latest",
+						(latest) -> latest.topMetrics((top) -> top.metrics((m) -> m.field("wallMs"))
+							.metrics((m) -> m.field("clockRate"))
+							.sort((sort) -> sort.field((f) -> f.field("t").order(SortOrder.Desc)))
+							.size(1)))
 				.aggregations("readBytes", (sum) -> sum.sum((m) -> m.field("read.bytes")))
 				.aggregations("writeBytes", (sum) -> sum.sum((m) -> m.field("write.bytes")))
 				.aggregations("byRound", (rounds) -> rounds.terms((terms) -> terms.field("round").size(MAX_ROUNDS))
@@ -166,9 +172,29 @@ public class SampleQueries {
 					new PhaseMeasurement(phaseByJob.get(jobId), (int) lastT, job.docCount(),
 							(long) job.aggregations().get("readBytes").sum().value()
 									+ (long) job.aggregations().get("writeBytes").sum().value(),
-							rounds));
+							rounds, simulatedClock(job.aggregations().get("latest").topMetrics())));
 		}
 		return measured;
+	}
+
+	/**
+	 * The last indexed second's wall time and clock rate, as the runner stamped them on a
+	 * simulated clock; null on a wall clock or before the runner measured a rate.
+	 */
+	private static PhaseMeasurement.SimulatedClock simulatedClock(TopMetricsAggregate latest) {
+		if (latest == null || latest.top().isEmpty()) {
+			return null;
+		}
+		Map<String, FieldValue> metrics = latest.top().get(0).metrics();
+		FieldValue wallMs = metrics.get("wallMs");
+		FieldValue clockRate = metrics.get("clockRate");
+		if (wallMs == null || clockRate == null || !wallMs.isDouble() && !wallMs.isLong()
+				|| !clockRate.isDouble() && !clockRate.isLong()) {
+			return null;
+		}
+		double rate = clockRate.isDouble() ? clockRate.doubleValue() : clockRate.longValue();
+		long wall = wallMs.isLong() ? wallMs.longValue() : (long) wallMs.doubleValue();
+		return (rate > 0) ? new PhaseMeasurement.SimulatedClock(wall, rate) : null;
 	}
 
 	/** Indexed samples of a job, or of one of its phases when phaseIndex is not null. */
