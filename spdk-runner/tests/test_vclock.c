@@ -3,6 +3,8 @@
  * engine serves every IO in exactly 1 ms of virtual time, so a 2000 s phase runs in well under a
  * second of real time and every per-second number is known exactly: IOs counted in the second
  * they completed in, timeMs on the virtual clock, idle advancing virtual time without sleeping.
+ * Each second is stamped with the wall time it left and, once the phase has run a tenth of a wall
+ * second, the clock's rate (job/clock_rate.c).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -154,6 +156,8 @@ struct record {
 	uint32_t samples;
 	uint64_t first_time_ms, last_time_ms, ios;
 	uint32_t bad_ios, bad_latency;
+	uint64_t first_wall_ms, last_wall_ms;
+	uint32_t unstamped, wall_backwards, early_rates, rates;
 	bool simulated;
 	bool smart_available;
 	uint64_t workload_duration_ns, idle_duration_ns;
@@ -177,6 +181,18 @@ static int record_sample(void *arg, const struct dq_sample *sample)
 		CHECK(r->t, sample->time_ms == r->last_time_ms + 1000, "timeMs steps by 1000");
 	}
 	r->last_time_ms = sample->time_ms;
+	r->unstamped += !sample->has_wall_ms;
+	if (sample->t == 1) {
+		r->first_wall_ms = sample->wall_ms;
+	}
+	r->wall_backwards += sample->wall_ms < r->last_wall_ms;
+	r->last_wall_ms = sample->wall_ms;
+	if (sample->has_clock_rate_milli) {
+		r->rates++;
+		/* wallMs is in whole ms: a rate is due 100 ms after the first sample, give or take 1 */
+		r->early_rates += sample->wall_ms + 1 < r->first_wall_ms + 100 ||
+				  sample->clock_rate_milli < 1;
+	}
 	r->bad_ios += sample->write.ios != expected;
 	r->bad_latency += sample->write.latency_ns.p50 != SERVICE_NS ||
 			  sample->write.latency_ns.p999 != SERVICE_NS ||
@@ -258,6 +274,12 @@ int main(void)
 	CHECK(&t, r.idle_duration_ns == IDLE_S * 1000000000ULL, "idle %" PRIu64,
 	      r.idle_duration_ns);
 	CHECK(&t, r.smart_available, "SMART snapshots from the engine");
+	CHECK(&t, r.unstamped == 0, "%u seconds of a simulated clock without wallMs", r.unstamped);
+	CHECK(&t, r.wall_backwards == 0, "%u seconds whose wallMs went back", r.wall_backwards);
+	CHECK(&t, r.early_rates == 0, "%u clock rates before 100 ms of wall time (or < 1)",
+	      r.early_rates);
+	printf("%u of %u seconds stamped with a clock rate over %" PRIu64 " ms of wall time\n",
+	       r.rates, r.samples, r.last_wall_ms - r.first_wall_ms);
 	/* no assertion on real time: the ctest timeout (far below 3800 s) proves no sleeping */
 	printf("%d s workload + %d s idle of virtual time in %.2f s of real time\n", RUNTIME_S,
 	       IDLE_S, real_s);

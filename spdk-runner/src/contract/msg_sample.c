@@ -10,12 +10,24 @@
 #include "contract/msg_sample.h"
 #include "msg_internal.h"
 
-static const char *const sample_keys[] = {
-	"schemaVersion", "jobId",     "runnerId", "deviceSerial",
-	"phaseIndex",	 "phaseName", "t",	  "timeMs",
-	"read",		 "write",     "trim",	  "effectiveQueueDepthMilli",
-	"round",	 "step",      "streams",  NULL
-};
+static const char *const sample_keys[] = { "schemaVersion",
+					   "jobId",
+					   "runnerId",
+					   "deviceSerial",
+					   "phaseIndex",
+					   "phaseName",
+					   "t",
+					   "timeMs",
+					   "read",
+					   "write",
+					   "trim",
+					   "effectiveQueueDepthMilli",
+					   "wallMs",
+					   "clockRateMilli",
+					   "round",
+					   "step",
+					   "streams",
+					   NULL };
 static const char *const stream_keys[] = { "index", "offeredIos", "read", "write", "trim", NULL };
 static const char *const stream_direction_keys[] = { "ios", "bytes", "latencyNs",
 						     "responseLatencyNs", NULL };
@@ -167,6 +179,9 @@ int dq_sample_decode(const char *json, size_t len, struct dq_sample *s, char *er
 	dq_json_u64(&ctx, NULL, root, "effectiveQueueDepthMilli", false, 0,
 		    DQ_EFFECTIVE_QUEUE_DEPTH_MILLI_MAX, &s->effective_queue_depth_milli,
 		    &s->has_effective_queue_depth_milli);
+	dq_json_u64(&ctx, NULL, root, "wallMs", false, 0, INT64_MAX, &s->wall_ms, &s->has_wall_ms);
+	dq_json_u64(&ctx, NULL, root, "clockRateMilli", false, 1, DQ_CLOCK_RATE_MILLI_MAX,
+		    &s->clock_rate_milli, &s->has_clock_rate_milli);
 	json_object_put(root);
 	return ctx.rc;
 }
@@ -223,6 +238,12 @@ int dq_sample_encode(const struct dq_sample *s, char **json, size_t *len, char *
 	}
 	if (s->has_effective_queue_depth_milli) {
 		dq_jb_u64(&b, root, "effectiveQueueDepthMilli", s->effective_queue_depth_milli);
+	}
+	if (s->has_wall_ms) {
+		dq_jb_u64(&b, root, "wallMs", s->wall_ms);
+	}
+	if (s->has_clock_rate_milli) {
+		dq_jb_u64(&b, root, "clockRateMilli", s->clock_rate_milli);
 	}
 	if (s->stream_count > 0) {
 		struct json_object *arr = dq_jb_array(&b, root, "streams"), *obj;

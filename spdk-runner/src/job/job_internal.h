@@ -13,6 +13,7 @@
 #include "io/engine.h"
 #include "io/phase.h"
 #include "io/sink.h"
+#include "job/clock_rate.h"
 #include "job/job_runner.h"
 #include "sweep_stop.h"
 
@@ -35,6 +36,7 @@ struct job {
 	struct dq_sweep_stops sweep_stops; /* the sweep groups that saturated */
 	uint32_t seq;
 	int sink_rc;
+	struct dq_clock_rate clock_rate; /* a simulated clock's rate, stamped on the samples */
 };
 
 /* Emit refused (reason, message) and record it in the outcome; returns 0 or the sink's -errno. */

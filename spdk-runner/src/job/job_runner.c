@@ -49,14 +49,27 @@ static int emit_health(void *arg, struct dq_job_event *event)
 	return emit(arg, event);
 }
 
-/* The phases' samples, serialized with the events (a health poll may emit meanwhile). */
+/*
+ * The phases' samples, serialized with the events (a health poll may emit meanwhile). On a
+ * simulated clock each is stamped with the wall time it leaves at and the clock's measured rate.
+ */
 static int locked_sample(void *arg, const struct dq_sample *sample)
 {
 	struct job *job = arg;
+	struct dq_sample stamped;
 	int rc;
 
 	pthread_mutex_lock(&job->sink_lock);
 	rc = job->sink_rc;
+	if (rc == 0 && job->env.virtual_clock) {
+		stamped = *sample;
+		stamped.has_wall_ms = true;
+		stamped.wall_ms = dq_clock_wall_ms();
+		stamped.has_clock_rate_milli =
+			dq_clock_rate_update(&job->clock_rate, sample->phase_index, sample->t,
+					     dq_clock_monotonic_ns(), &stamped.clock_rate_milli);
+		sample = &stamped;
+	}
 	if (rc == 0) {
 		rc = job->sink->sample(job->sink->arg, sample);
 		job->sink_rc = rc;

@@ -8,6 +8,8 @@
 #include "contract/msg_common.h"
 
 #define DQ_SAMPLE_T_MAX 2592000
+/* A simulated clock's rate x 1000 (sample.schema.json clockRateMilli): 1e9 x real time. */
+#define DQ_CLOCK_RATE_MILLI_MAX 1000000000000ULL
 
 /* One direction of one second; latency_ns is sent exactly when ios >= 1 (the schema's rule). */
 struct dq_sample_direction {
@@ -47,6 +49,12 @@ struct dq_sample {
 	struct dq_sample_direction trim;
 	bool has_effective_queue_depth_milli;
 	uint64_t effective_queue_depth_milli; /* IOs outstanding x 1000, time-averaged */
+	/* Simulated clocks only: when the runner emitted the sample (wall epoch ms) and, with it
+	 * once measurable, the phase clock's seconds per wall second x 1000 (job/clock_rate.c). */
+	bool has_wall_ms;
+	uint64_t wall_ms;
+	bool has_clock_rate_milli;
+	uint64_t clock_rate_milli;
 	bool has_round; /* phases with adaptive rounds: round and step of this second */
 	uint32_t round;
 	uint32_t step;

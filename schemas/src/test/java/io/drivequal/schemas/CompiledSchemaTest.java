@@ -107,7 +107,8 @@ class CompiledSchemaTest {
 			target.remove(names.get(random.nextInt(names.size())));
 		}
 		else if (action == 1) {
-			target.set(random.nextBoolean() ? "iops" : "latencyNs", values.get(random.nextInt(values.size())));
+			target.set(random.nextBoolean() ? "iops" : "latencyNs",
+					values.get(random.nextInt(values.size())).deepCopy());
 		}
 		else if (!names.isEmpty()) {
 			target.set(names.get(random.nextInt(names.size())), values.get(random.nextInt(values.size())).deepCopy());

@@ -1,7 +1,8 @@
 /*
  * What the indexed per-second samples say of a running phase so far, for its ETA: how far its clock
  * has run, how many bytes it moved, and, for a phase with adaptive rounds, each round's step figures
- * (the tracking step's level is what the runner's steady-state rule watches).
+ * (the tracking step's level is what the runner's steady-state rule watches). On a simulated clock,
+ * the rate the runner measured its clock at when it sent the last indexed second, and when that was.
  */
 package io.drivequal.service.ingest;
 
@@ -13,11 +14,27 @@ import java.util.List;
  * @param samples indexed seconds
  * @param bytes bytes read and written over them
  * @param rounds by round, then step; empty for a phase without rounds
+ * @param clock the last indexed second's simulated clock, as the runner measured it; null
+ * on a wall clock, or from a runner that does not measure it
  */
-public record PhaseMeasurement(int phaseIndex, int latestT, long samples, long bytes, List<StepFigures> rounds) {
+public record PhaseMeasurement(int phaseIndex, int latestT, long samples, long bytes, List<StepFigures> rounds,
+		SimulatedClock clock) {
 
 	public PhaseMeasurement {
 		rounds = List.copyOf(rounds);
+	}
+
+	public PhaseMeasurement(int phaseIndex, int latestT, long samples, long bytes, List<StepFigures> rounds) {
+		this(phaseIndex, latestT, samples, bytes, rounds, null);
+	}
+
+	/**
+	 * @param wallMs when the runner sent the last indexed second (epoch ms, its wall
+	 * clock)
+	 * @param rate the phase clock's seconds per wall second then, over the last wall
+	 * second
+	 */
+	public record SimulatedClock(long wallMs, double rate) {
 	}
 
 	/**

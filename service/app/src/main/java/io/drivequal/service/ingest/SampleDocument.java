@@ -2,7 +2,9 @@
  * A sample as stored in Elasticsearch (schemas/elasticsearch/index-templates/drivequal-samples.json):
  * the message plus the fields charts and Kibana need directly (IOPS, MB/s, @timestamp, the drive's
  * model, firmware and whether it is simulated, the effective queue depth as a plain number), and in
- * a multi-stream phase the trims and each stream's second (totalIops stays reads plus writes).
+ * a multi-stream phase the trims and each stream's second (totalIops stays reads plus writes). On a
+ * simulated clock: when the runner sent it (wallMs) and its clock's rate as a plain number (the ETA
+ * reads them).
  */
 package io.drivequal.service.ingest;
 
@@ -15,7 +17,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 record SampleDocument(@JsonProperty("@timestamp") long timestampMs, String jobId, String runnerId, String deviceSerial,
 		String driveModel, String firmware, Boolean simulated, int phaseIndex, String phaseName, int t, long totalIops,
 		DirectionDocument read, DirectionDocument write, Double effectiveQueueDepth, Integer round, Integer step,
-		DirectionDocument trim, List<StreamDocument> streams) {
+		Long wallMs, Double clockRate, DirectionDocument trim, List<StreamDocument> streams) {
 
 	static final String INDEX_PREFIX = "drivequal-samples-";
 
@@ -66,7 +68,9 @@ record SampleDocument(@JsonProperty("@timestamp") long timestampMs, String jobId
 				sample.phaseName(), sample.t(), sample.read().ios() + sample.write().ios(),
 				DirectionDocument.of(sample.read()), DirectionDocument.of(sample.write()),
 				(sample.effectiveQueueDepthMilli() != null) ? sample.effectiveQueueDepthMilli() / 1000.0 : null,
-				sample.round(), sample.step(), (sample.trim() != null) ? DirectionDocument.of(sample.trim()) : null,
+				sample.round(), sample.step(), sample.wallMs(),
+				(sample.clockRateMilli() != null) ? sample.clockRateMilli() / 1000.0 : null,
+				(sample.trim() != null) ? DirectionDocument.of(sample.trim()) : null,
 				(sample.streams() != null) ? sample.streams().stream().map(StreamDocument::of).toList() : null);
 	}
 

@@ -114,6 +114,8 @@ class SampleListener {
 				message.has("effectiveQueueDepthMilli") ? message.get("effectiveQueueDepthMilli").asLong() : null,
 				message.has("round") ? message.get("round").asInt() : null,
 				message.has("step") ? message.get("step").asInt() : null,
+				message.has("wallMs") ? message.get("wallMs").asLong() : null,
+				message.has("clockRateMilli") ? message.get("clockRateMilli").asLong() : null,
 				message.has("trim") ? directionOf(message.get("trim")) : null,
 				message.has("streams") ? streamsOf(message.get("streams")) : null);
 	}

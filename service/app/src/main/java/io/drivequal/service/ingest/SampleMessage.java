@@ -1,7 +1,8 @@
 /*
  * A per-second sample as the runner sends it (schemas/messages/sample.schema.json).
  * effectiveQueueDepthMilli is null from runners that do not measure it (saved runs, imports); round
- * and step are null outside phases with adaptive rounds; trim and streams are null outside
+ * and step are null outside phases with adaptive rounds; wallMs and clockRateMilli are null
+ * outside simulated clocks (and clockRateMilli early in a phase); trim and streams are null outside
  * multi-stream phases.
  */
 package io.drivequal.service.ingest;
@@ -10,7 +11,15 @@ import java.util.List;
 
 record SampleMessage(int schemaVersion, String jobId, String runnerId, String deviceSerial, int phaseIndex,
 		String phaseName, int t, long timeMs, Direction read, Direction write, Long effectiveQueueDepthMilli,
-		Integer round, Integer step, Direction trim, List<StreamSecond> streams) {
+		Integer round, Integer step, Long wallMs, Long clockRateMilli, Direction trim, List<StreamSecond> streams) {
+
+	/** A sample of a phase without streams, its clock not simulated. */
+	SampleMessage(int schemaVersion, String jobId, String runnerId, String deviceSerial, int phaseIndex,
+			String phaseName, int t, long timeMs, Direction read, Direction write, Long effectiveQueueDepthMilli,
+			Integer round, Integer step, Direction trim, List<StreamSecond> streams) {
+		this(schemaVersion, jobId, runnerId, deviceSerial, phaseIndex, phaseName, t, timeMs, read, write,
+				effectiveQueueDepthMilli, round, step, null, null, trim, streams);
+	}
 
 	/** A sample of a phase without streams. */
 	SampleMessage(int schemaVersion, String jobId, String runnerId, String deviceSerial, int phaseIndex,

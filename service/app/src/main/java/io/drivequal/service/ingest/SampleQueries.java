@@ -18,11 +18,15 @@ import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch._types.aggregations.HistogramBucket;
 import co.elastic.clients.elasticsearch._types.aggregations.LongTermsBucket;
 import co.elastic.clients.elasticsearch._types.aggregations.StringTermsBucket;
+import co.elastic.clients.elasticsearch._types.aggregations.TopHitsAggregate;
 import co.elastic.clients.elasticsearch._types.query_dsl.BoolQuery;
 import co.elastic.clients.elasticsearch.core.SearchRequest;
 import co.elastic.clients.elasticsearch.core.SearchResponse;
 import co.elastic.clients.elasticsearch.core.search.Hit;
 import co.elastic.clients.util.ObjectBuilder;
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
 
 import org.springframework.stereotype.Component;
 
@@ -136,6 +140,10 @@ public class SampleQueries {
 			.query((q) -> q.bool(query))
 			.aggregations("byJob", (agg) -> agg.terms((terms) -> terms.field("jobId").size(phaseByJob.size()))
 				.aggregations("lastT", (max) -> max.max((m) -> m.field("t")))
+				.aggregations("latest",
+						(latest) -> latest.topHits((top) -> top.size(1)
+							.sort((sort) -> sort.field((f) -> f.field("t").order(SortOrder.Desc)))
+							.source((source) -> source.filter((f) -> f.includes("wallMs", "clockRate")))))
 				.aggregations("readBytes", (sum) -> sum.sum((m) -> m.field("read.bytes")))
 				.aggregations("writeBytes", (sum) -> sum.sum((m) -> m.field("write.bytes")))
 				.aggregations("byRound", (rounds) -> rounds.terms((terms) -> terms.field("round").size(MAX_ROUNDS))
@@ -166,9 +174,29 @@ public class SampleQueries {
 					new PhaseMeasurement(phaseByJob.get(jobId), (int) lastT, job.docCount(),
 							(long) job.aggregations().get("readBytes").sum().value()
 									+ (long) job.aggregations().get("writeBytes").sum().value(),
-							rounds));
+							rounds, simulatedClock(job.aggregations().get("latest").topHits())));
 		}
 		return measured;
+	}
+
+	/**
+	 * The last indexed second's wall time and clock rate, as the runner stamped them on a
+	 * simulated clock; null on a wall clock or before the runner measured a rate.
+	 */
+	private static PhaseMeasurement.SimulatedClock simulatedClock(TopHitsAggregate latest) {
+		if (latest == null || latest.hits().hits().isEmpty() || latest.hits().hits().get(0).source() == null) {
+			return null;
+		}
+		JsonValue source = latest.hits().hits().get(0).source().toJson();
+		if (source.getValueType() != JsonValue.ValueType.OBJECT) {
+			return null;
+		}
+		JsonObject fields = source.asJsonObject();
+		if (!(fields.get("wallMs") instanceof JsonNumber wallMs)
+				|| !(fields.get("clockRate") instanceof JsonNumber rate) || rate.doubleValue() <= 0) {
+			return null;
+		}
+		return new PhaseMeasurement.SimulatedClock(wallMs.longValue(), rate.doubleValue());
 	}
 
 	/** Indexed samples of a job, or of one of its phases when phaseIndex is not null. */

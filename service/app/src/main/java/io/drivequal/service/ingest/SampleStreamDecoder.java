@@ -41,8 +41,8 @@ final class SampleStreamDecoder {
 
 	/** The members of a sample, in the order of their bits in a presence mask. */
 	static final List<String> MEMBERS = List.of("schemaVersion", "jobId", "runnerId", "deviceSerial", "phaseIndex",
-			"phaseName", "t", "timeMs", "read", "write", "effectiveQueueDepthMilli", "round", "step", "trim",
-			"streams");
+			"phaseName", "t", "timeMs", "read", "write", "effectiveQueueDepthMilli", "round", "step", "wallMs",
+			"clockRateMilli", "trim", "streams");
 
 	/**
 	 * Members of multi-stream phases' samples, which the full validator decodes instead.
@@ -68,6 +68,10 @@ final class SampleStreamDecoder {
 	private static final int ROUND = MEMBERS.indexOf("round");
 
 	private static final int STEP = MEMBERS.indexOf("step");
+
+	private static final int WALL_MS = MEMBERS.indexOf("wallMs");
+
+	private static final int CLOCK_RATE = MEMBERS.indexOf("clockRateMilli");
 
 	/** The string members, as bits of their indices in MEMBERS. */
 	private static final int STRING_MEMBERS = Stream.of("jobId", "runnerId", "deviceSerial", "phaseName")
@@ -201,7 +205,8 @@ final class SampleStreamDecoder {
 		return new SampleMessage((int) integers[0], strings[1], strings[2], strings[3], (int) integers[4], strings[5],
 				(int) integers[6], integers[7], directions[0], directions[1],
 				has(seen, QUEUE_DEPTH) ? integers[QUEUE_DEPTH] : null, has(seen, ROUND) ? (int) integers[ROUND] : null,
-				has(seen, STEP) ? (int) integers[STEP] : null);
+				has(seen, STEP) ? (int) integers[STEP] : null, has(seen, WALL_MS) ? integers[WALL_MS] : null,
+				has(seen, CLOCK_RATE) ? integers[CLOCK_RATE] : null, null, null);
 	}
 
 	private static boolean has(int seen, int member) {

@@ -6,7 +6,8 @@
  * durations, scaled by how fast this job runs against them), else by the plan (a timed phase on a
  * real drive is exact; on a simulated one at this job's measured clock), else by nominal constants
  * (catalog.Durations). Each part says what it rests on; the whole says its least sure part that
- * matters. Pure: everything measured comes in through Inputs, the clock too.
+ * matters. How fast a simulated drive's clock runs, for the running phase and those ahead, is
+ * EtaClock's. Pure: everything measured comes in through Inputs, the clock too.
  */
 package io.drivequal.service.qualification;
 
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 import io.drivequal.service.catalog.Durations;
 import io.drivequal.service.catalog.PhaseSpec;
@@ -29,24 +31,6 @@ final class EtaEstimator {
 
 	/** A part of the ETA smaller than this share of the whole does not set its basis. */
 	static final double MINOR_SHARE = 0.05;
-
-	/**
-	 * The least a phase must have run (or run between two readings) before its own clock
-	 * rate is trusted: over a shorter time the samples' delay to the index (a second or
-	 * two) halves a fast clock's rate. Until then the finished phases' rate stands in.
-	 */
-	static final double MIN_MEASURED_WALL_S = 5.0;
-
-	static final int MIN_MEASURED_T = 5;
-
-	/** How far a job's speed against its history is believed to differ. */
-	static final double MAX_SPEED_FACTOR = 5.0;
-
-	/**
-	 * How much of the running phase must be done before its clock rate is compared with
-	 * its history's (early on, a simulated drive's clock is still speeding up).
-	 */
-	static final double MIN_SHARE_FOR_SPEED = 0.2;
 
 	/** A constant's interval: drives run this much faster or slower than nominal. */
 	static final double CONSTANT_SPREAD = 3.0;
@@ -97,6 +81,8 @@ final class EtaEstimator {
 
 	private final Map<PhaseSpec, List<Job.PhaseTime>> history;
 
+	private final EtaClock clock;
+
 	/** The running phase's share done, once measured: the phases ahead read it. */
 	private double currentShareDone;
 
@@ -105,7 +91,8 @@ final class EtaEstimator {
 		this.job = inputs.job();
 		this.capacityBytes = (this.job.capacityBytes() != null) ? this.job.capacityBytes() : 0;
 		this.simulated = isSimulated(this.job);
-		this.history = pastRuns(this.job, inputs.history());
+		this.history = pastRuns(this.job, inputs.history(), EtaEstimator::shape);
+		this.clock = new EtaClock(inputs, this.simulated, this.history);
 	}
 
 	static Progress estimate(Inputs inputs) {
@@ -118,7 +105,7 @@ final class EtaEstimator {
 	 */
 	static Double clockRate(Inputs inputs) {
 		EtaEstimator estimator = new EtaEstimator(inputs);
-		return estimator.simulated ? estimator.futureClockRate() : null;
+		return estimator.simulated ? estimator.clock.future() : null;
 	}
 
 	/**
@@ -221,7 +208,8 @@ final class EtaEstimator {
 			double fraction = 0;
 			double elapsedS = 0;
 			if (current != null && phase.index() == current) {
-				elapsedS = (currentTime != null) ? secondsBetween(currentTime.startedAt(), this.inputs.now()) : 0;
+				elapsedS = (currentTime != null) ? EtaClock.secondsBetween(currentTime.startedAt(), this.inputs.now())
+						: 0;
 				Running running = running(phase, elapsedS);
 				part = running.part();
 				fraction = running.fraction();
@@ -255,8 +243,8 @@ final class EtaEstimator {
 		if (measured != null && measured.phaseIndex() != phase.index()) {
 			measured = null;
 		}
-		double[] rates = currentClockRates(measured, elapsedS);
-		Double clockRate = (rates != null) ? rates[0] : null;
+		EtaClock.Rate rates = this.clock.current(measured, elapsedS);
+		Double clockRate = (rates != null) ? rates.rate() : null;
 		Long timeLimitS = timeLimitS(phase);
 		long sizeBytes = sizeBytes(phase);
 		boolean timed = sizeBytes <= 0 && timeLimitS != null;
@@ -284,7 +272,7 @@ final class EtaEstimator {
 		if (phase.rounds() != null) {
 			return rounds(phase, measured, rates, elapsedS);
 		}
-		String clock = clockDetail(clockRate);
+		String clock = EtaClock.detail(clockRate);
 		Part part;
 		if (timed) {
 			part = measuredPart(timeLimitS, timeLimitS, timeLimitS, t, elapsedS, rates,
@@ -354,8 +342,8 @@ final class EtaEstimator {
 	}
 
 	/** An adaptive phase by its rounds' convergence (RoundsConvergence). */
-	private Running rounds(PhaseSpec phase, PhaseMeasurement measured, double[] rates, double elapsedS) {
-		double clockRate = rates[0];
+	private Running rounds(PhaseSpec phase, PhaseMeasurement measured, EtaClock.Rate rates, double elapsedS) {
+		double clockRate = rates.rate();
 		RoundSpec rounds = phase.rounds();
 		long roundS = roundS(rounds);
 		Map<Integer, List<PhaseMeasurement.StepFigures>> byRound = new TreeMap<>();
@@ -405,7 +393,7 @@ final class EtaEstimator {
 		// widen them.
 		Part part = measuredPart(estimate.expectedRounds() * (double) roundS, estimate.minRounds() * (double) roundS,
 				estimate.maxRounds() * (double) roundS, t, elapsedS, rates, basis, (prior != null) ? past.size() : null,
-				estimate.detail() + clockDetail(clockRate));
+				estimate.detail() + EtaClock.detail(clockRate));
 		double phaseClockS = Math.max(t, estimate.expectedRounds() * (double) roundS);
 		return new Running(part, (phaseClockS > 0) ? t / phaseClockS : 0);
 	}
@@ -414,7 +402,7 @@ final class EtaEstimator {
 	Part ahead(PhaseSpec phase) {
 		List<Job.PhaseTime> past = this.history.getOrDefault(shape(phase), List.of());
 		if (!past.isEmpty()) {
-			double factor = speedFactor();
+			double factor = this.clock.speedFactor(this.currentShareDone);
 			List<Double> walls = past.stream().map(Job.PhaseTime::wallS).sorted().toList();
 			boolean interval = walls.size() >= 2;
 			return new Part(median(walls) * factor, interval ? walls.get(0) * factor : null,
@@ -423,9 +411,13 @@ final class EtaEstimator {
 							(walls.size() == 1) ? "" : "s", (factor != 1.0)
 									? String.format(Locale.ROOT, ", x %.2f for this job's speed", factor) : ""));
 		}
-		Double clockRate = this.simulated ? futureClockRate() : Double.valueOf(1.0);
+		EtaClock.KindRate kindRate = this.simulated ? this.clock.forPhase(phase) : null;
+		Double clockRate = this.simulated ? ((kindRate != null) ? Double.valueOf(kindRate.rate()) : null)
+				: Double.valueOf(1.0);
 		double divisor = (clockRate != null) ? clockRate : 1.0;
-		String clock = (clockRate != null) ? clockDetail(clockRate) : "";
+		double fastest = (kindRate != null) ? kindRate.high() : divisor;
+		double slowest = (kindRate != null) ? kindRate.low() : divisor;
+		String clock = (clockRate != null) ? EtaClock.detail(clockRate) : "";
 		if ("purge".equals(phase.kind())) {
 			Durations.Span span = Durations.purgeS(phase.purgeMethod(), this.capacityBytes);
 			String method = (phase.purgeMethod() != null) ? phase.purgeMethod() : "auto";
@@ -438,18 +430,18 @@ final class EtaEstimator {
 					(long) (this.capacityBytes * range(phase) / 100.0), null);
 			long roundS = roundS(phase.rounds());
 			if (estimate.minRounds() == estimate.maxRounds()) {
-				return timed(estimate.maxRounds() * roundS, clockRate,
+				return timed(estimate.maxRounds() * roundS, kindRate,
 						estimate.maxRounds() + " rounds of " + roundS + " s");
 			}
 			double nominalRounds = Math.ceil((estimate.minRounds() + estimate.maxRounds()) / 2.0);
-			return new Part(nominalRounds * roundS / divisor, estimate.minRounds() * roundS / divisor,
-					estimate.maxRounds() * roundS / divisor, EtaView.Basis.CONSTANT, null,
+			return new Part(nominalRounds * roundS / divisor, estimate.minRounds() * roundS / fastest,
+					estimate.maxRounds() * roundS / slowest, EtaView.Basis.CONSTANT, null,
 					String.format(Locale.ROOT, "%d to %d rounds of %d s (steady state decides)%s", estimate.minRounds(),
 							estimate.maxRounds(), roundS, clock));
 		}
 		Long timeLimitS = timeLimitS(phase);
 		if (sizeBytes(phase) <= 0 && timeLimitS != null) {
-			return timed(timeLimitS, clockRate, timeLimitS + " s");
+			return timed(timeLimitS, kindRate, timeLimitS + " s");
 		}
 		double nominal = Durations.expectedS(phase, this.capacityBytes);
 		boolean sized = sizeBytes(phase) > 0;
@@ -457,54 +449,27 @@ final class EtaEstimator {
 		if (high != null && timeLimitS != null) {
 			high = Math.min(high, timeLimitS);
 		}
-		return new Part(nominal / divisor, sized ? nominal / CONSTANT_SPREAD / divisor : null,
-				(high != null) ? high / divisor : null, EtaView.Basis.CONSTANT, null,
+		return new Part(nominal / divisor, sized ? nominal / CONSTANT_SPREAD / fastest : null,
+				(high != null) ? high / slowest : null, EtaView.Basis.CONSTANT, null,
 				(sized ? String.format(Locale.ROOT, "%.1f GB at a nominal speed", sizeBytes(phase) / 1e9) : "nominal")
 						+ clock);
 	}
 
-	/** A phase of a fixed length on its own clock: exact on a real drive. */
-	private Part timed(long clockS, Double clockRate, String what) {
+	/**
+	 * A phase of a fixed length on its own clock: exact on a real drive; on a simulated
+	 * one at the rate of its kind (EtaClock.forPhase), its bounds that rate's.
+	 */
+	private Part timed(long clockS, EtaClock.KindRate rate, String what) {
 		if (!this.simulated) {
 			return new Part(clockS, (double) clockS, (double) clockS, EtaView.Basis.PLAN, null, what);
 		}
-		if (clockRate == null) {
+		if (rate == null) {
 			return new Part(clockS, null, null, EtaView.Basis.CONSTANT, null,
 					what + " of simulated time, its speed not measured yet");
 		}
-		return new Part(clockS / clockRate, null, null, EtaView.Basis.MEASURED, null, what + clockDetail(clockRate));
-	}
-
-	/**
-	 * Seconds of the phase's clock per wall second (1 on a real drive): between an
-	 * earlier reading and this one where there is one far enough back, else since the
-	 * phase started (which counts the samples' delay to the index against the rate). Null
-	 * before enough has run to say.
-	 */
-	private Double currentClockRate(PhaseMeasurement measured, double elapsedS) {
-		double[] rates = currentClockRates(measured, elapsedS);
-		return (rates == null) ? null : rates[0];
-	}
-
-	/** The clock rate, then the lower and the higher of the two measures of it. */
-	private double[] currentClockRates(PhaseMeasurement measured, double elapsedS) {
-		if (!this.simulated) {
-			return new double[] { 1.0, 1.0, 1.0 };
-		}
-		if (measured == null || elapsedS < MIN_MEASURED_WALL_S || measured.latestT() < MIN_MEASURED_T) {
-			return null;
-		}
-		double sinceStart = measured.latestT() / elapsedS;
-		PhaseReadings.Reading earlier = this.inputs.earlier();
-		if (earlier != null && earlier.phaseIndex() == measured.phaseIndex()) {
-			double wallS = secondsBetween(earlier.at(), this.inputs.now());
-			int clockS = measured.latestT() - earlier.t();
-			if (wallS >= MIN_MEASURED_WALL_S && clockS >= MIN_MEASURED_T) {
-				double between = clockS / wallS;
-				return new double[] { between, Math.min(between, sinceStart), Math.max(between, sinceStart) };
-			}
-		}
-		return new double[] { sinceStart, sinceStart, sinceStart };
+		return new Part(clockS / rate.rate(), clockS / rate.high(), clockS / rate.low(),
+				(rate.historyJobs() != null) ? EtaView.Basis.HISTORY : EtaView.Basis.MEASURED, rate.historyJobs(),
+				what + EtaClock.detail(rate.rate()) + " (the rate of " + rate.source() + ")");
 	}
 
 	/**
@@ -515,85 +480,22 @@ final class EtaEstimator {
 	 * its two measures of the rate give the interval where they differ.
 	 */
 	private Part measuredPart(double totalClockS, double lowClockS, double highClockS, int t, double elapsedS,
-			double[] rates, EtaView.Basis basis, Integer historyJobs, String detail) {
+			EtaClock.Rate rates, EtaView.Basis basis, Integer historyJobs, String detail) {
 		if (!this.simulated) {
 			return new Part(Math.max(0, totalClockS - t), Math.max(0, lowClockS - t), Math.max(0, highClockS - t),
 					basis, historyJobs, detail);
 		}
-		double remaining = Math.max(0, totalClockS / rates[0] - elapsedS);
-		boolean interval = rates[1] < rates[2] || lowClockS < highClockS;
-		return new Part(remaining, interval ? Math.min(remaining, Math.max(0, lowClockS / rates[2] - elapsedS)) : null,
-				interval ? Math.max(remaining, highClockS / rates[1] - elapsedS) : null, basis, historyJobs, detail);
-	}
-
-	/**
-	 * A simulated drive's clock rate for the phases ahead: the running phase's, else the
-	 * finished phases', else the drive's as its running job measured it.
-	 */
-	private Double futureClockRate() {
-		Integer current = this.job.currentPhaseIndex();
-		Job.PhaseTime time = (current != null && this.job.state() == JobState.RUNNING) ? this.job.phaseTime(current)
-				: null;
-		if (time != null && time.endedAt() == null) {
-			Double rate = currentClockRate(this.inputs.current(), secondsBetween(time.startedAt(), this.inputs.now()));
-			if (rate != null) {
-				return rate;
-			}
+		if (rates.positionS() != null) {
+			double position = rates.positionS();
+			double remaining = Math.max(0, (totalClockS - position) / rates.rate());
+			return new Part(remaining, Math.min(remaining, Math.max(0, (lowClockS - position) / rates.high())),
+					Math.max(remaining, (highClockS - position) / rates.low()), basis, historyJobs, detail);
 		}
-		double clockS = 0;
-		double wallS = 0;
-		for (Job.PhaseTime done : (this.job.phaseTimes() != null) ? this.job.phaseTimes() : List.<Job.PhaseTime>of()) {
-			if (done.wallS() != null && done.clockMs() != null && done.clockMs() > 0) {
-				clockS += done.clockMs() / 1000.0;
-				wallS += done.wallS();
-			}
-		}
-		if (wallS >= MIN_MEASURED_WALL_S) {
-			return clockS / wallS;
-		}
-		return this.inputs.driveClockRate();
-	}
-
-	/**
-	 * How much longer this job takes than the history it is compared with (1 on a real
-	 * drive, whose clock is the wall's): the running phase's clock rate against its past
-	 * runs', else its finished phases' wall time against theirs.
-	 */
-	private double speedFactor() {
-		if (!this.simulated || this.job.state() != JobState.RUNNING) {
-			return 1.0;
-		}
-		Integer current = this.job.currentPhaseIndex();
-		PhaseSpec currentPhase = (current != null) ? phase(current) : null;
-		Job.PhaseTime time = (current != null) ? this.job.phaseTime(current) : null;
-		if (currentPhase != null && time != null && time.endedAt() == null
-				&& this.currentShareDone >= MIN_SHARE_FOR_SPEED) {
-			Double rate = currentClockRate(this.inputs.current(), secondsBetween(time.startedAt(), this.inputs.now()));
-			List<Double> pastRates = this.history.getOrDefault(shape(currentPhase), List.of())
-				.stream()
-				.filter((past) -> past.clockMs() != null && past.wallS() >= MIN_MEASURED_WALL_S)
-				.map((past) -> past.clockMs() / 1000.0 / past.wallS())
-				.toList();
-			if (rate != null && rate > 0 && !pastRates.isEmpty()) {
-				return clamp(median(pastRates) / rate);
-			}
-		}
-		double thisWallS = 0;
-		double pastWallS = 0;
-		for (Job.PhaseTime done : (this.job.phaseTimes() != null) ? this.job.phaseTimes() : List.<Job.PhaseTime>of()) {
-			PhaseSpec phase = phase(done.index());
-			List<Job.PhaseTime> past = (phase != null) ? this.history.getOrDefault(shape(phase), List.of()) : List.of();
-			if (done.wallS() != null && !past.isEmpty()) {
-				thisWallS += done.wallS();
-				pastWallS += median(past.stream().map(Job.PhaseTime::wallS).toList());
-			}
-		}
-		return (pastWallS >= MIN_MEASURED_WALL_S && thisWallS > 0) ? clamp(thisWallS / pastWallS) : 1.0;
-	}
-
-	private PhaseSpec phase(int index) {
-		return (this.job.plan() == null) ? null
-				: this.job.plan().stream().filter((phase) -> phase.index() == index).findFirst().orElse(null);
+		double remaining = Math.max(0, totalClockS / rates.rate() - elapsedS);
+		boolean interval = rates.low() < rates.high() || lowClockS < highClockS;
+		return new Part(remaining,
+				interval ? Math.min(remaining, Math.max(0, lowClockS / rates.high() - elapsedS)) : null,
+				interval ? Math.max(remaining, highClockS / rates.low() - elapsedS) : null, basis, historyJobs, detail);
 	}
 
 	/**
@@ -608,12 +510,12 @@ final class EtaEstimator {
 	}
 
 	/**
-	 * The finished phases of earlier jobs of the model, by shape: those of a drive of the
-	 * same capacity, on the same kind of clock; a simulated drive's on the same runner,
-	 * whose options set its clock's pace.
+	 * The finished phases of earlier jobs of the model, by a key of the phase (its shape,
+	 * its kind): those of a drive of the same capacity, on the same kind of clock; a
+	 * simulated drive's on the same runner, whose options set its clock's pace.
 	 */
-	private static Map<PhaseSpec, List<Job.PhaseTime>> pastRuns(Job job, List<Job> history) {
-		Map<PhaseSpec, List<Job.PhaseTime>> runs = new HashMap<>();
+	static <K> Map<K, List<Job.PhaseTime>> pastRuns(Job job, List<Job> history, Function<PhaseSpec, K> key) {
+		Map<K, List<Job.PhaseTime>> runs = new HashMap<>();
 		boolean simulated = isSimulated(job);
 		for (Job past : (history != null) ? history : List.<Job>of()) {
 			if (past.jobId().equals(job.jobId()) || past.state() != JobState.COMPLETED || past.plan() == null
@@ -625,7 +527,7 @@ final class EtaEstimator {
 			for (PhaseSpec phase : past.plan()) {
 				Job.PhaseTime time = past.phaseTime(phase.index());
 				if (time != null && time.wallS() != null) {
-					runs.computeIfAbsent(shape(phase), (key) -> new ArrayList<>()).add(time);
+					runs.computeIfAbsent(key.apply(phase), (k) -> new ArrayList<>()).add(time);
 				}
 			}
 		}
@@ -637,10 +539,6 @@ final class EtaEstimator {
 			return job.phaseTimes().stream().anyMatch(Job.PhaseTime::simulatedClock);
 		}
 		return "sim".equals(job.engine());
-	}
-
-	private static String clockDetail(double clockRate) {
-		return (clockRate == 1.0) ? "" : String.format(Locale.ROOT, ", simulated clock at %.1f x real time", clockRate);
 	}
 
 	private static Long timeLimitS(PhaseSpec phase) {
@@ -678,14 +576,6 @@ final class EtaEstimator {
 		List<Double> sorted = values.stream().sorted().toList();
 		int n = sorted.size();
 		return (n % 2 == 1) ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
-	}
-
-	private static double clamp(double factor) {
-		return Math.max(1 / MAX_SPEED_FACTOR, Math.min(MAX_SPEED_FACTOR, factor));
-	}
-
-	private static double secondsBetween(Instant from, Instant to) {
-		return (from == null) ? 0 : Math.max(0, to.toEpochMilli() - from.toEpochMilli()) / 1000.0;
 	}
 
 	private static Long round(Double seconds) {

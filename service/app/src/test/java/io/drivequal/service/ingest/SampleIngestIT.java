@@ -1,7 +1,8 @@
 /*
  * The first thread through the system, on real processes: the C runner produces samples to a real
  * Kafka broker, the service indexes them into a real Elasticsearch node, and producing the same
- * samples twice leaves exactly one document per (job, phase, second).
+ * samples twice leaves exactly one document per (job, phase, second). A simulated clock's stamps
+ * (wallMs, clockRateMilli) are indexed and read back as the running phase's clock for its ETA.
  */
 package io.drivequal.service.ingest;
 
@@ -62,6 +63,9 @@ class SampleIngestIT {
 	@Autowired
 	private KafkaTemplate<String, byte[]> kafka;
 
+	@Autowired
+	private SampleQueries queries;
+
 	@BeforeAll
 	static void startInfrastructure() {
 		infrastructure = RealInfrastructure.shared();
@@ -93,6 +97,37 @@ class SampleIngestIT {
 		Map<?, ?> write = (Map<?, ?>) third.source().get("write");
 		assertThat(((Number) write.get("iops")).longValue()).isEqualTo(300003);
 		assertThat(((Number) third.source().get("t")).intValue()).isEqualTo(3);
+	}
+
+	@Test
+	void aSimulatedClocksLastStampIsWhatThePhaseMeasures(@TempDir Path dir) throws Exception {
+		String jobId = "it-" + UUID.randomUUID().toString().substring(0, 8);
+		List<String> lines = new ArrayList<>();
+		for (String line : sampleLines(jobId, 5)) {
+			int t = lines.size() + 1;
+			// the clock speeds up: 100 x, 200 x, ... 500 x; second t left at wall second
+			// t
+			lines.add(line.substring(0, line.length() - 1) + ",\"wallMs\":" + (1795300000000L + t * 1000L)
+					+ ",\"clockRateMilli\":" + (t * 100_000) + "}");
+		}
+		Path file = dir.resolve("samples.jsonl");
+		Files.write(file, lines, StandardCharsets.UTF_8);
+		assertThat(RunnerReplay.replay(file)).contains("\"delivered\":5");
+
+		awaitConsumedAndCommitted(ConsumerGroups.endOffsets(admin, SAMPLES_TOPIC));
+		assertThat(countSamples(jobId)).isEqualTo(5);
+		PhaseMeasurement measured = this.queries.measure(Map.of(jobId, 2)).get(jobId);
+		assertThat(measured.latestT()).isEqualTo(5);
+		assertThat(measured.clock()).isEqualTo(new PhaseMeasurement.SimulatedClock(1795300005000L, 500.0));
+
+		// A wall clock's samples carry no stamp: no simulated clock.
+		String realJob = "it-" + UUID.randomUUID().toString().substring(0, 8);
+		Path real = dir.resolve("real.jsonl");
+		Files.write(real, sampleLines(realJob, 2), StandardCharsets.UTF_8);
+		assertThat(RunnerReplay.replay(real)).contains("\"delivered\":2");
+		awaitConsumedAndCommitted(ConsumerGroups.endOffsets(admin, SAMPLES_TOPIC));
+		assertThat(countSamples(realJob)).isEqualTo(2);
+		assertThat(this.queries.measure(Map.of(realJob, 2)).get(realJob).clock()).isNull();
 	}
 
 	@Test

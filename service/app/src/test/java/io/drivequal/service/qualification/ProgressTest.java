@@ -109,7 +109,11 @@ class ProgressTest {
 		assertThat(progress.eta().phases()).extracting(EtaView.PhaseEta::remainingS).containsExactly(40L, 200L);
 		assertThat(progress.etaS()).isEqualTo(240);
 		assertThat(progress.eta().basis()).isEqualTo(EtaView.Basis.MEASURED);
-		assertThat(progress.eta().phases().get(1).detail()).isEqualTo("2000 s, simulated clock at 10.0 x real time");
+		assertThat(progress.eta().phases().get(1).detail()).isEqualTo(
+				"2000 s, simulated clock at 10.0 x real time (the rate of this job's clock on another kind of phase)");
+		// random writes may run the clock 3 x faster or slower than the fill did
+		assertThat(progress.eta().phases().get(1).lowS()).isEqualTo(67);
+		assertThat(progress.eta().phases().get(1).highS()).isEqualTo(600);
 	}
 
 	@Test
