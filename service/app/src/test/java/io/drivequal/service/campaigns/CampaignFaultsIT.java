@@ -32,6 +32,8 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.drivequal.harness.RealInfrastructure;
 import io.drivequal.service.it.ApiClient;
@@ -140,6 +142,7 @@ class CampaignFaultsIT {
 			replicaA.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
 			RunnerAgents.kill(agents.get(LOST));
 			String creatorLogText = Files.readString(creatorLog);
+			TreeSet<String> heldAtKill = samplesPartitionsHeld(creatorLogText);
 
 			// Past the heartbeat timeout and the resume grace the lost job is
 			// INTERRUPTED, and the surviving replica names its cell as the one to rerun.
@@ -211,6 +214,7 @@ class CampaignFaultsIT {
 				.put("campaignId", id)
 				.put("grid", "3 samples x 2 profiles (sim:test-client-7pct, real time), " + RUNTIME_S + " s jobs")
 				.put("killedReplicaCreatedTheCampaign", creatorLogText.contains("campaign " + id + " QUEUED"))
+				.put("samplesPartitionsOfKilledReplica", heldAtKill)
 				.put("campaignStateAtKill", campaignStateAtKill)
 				.put("lostJob", lostJobId)
 				.put("lostJobSamplesIndexedAtKill", lostJobSamplesAtKill)
@@ -230,6 +234,7 @@ class CampaignFaultsIT {
 
 			assertThat(creatorLogText).as("the killed replica created the campaign")
 				.contains("campaign " + id + " QUEUED");
+			assertThat(heldAtKill).as("the killed replica was ingesting samples").isNotEmpty();
 			assertThat(campaignStateAtKill).isEqualTo("RUNNING");
 			assertThat(lostJob.path("failureReason").asString()).isEqualTo("runner-lost");
 			assertThat(whileLost.get("state").asString()).isEqualTo("RUNNING");
@@ -285,6 +290,29 @@ class CampaignFaultsIT {
 				agent.waitFor(30, TimeUnit.SECONDS);
 			}
 		}
+	}
+
+	/**
+	 * The samples partitions a replica held at its end, replayed from its log's
+	 * assignments and revocations (the listener container logs each).
+	 */
+	private static TreeSet<String> samplesPartitionsHeld(String log) {
+		TreeSet<String> held = new TreeSet<>();
+		Matcher change = Pattern.compile("drivequal-service-samples: partitions (assigned|revoked): \\[([^\\]]*)\\]")
+			.matcher(log);
+		while (change.find()) {
+			for (String partition : change.group(2).split(",\\s*")) {
+				if (!partition.isBlank()) {
+					if (change.group(1).equals("assigned")) {
+						held.add(partition.trim());
+					}
+					else {
+						held.remove(partition.trim());
+					}
+				}
+			}
+		}
+		return held;
 	}
 
 	private static String campaign(List<String> serials) {
