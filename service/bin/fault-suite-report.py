@@ -24,6 +24,7 @@ REQUIREMENTS = {
     "10": "Drain a runner holding a running job, restart it once drained: 0 jobs cancelled",
     "11": "Allowlist changed under a running agent: applied without a restart, only the removed drive's job cancelled",
     "12": "Runner SIGKILLed and back within the resume grace: the job resumes, completes, the gap's round marked",
+    "13": "Service replica and runner SIGKILLed mid-campaign: the lost cell rerun alone, the campaign completes, every count exact",
 }
 
 # Figures shown in the summary table, per item; everything else stays in report.json.
@@ -47,6 +48,8 @@ HEADLINE = {
            "otherJobEnd", "agentRestarted"],
     "12": ["samplesAtKill", "stateWhileRunnerLost", "resumedAfterKillMs", "gapFromSecond", "gapRound", "gapS",
            "finalState", "samplesOfPhase", "verdict"],
+    "13": ["killedReplicaCreatedTheCampaign", "lostJobSamplesIndexedAtKill", "lostJobInterruptedAfterKillMs",
+           "previousJobIds", "finalCounts", "modelVerdict", "samplesPerCriterion", "webhookIds"],
 }
 
 
@@ -98,7 +101,7 @@ def main():
     lines = ["# drivequal fault-injection suite: report", "",
              "Produced by `service/bin/drivequal-fault-suite`; every figure below comes from that run.", "",
              "| item | requirement | result | figures |", "|---|---|---|---|"]
-    for key in ["1", "2", "3", "4", "5", "5b", "6", "7", "7b", "8", "9", "10", "11", "12"]:
+    for key in ["1", "2", "3", "4", "5", "5b", "6", "7", "7b", "8", "9", "10", "11", "12", "13"]:
         figures = items.get(key)
         requirement = REQUIREMENTS.get(key, figures.get("title", "") if figures else "")
         if figures is None:

@@ -31,7 +31,7 @@ public final class FaultFigures {
 	}
 
 	/**
-	 * @param item "1".."9", the number of the requirement in docs/reliability.md
+	 * @param item "1".."13", the number of the requirement in docs/reliability.md
 	 */
 	public static FaultFigures item(String item, String title) {
 		return new FaultFigures(item, title);
