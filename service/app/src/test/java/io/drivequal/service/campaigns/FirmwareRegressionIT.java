@@ -17,7 +17,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.Page;
 import io.drivequal.service.it.ApiClient;
+import io.drivequal.service.it.HeadlessChromium;
 import io.drivequal.service.it.RunnerAgents;
 import io.drivequal.service.it.WithRealInfrastructure;
 import org.junit.jupiter.api.AfterAll;
@@ -148,6 +151,31 @@ class FirmwareRegressionIT {
 		assertThat(row.get("fleet").get("ios").asLong()).isEqualTo(ios);
 		// A percentile of pooled IOs lies between the samples' own.
 		assertThat(row.get("fleet").get("p99_99Us").asDouble()).isBetween(lowest, highest);
+
+		regressionView(candidate, baseline);
+	}
+
+	/**
+	 * The campaign page's regression view, as a buyer uses it: baseline in, interval out.
+	 */
+	private void regressionView(String candidate, String baseline) {
+		try (HeadlessChromium chromium = new HeadlessChromium();
+				BrowserContext context = chromium.browser()
+					.newContext(new com.microsoft.playwright.Browser.NewContextOptions().setViewportSize(1400, 1000))) {
+			Page page = context.newPage();
+			page.navigate("http://127.0.0.1:" + this.port + "/ui/campaigns/" + candidate);
+			page.fill("#signin-user", "viewer");
+			page.fill("#signin-password", "viewer-pw");
+			page.click("#signin-submit");
+			page.waitForSelector("#compare-form");
+			page.fill("#compare-baseline", baseline);
+			page.click("#compare-form button[type=submit]");
+			page.waitForSelector("#comparison-difference");
+			assertThat(page.textContent("#comparison-difference")).startsWith("-15.").contains("95 % interval");
+			assertThat(page.textContent("#comparison-table")).contains("FAIL");
+			page.locator("#comparison-section").scrollIntoViewIfNeeded();
+			page.screenshot(new Page.ScreenshotOptions().setPath(OUT.resolve("regression-view.png")).setFullPage(true));
+		}
 	}
 
 	private String create(List<String> targets, String firmware) {
