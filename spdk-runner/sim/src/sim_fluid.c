@@ -14,9 +14,6 @@
 
 /* State (free pool, victim validity) is re-evaluated at least this often inside an interval. */
 #define FLUID_STEP_NS 100000000.0
-/* History marks per lap of the raw capacity, kept for two laps. */
-#define FLUID_MARKS_PER_LAP 1024u
-#define FLUID_MARKS (2u * FLUID_MARKS_PER_LAP)
 /* A victim is never fuller than this (WAF <= 100): beyond it GC would find a better block. */
 #define FLUID_MAX_VALID 0.99
 /* TRIM of everything: the hazard that leaves no data valid. */
@@ -30,156 +27,9 @@
 /* Normal completions are spread over this many points across the jitter band. */
 #define FLUID_SPREAD 5u
 
-enum fluid_lazy_phase {
-	FLUID_RUN = 0,
-	FLUID_STALL,
-	FLUID_SLOW,
-};
-
-struct fluid_mark {
-	double pos; /* NAND units programmed since the purge */
-	double hazard; /* cumulative hazard at that point */
-};
-
-struct dq_sim_fluid {
-	struct dq_sim_drive shape; /* profile, geometry, timing, GC thresholds; no tables */
-	uint64_t rng;
-	/* derived, in 4 KiB units and nanoseconds */
-	double raw_units;
-	double block_units; /* one superblock */
-	double host_unit_ns; /* die time to program a unit, its erase share included */
-	double copy_unit_ns; /* die time GC spends on each unit it moves: read + program + erase */
-	double gc_start_units; /* GC runs once the free pool is down to this */
-	double idle_units; /* background GC refills the free pool up to this */
-	double burst_blocks; /* superblocks a lazy GC burst reclaims */
-	double noise; /* +- relative rate noise per step */
-	/* state */
-	uint64_t now_ns;
-	uint64_t last_busy_ns;
-	double free_units;
-	double nand_pos;
-	double hazard;
-	double cut_pos; /* data programmed before this was all overwritten by a sequential pass */
-	double seq_pass_start;
-	double seq_run_units;
-	double mapped_units;
-	double mapped_extent_units;
-	struct fluid_mark marks[FLUID_MARKS];
-	uint32_t mark_head; /* oldest */
-	uint32_t mark_count;
-	double next_mark;
-	/* lazy GC: a run of host writes (units left), a stall (ns left) or, with foreground steps,
-	 * a slow phase of host writes with GC's work between them (units left) */
-	enum fluid_lazy_phase stalled;
-	double phase_left;
-	double stall_ns;
-	double carry[2]; /* fractional IOs owed to the next interval */
-	/* counters */
-	double host_bytes[2];
-	double host_cmds[2];
-	double nand_write_units;
-	double nand_read_bytes;
-	double erases;
-};
-
 static double fluid_uniform(struct dq_sim_fluid *f)
 {
 	return (double)(sim_rng_next(&f->rng) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-static void fluid_reset(struct dq_sim_fluid *f)
-{
-	f->free_units = f->raw_units;
-	f->nand_pos = 0;
-	f->hazard = 0;
-	f->cut_pos = 0;
-	f->seq_pass_start = 0;
-	f->seq_run_units = 0;
-	f->mapped_units = 0;
-	f->mapped_extent_units = 0;
-	f->mark_head = 0;
-	f->mark_count = 0;
-	f->next_mark = 0;
-	f->stalled = FLUID_RUN;
-	f->phase_left = 0;
-}
-
-int dq_sim_fluid_create(const struct dq_sim_profile *profile, uint64_t seed,
-			struct dq_sim_fluid **out)
-{
-	struct dq_sim_fluid *f;
-	const struct sim_geometry *g;
-	const struct sim_timing *tm;
-	char err[160];
-	double per_block_erase_ns;
-
-	if (profile == NULL || out == NULL)
-		return -EINVAL;
-	*out = NULL;
-	if (dq_sim_profile_validate(profile, err, sizeof(err)) != 0)
-		return -EINVAL;
-	f = calloc(1, sizeof(*f));
-	if (f == NULL)
-		return -ENOMEM;
-	f->shape.profile = *profile;
-	f->shape.seed = seed;
-	sim_drive_derive(&f->shape);
-	g = &f->shape.geo;
-	tm = &f->shape.tm;
-	f->rng = seed ^ 0xbb67ae8584caa73bull;
-	f->raw_units = (double)g->blocks * g->units_per_block;
-	f->block_units = g->units_per_block;
-	per_block_erase_ns =
-		(double)tm->erase_ns / ((double)profile->pages_per_block * g->units_per_prog);
-	f->host_unit_ns = (double)tm->program_ns / g->units_per_prog + per_block_erase_ns;
-	f->copy_unit_ns = (double)tm->read_ns / g->units_per_prog + f->host_unit_ns;
-	f->gc_start_units = (double)(f->shape.gc.paced_start > SIM_MIN_FREE_BLOCKS + 1 ?
-					     f->shape.gc.paced_start :
-					     SIM_MIN_FREE_BLOCKS + 1) *
-			    f->block_units;
-	f->idle_units = (double)f->shape.gc.idle_target * f->block_units;
-	f->burst_blocks = (double)f->shape.gc.burst_target - SIM_MIN_FREE_BLOCKS - 1;
-	if (f->burst_blocks < 1)
-		f->burst_blocks = 1;
-	f->noise = profile->jitter_pct / 400.0;
-	fluid_reset(f);
-	*out = f;
-	return 0;
-}
-
-void dq_sim_fluid_destroy(struct dq_sim_fluid *f)
-{
-	free(f);
-}
-
-void dq_sim_fluid_identify(const struct dq_sim_fluid *f, struct dq_sim_identify *out)
-{
-	dq_sim_drive_identify(&f->shape, out);
-}
-
-void dq_sim_fluid_smart(const struct dq_sim_fluid *f, struct dq_sim_smart *out)
-{
-	double wear = f->erases / f->shape.geo.blocks, used;
-
-	memset(out, 0, sizeof(*out));
-	out->host_write_bytes = (uint64_t)f->host_bytes[1];
-	out->host_read_bytes = (uint64_t)f->host_bytes[0];
-	out->data_units_written = (out->host_write_bytes + 511999) / 512000;
-	out->data_units_read = (out->host_read_bytes + 511999) / 512000;
-	out->host_write_commands = (uint64_t)f->host_cmds[1];
-	out->host_read_commands = (uint64_t)f->host_cmds[0];
-	out->available_spare_percent = 100;
-	out->available_spare_threshold_percent = 10;
-	out->temperature_k = 313;
-	out->power_on_hours = f->now_ns / (3600ull * DQ_SIM_NS_PER_S);
-	out->physical_media_units_written_bytes = (uint64_t)f->nand_write_units * SIM_UNIT_BYTES;
-	out->physical_media_units_read_bytes = (uint64_t)f->nand_read_bytes;
-	out->nand_erase_count = (uint64_t)f->erases;
-	out->erase_count_min = (uint32_t)wear;
-	out->erase_count_max = (uint32_t)ceil(wear);
-	out->erase_count_avg = wear;
-	used = wear * 100.0 / f->shape.profile.rated_pe_cycles;
-	out->percentage_used = used > 255.0 ? 255 : (uint32_t)used;
 }
 
 /* The hazard data programmed at NAND position pos had seen when it was written. */
@@ -310,23 +160,6 @@ void dq_sim_fluid_idle(struct dq_sim_fluid *f, uint64_t from_ns, uint64_t until_
 		fluid_reclaim(f, (double)(until_ns - start));
 	if (until_ns > f->now_ns)
 		f->now_ns = until_ns;
-}
-
-int dq_sim_fluid_purge(struct dq_sim_fluid *f, uint64_t now_ns, uint64_t *complete_ns)
-{
-	double used_blocks;
-
-	if (f == NULL || complete_ns == NULL)
-		return -EINVAL;
-	now_ns = sim_max_u64(now_ns, f->now_ns);
-	used_blocks = ceil((f->raw_units - f->free_units) / f->block_units);
-	f->erases += used_blocks;
-	fluid_reset(f);
-	*complete_ns =
-		now_ns + (uint64_t)used_blocks * f->shape.tm.erase_ns + f->shape.tm.command_ns;
-	f->now_ns = *complete_ns;
-	f->last_busy_ns = *complete_ns;
-	return 0;
 }
 
 int dq_sim_fluid_deallocate(struct dq_sim_fluid *f, uint64_t lba, uint64_t lba_count,

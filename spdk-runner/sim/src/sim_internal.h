@@ -270,4 +270,67 @@ static inline uint64_t sim_rng_next(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
+/*
+ * The fluid model's state (sim_fluid.c: the drive integrated over intervals; sim_fluid_drive.c:
+ * its build, purge and reports).
+ */
+/* History marks per lap of the raw capacity, kept for two laps. */
+#define FLUID_MARKS_PER_LAP 1024u
+#define FLUID_MARKS (2u * FLUID_MARKS_PER_LAP)
+
+enum fluid_lazy_phase {
+	FLUID_RUN = 0,
+	FLUID_STALL,
+	FLUID_SLOW,
+};
+
+struct fluid_mark {
+	double pos; /* NAND units programmed since the purge */
+	double hazard; /* cumulative hazard at that point */
+};
+
+struct dq_sim_fluid {
+	struct dq_sim_drive shape; /* profile, geometry, timing, GC thresholds; no tables */
+	uint64_t rng;
+	/* derived, in 4 KiB units and nanoseconds */
+	double raw_units;
+	double block_units; /* one superblock */
+	double host_unit_ns; /* die time to program a unit, its erase share included */
+	double copy_unit_ns; /* die time GC spends on each unit it moves: read + program + erase */
+	double gc_start_units; /* GC runs once the free pool is down to this */
+	double idle_units; /* background GC refills the free pool up to this */
+	double burst_blocks; /* superblocks a lazy GC burst reclaims */
+	double noise; /* +- relative rate noise per step */
+	/* state */
+	uint64_t now_ns;
+	uint64_t last_busy_ns;
+	double free_units;
+	double nand_pos;
+	double hazard;
+	double cut_pos; /* data programmed before this was all overwritten by a sequential pass */
+	double seq_pass_start;
+	double seq_run_units;
+	double mapped_units;
+	double mapped_extent_units;
+	struct fluid_mark marks[FLUID_MARKS];
+	uint32_t mark_head; /* oldest */
+	uint32_t mark_count;
+	double next_mark;
+	/* lazy GC: a run of host writes (units left), a stall (ns left) or, with foreground steps,
+	 * a slow phase of host writes with GC's work between them (units left) */
+	enum fluid_lazy_phase stalled;
+	double phase_left;
+	double stall_ns;
+	double carry[2]; /* fractional IOs owed to the next interval */
+	/* counters */
+	double host_bytes[2];
+	double host_cmds[2];
+	double nand_write_units;
+	double nand_read_bytes;
+	double erases;
+};
+
+/* Back to a purged drive: every unit free, no data, no history (counters kept). */
+void sim_fluid_reset(struct dq_sim_fluid *f);
+
 #endif /* DQ_SIM_INTERNAL_H */

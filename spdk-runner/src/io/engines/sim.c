@@ -12,7 +12,6 @@
  * the engine then keeps two images, what the host sees and what survives a cut (docs/simulator.md,
  * "Power loss").
  */
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -28,93 +27,8 @@
 #include "engines/sim_engine.h"
 #include "io/engine.h"
 
-#define SIM_DEFAULT_SEED 1
 /* A paced per-IO drive may run this far ahead of the wall clock before it sleeps. */
 #define SIM_PACE_SLACK_NS (10ULL * DQ_NS_PER_MS)
-
-static const struct dq_engine_option sim_option_table[] = {
-	{
-		.name = "sim_profiles_dir",
-		.type = DQ_ENGINE_OPTION_STR,
-		.offset = offsetof(struct sim_options, profiles_dir),
-		.default_value = DQ_SIM_PROFILES_DIR,
-		.help = "directory of the drive profiles (<name>.json) that sim:<name> names",
-	},
-	{
-		.name = "sim_medium",
-		.type = DQ_ENGINE_OPTION_BOOL,
-		.offset = offsetof(struct sim_options, medium),
-		.default_value = "0",
-		.help = "keep what is written so reads return it (purge proofs and data verify on a "
-			"simulated drive; memory grows with the data written)",
-	},
-	{
-		.name = "sim_model",
-		.type = DQ_ENGINE_OPTION_STR,
-		.offset = offsetof(struct sim_options, model),
-		.default_value = "ftl",
-		.help = "ftl: every IO through the FTL; fluid: the same drive modelled a second at "
-			"a time (microseconds of CPU per second, for fleets of paced drives)",
-	},
-	{
-		.name = "sim_time_scale",
-		.type = DQ_ENGINE_OPTION_UINT,
-		.offset = offsetof(struct sim_options, time_scale),
-		.default_value = "0",
-		.help = "simulated seconds per wall-clock second at most: 1 is real time, 0 as fast "
-			"as the model runs",
-	},
-	{
-		.name = "sim_stall",
-		.type = DQ_ENGINE_OPTION_STR,
-		.offset = offsetof(struct sim_options, stall),
-		.default_value = "",
-		.help = "AT_MS+LENGTH_MS: the drive completes nothing in [AT, AT + LENGTH) ms of its "
-			"clock (0 at open), a firmware stall of known length (what a latency "
-			"measure must not hide; per-IO model only)",
-	},
-	{
-		.name = "sim_power",
-		.type = DQ_ENGINE_OPTION_STR,
-		.offset = offsetof(struct sim_options, power),
-		.default_value = "",
-		.help = "plp, volatile or liar: the write cache's behaviour at a power cut (with "
-			"protection; without, a flush makes writes durable; acknowledging flushes it "
-			"does not keep), and the sim power driver to cut it; needs sim_medium=1. "
-			"Empty: no power driver",
-	},
-	{
-		.name = "sim_cache_kib",
-		.type = DQ_ENGINE_OPTION_UINT,
-		.offset = offsetof(struct sim_options, cache_kib),
-		.default_value = "0",
-		.help = "with sim_power: the write cache's size in KiB (0: the profile's "
-			"write_buffer_kib); a small one destages early, so a cut finds fewer writes "
-			"cached",
-	},
-	{ .name = NULL },
-};
-
-/* sim_stall's AT_MS+LENGTH_MS; "" is none. */
-static int sim_parse_stall(const char *text, struct sim_engine *engine, char *err, size_t err_len)
-{
-	unsigned long long at_ms, length_ms;
-	int consumed = 0;
-
-	if (text == NULL || text[0] == '\0') {
-		return 0;
-	}
-	if (sscanf(text, "%llu+%llu%n", &at_ms, &length_ms, &consumed) != 2 ||
-	    text[consumed] != '\0' || length_ms == 0 || at_ms > 1000000000ULL ||
-	    length_ms > 1000000000ULL) {
-		snprintf(err, err_len,
-			 "sim: --sim_stall takes AT_MS+LENGTH_MS (e.g. 10000+200), not '%s'", text);
-		return -EINVAL;
-	}
-	engine->stall_start_ns = at_ms * DQ_NS_PER_MS;
-	engine->stall_end_ns = (at_ms + length_ms) * DQ_NS_PER_MS;
-	return 0;
-}
 
 /* Zero [offset, offset + length) of an image: whole pages are handed back to the kernel. */
 static void image_zero(const struct sim_engine *engine, unsigned char *image, uint64_t offset,
@@ -203,120 +117,6 @@ static void sim_pace_fully_to(const struct sim_engine *engine, uint64_t clock_ns
 static void sim_pace_fully(const struct sim_engine *engine)
 {
 	sim_pace_fully_to(engine, engine->now_ns);
-}
-
-/* "sim:<profile>" or "sim:<profile>@<seed>": the seed tells two drives of one profile apart. */
-static int sim_parse_target(const char *target, char *profile, size_t profile_len, uint64_t *seed,
-			    char *err, size_t err_len)
-{
-	const char *name;
-	const char *at;
-	char *end;
-	size_t len;
-
-	if (strncmp(target, "sim:", 4) != 0 || target[4] == '\0') {
-		snprintf(err, err_len,
-			 "the sim engine's target is sim:<profile>[@<seed>], not '%s'", target);
-		return -ENOENT;
-	}
-	name = target + 4;
-	at = strchr(name, '@');
-	len = at != NULL ? (size_t)(at - name) : strlen(name);
-	if (len == 0 || len >= profile_len) {
-		snprintf(err, err_len, "sim: bad profile name in '%s'", target);
-		return -EINVAL;
-	}
-	memcpy(profile, name, len);
-	profile[len] = '\0';
-	*seed = SIM_DEFAULT_SEED;
-	if (at != NULL) {
-		errno = 0;
-		*seed = strtoull(at + 1, &end, 10);
-		if (errno != 0 || end == at + 1 || *end != '\0' || *seed == 0) {
-			snprintf(err, err_len,
-				 "sim: the seed after @ must be a positive integer in '%s'",
-				 target);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
-/*
- * FDP as the drive's FDP Configurations log would say it: a profile with an "fdp" section has it,
- * enabled (the sim has no Set Features to turn it off); the fluid model places nothing.
- */
-static void sim_fdp_capability(const struct sim_engine *engine, struct dq_capabilities *caps)
-{
-	struct dq_sim_fdp_config cfg = { 0 };
-
-	if (engine->drive != NULL) {
-		dq_sim_drive_fdp_config(engine->drive, &cfg);
-	}
-	if (!cfg.enabled) {
-		dq_capability_lack(caps, DQ_CAPABILITY_FDP, DQ_CAPABILITY_MISSING_DEVICE,
-				   engine->fluid != NULL ?
-					   "the fluid model of the simulated drive places no data" :
-					   "the simulated drive's profile has no FDP section");
-		return;
-	}
-	dq_capability_have(caps, DQ_CAPABILITY_FDP,
-			   "%u reclaim group, %u reclaim unit handles, reclaim unit %llu bytes",
-			   cfg.reclaim_groups, cfg.reclaim_unit_handles,
-			   (unsigned long long)cfg.reclaim_unit_bytes);
-	caps->items[DQ_CAPABILITY_FDP].has_enabled = true;
-	caps->items[DQ_CAPABILITY_FDP].enabled = true;
-}
-
-/* What the simulated drive offers, as a drive would answer the probe (every purge the model runs
- * is an erase of its FTL; it has no crypto or overwrite sanitize; FDP when its profile has it). */
-static void sim_capabilities(const struct sim_engine *engine, struct dq_capabilities *caps)
-{
-	struct dq_sim_smart smart;
-
-	if (engine->fluid != NULL) {
-		dq_sim_fluid_smart(engine->fluid, &smart);
-	} else {
-		dq_sim_drive_smart(engine->drive, &smart);
-	}
-	dq_capability_have(caps, DQ_CAPABILITY_FORMAT, "the simulated drive's FTL erase");
-	dq_capability_have(caps, DQ_CAPABILITY_FORMAT_USER_DATA, "the simulated drive's FTL erase");
-	dq_capability_lack(caps, DQ_CAPABILITY_FORMAT_CRYPTO, DQ_CAPABILITY_MISSING_DEVICE,
-			   "the simulated drive models no encryption");
-	dq_capability_have(caps, DQ_CAPABILITY_SANITIZE_BLOCK, "the simulated drive's FTL erase");
-	dq_capability_lack(caps, DQ_CAPABILITY_SANITIZE_CRYPTO, DQ_CAPABILITY_MISSING_DEVICE,
-			   "the simulated drive models no encryption");
-	dq_capability_lack(caps, DQ_CAPABILITY_SANITIZE_OVERWRITE, DQ_CAPABILITY_MISSING_DEVICE,
-			   "the simulated drive models no overwrite sanitize");
-	dq_capability_have(caps, DQ_CAPABILITY_DEALLOCATE, "the simulated drive's FTL trim");
-	dq_capability_have(caps, DQ_CAPABILITY_SMART, "the simulator's counters");
-	dq_capability_have(caps, DQ_CAPABILITY_OCP_SMART_C0H,
-			   "the simulator's physical media bytes written");
-	if (smart.warning_temperature_threshold_k != 0) {
-		dq_capability_have(caps, DQ_CAPABILITY_TEMPERATURE_THRESHOLDS,
-				   "WCTEMP %u K, CCTEMP %u K (the profile's thermal model)",
-				   smart.warning_temperature_threshold_k,
-				   smart.critical_temperature_threshold_k);
-	} else {
-		dq_capability_lack(caps, DQ_CAPABILITY_TEMPERATURE_THRESHOLDS,
-				   DQ_CAPABILITY_MISSING_DEVICE,
-				   "the profile has no thermal model: no thresholds declared");
-	}
-	if (engine->cache != NULL && dq_sim_cache_mode(engine->cache) != DQ_SIM_POWER_PLP) {
-		/* the liar answers as the honest drive does: what it does with a flush is the test */
-		dq_capability_have(caps, DQ_CAPABILITY_VOLATILE_WRITE_CACHE,
-				   "the simulated drive's write cache is volatile (sim_power=%s): "
-				   "writes are durable once a flush completes",
-				   dq_sim_power_mode_name(dq_sim_cache_mode(engine->cache)));
-		caps->items[DQ_CAPABILITY_VOLATILE_WRITE_CACHE].has_enabled = true;
-		caps->items[DQ_CAPABILITY_VOLATILE_WRITE_CACHE].enabled = true;
-	} else {
-		dq_capability_lack(
-			caps, DQ_CAPABILITY_VOLATILE_WRITE_CACHE, DQ_CAPABILITY_MISSING_DEVICE,
-			"the simulated drive's write buffer is power-loss protected, as an "
-			"enterprise drive's: no volatile write cache");
-	}
-	sim_fdp_capability(engine, caps);
 }
 
 static int sim_open(const struct dq_io_engine_open_args *args, void **data,
@@ -678,81 +478,6 @@ static int sim_purge(void *data, enum dq_purge_method method, char *err, size_t 
 	return 0;
 }
 
-static int sim_smart(void *data, struct dq_smart_snapshot *out)
-{
-	const struct sim_engine *engine = data;
-	struct dq_sim_smart smart;
-
-	if (engine->fluid != NULL) {
-		dq_sim_fluid_smart(engine->fluid, &smart);
-	} else {
-		dq_sim_drive_smart(engine->drive, &smart);
-	}
-	memset(out, 0, sizeof(*out));
-	out->available = true;
-	out->source = DQ_SMART_SOURCE_SIM;
-	out->has_data_units_written = true;
-	out->data_units_written = smart.data_units_written;
-	out->has_data_units_read = true;
-	out->data_units_read = smart.data_units_read;
-	out->has_host_write_commands = true;
-	out->host_write_commands = smart.host_write_commands;
-	out->has_host_read_commands = true;
-	out->host_read_commands = smart.host_read_commands;
-	out->has_percentage_used = true;
-	out->percentage_used = smart.percentage_used;
-	out->has_available_spare_percent = true;
-	out->available_spare_percent = smart.available_spare_percent;
-	out->has_available_spare_threshold_percent = true;
-	out->available_spare_threshold_percent = smart.available_spare_threshold_percent;
-	out->has_critical_warning = true;
-	out->critical_warning = smart.critical_warning;
-	out->has_temperature_k = true;
-	out->temperature_k = smart.temperature_k;
-	out->has_power_on_hours = true;
-	out->power_on_hours = smart.power_on_hours;
-	out->has_media_errors = true;
-	out->media_errors = smart.media_errors;
-	if (smart.warning_temperature_threshold_k != 0) {
-		/* the profile has a thermal model: its history and limits as a drive reports them */
-		out->has_warning_temperature_time_min = true;
-		out->warning_temperature_time_min = smart.warning_temperature_time_min;
-		out->has_critical_temperature_time_min = true;
-		out->critical_temperature_time_min = smart.critical_temperature_time_min;
-		out->has_warning_temperature_threshold_k = true;
-		out->warning_temperature_threshold_k = smart.warning_temperature_threshold_k;
-		out->has_critical_temperature_threshold_k = true;
-		out->critical_temperature_threshold_k = smart.critical_temperature_threshold_k;
-		out->has_thermal_management_temp1_k = true;
-		out->thermal_management_temp1_k = smart.throttle_temperature_k;
-		out->has_thermal_management = true;
-		out->thermal_management_temp1_transitions = smart.throttle_transitions;
-		out->thermal_management_temp1_time_s = smart.throttle_time_s;
-	}
-	out->has_ocp = true;
-	dq_smart_ocp_set(&out->ocp, DQ_OCP_PHYSICAL_MEDIA_UNITS_WRITTEN_BYTES,
-			 smart.physical_media_units_written_bytes);
-	dq_smart_ocp_set(&out->ocp, DQ_OCP_PHYSICAL_MEDIA_UNITS_READ_BYTES,
-			 smart.physical_media_units_read_bytes);
-	dq_smart_ocp_set(&out->ocp, DQ_OCP_BAD_USER_NAND_BLOCKS, smart.bad_user_nand_blocks);
-	dq_smart_ocp_set(&out->ocp, DQ_OCP_USER_DATA_ERASE_COUNT_MAX, smart.erase_count_max);
-	dq_smart_ocp_set(&out->ocp, DQ_OCP_USER_DATA_ERASE_COUNT_MIN, smart.erase_count_min);
-	if (smart.warning_temperature_threshold_k != 0) {
-		/* C0h counts throttling events in one byte */
-		dq_smart_ocp_set(&out->ocp, DQ_OCP_THERMAL_THROTTLING_EVENTS,
-				 smart.throttle_transitions > 255 ? 255 :
-								    smart.throttle_transitions);
-	}
-	dq_smart_ocp_set(&out->ocp, DQ_OCP_NAND_ERASE_COUNT, smart.nand_erase_count);
-	out->has_latency_monitor_reason = true;
-	dq_strlcpy(
-		out->latency_monitor_reason,
-		"the simulated drive models no OCP latency monitor (C3h): its latencies are in the "
-		"samples and the phase histograms",
-		sizeof(out->latency_monitor_reason));
-	return 0;
-}
-
 static void sim_close(void *data)
 {
 	struct sim_engine *engine = data;
@@ -767,28 +492,6 @@ static void sim_close(void *data)
 		free(engine->ring);
 		free(engine);
 	}
-}
-
-/* Every profile of the default directory, as sim:<name>. */
-static int sim_discover(void (*found)(const char *target, void *arg), void *arg)
-{
-	DIR *dir = opendir(DQ_SIM_PROFILES_DIR);
-	struct dirent *entry;
-	char target[300];
-
-	if (dir == NULL) {
-		return 0;
-	}
-	while ((entry = readdir(dir)) != NULL) {
-		size_t len = strlen(entry->d_name);
-
-		if (len > 5 && len < 200 && strcmp(entry->d_name + len - 5, ".json") == 0) {
-			snprintf(target, sizeof(target), "sim:%.*s", (int)(len - 5), entry->d_name);
-			found(target, arg);
-		}
-	}
-	closedir(dir);
-	return 0;
 }
 
 static const struct dq_io_engine_ops sim_ops = {

@@ -1,5 +1,7 @@
 /*
  * Shared between the sim engine's files (engines/sim.c: the ops table, the IO path and the drive;
+ * engines/sim_options.c: the options table, the target's and sim_stall's parse, discovery;
+ * engines/sim_probe.c: the capability probe and the SMART snapshot;
  * engines/sim_power.c: the power model's images, flush and the sim power driver).
  */
 #ifndef DRIVEQUAL_ENGINE_SIM_INTERNAL_H
@@ -57,6 +59,25 @@ struct sim_engine {
 	unsigned char *durable; /* sim_power: what survives a cut (the medium is what reads see) */
 	bool powered_off;
 };
+
+/* sim_options: the engine's options table, terminated by a NULL name. */
+extern const struct dq_engine_option sim_option_table[];
+
+/* "sim:<profile>" or "sim:<profile>@<seed>" into profile and seed (0, -ENOENT or -EINVAL, err). */
+int sim_parse_target(const char *target, char *profile, size_t profile_len, uint64_t *seed,
+		     char *err, size_t err_len);
+
+/* sim_stall's AT_MS+LENGTH_MS into the engine's stall window; "" is none (0 or -EINVAL, err). */
+int sim_parse_stall(const char *text, struct sim_engine *engine, char *err, size_t err_len);
+
+/* The engine's discover op: every profile of the default directory, as sim:<name> (0). */
+int sim_discover(void (*found)(const char *target, void *arg), void *arg);
+
+/* sim_probe: what the simulated drive offers, as a drive would answer the probe. */
+void sim_capabilities(const struct sim_engine *engine, struct dq_capabilities *caps);
+
+/* The engine's smart op: the model's counters as a SMART snapshot (0). */
+int sim_smart(void *data, struct dq_smart_snapshot *out);
 
 /* A sparse anonymous image of bytes, pages allocated as written; NULL when it cannot be mapped. */
 unsigned char *sim_image_map(uint64_t bytes);

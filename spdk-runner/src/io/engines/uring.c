@@ -21,6 +21,7 @@
 #include "device/kdev.h"
 #include "device/nvme_admin.h"
 #include "engines.h"
+#include "engines/uring_engine.h"
 #include "io/engine.h"
 
 /* The user data of the tick's timeout request: no IO has this tag. */
@@ -77,36 +78,6 @@ static const struct dq_engine_option uring_options[] = {
 		.help = "polled completions (IORING_SETUP_IOPOLL; needs NVMe poll queues)",
 	},
 	{ .name = NULL },
-};
-
-struct uring_engine {
-	struct io_uring ring;
-	bool ring_ready;
-	int fd;
-	int exclusive_fd; /* O_EXCL hold on a block device during destructive work */
-	int io_fd; /* what SQEs name: 0 with a registered file, else fd */
-	unsigned sqe_flags;
-	bool buffers_registered;
-	bool want_fixedbufs;
-	unsigned pending; /* staged SQEs not yet submitted */
-	/* The wait's bound: an IORING_OP_TIMEOUT request in flight (tick_armed) completes after the
-	 * tick and ends any wait, so io_uring_enter waits without a timer of its own (one armed and
-	 * cancelled per wait costs about a microsecond per IO in a VM). tick_ok false (a polled
-	 * ring, which takes no timeout request, or one the kernel refused): a timer per wait. */
-	bool tick_ok;
-	bool tick_armed;
-	struct __kernel_timespec tick;
-	uint64_t tick_ns;
-	uint32_t tags; /* completions' tags are below this */
-	uint32_t *lengths; /* expected bytes per tag, to turn short transfers into -EIO */
-	uint8_t *ops; /* enum dq_io_op per tag */
-	uint64_t *offsets; /* per tag: a refused asynchronous discard is redone synchronously */
-	/* Trims done synchronously (a kernel without the discard command): handed out first. */
-	struct dq_io_completion *sync_done;
-	uint32_t sync_count;
-	bool discard_cmd_refused;
-	struct dq_kdev kdev;
-	char path[4096];
 };
 
 static int ring_init(struct uring_engine *engine, const struct uring_options *options,
@@ -463,7 +434,7 @@ static int uring_getevents(void *data, struct dq_io_completion *out, unsigned ma
 	return (int)n;
 }
 
-static int uring_deallocate(void *data, uint64_t offset, uint64_t length, char *err, size_t err_len)
+int uring_deallocate(void *data, uint64_t offset, uint64_t length, char *err, size_t err_len)
 {
 	struct uring_engine *engine = data;
 	uint64_t range[2] = { offset, length };
@@ -484,118 +455,6 @@ static int uring_deallocate(void *data, uint64_t offset, uint64_t length, char *
 		return rc;
 	}
 	return 0;
-}
-
-static int uring_purge(void *data, enum dq_purge_method method, char *err, size_t err_len)
-{
-	struct uring_engine *engine = data;
-	struct stat st;
-	uint64_t capacity;
-
-	if (method == DQ_PURGE_METHOD_DEALLOCATE) {
-		if (fstat(engine->fd, &st) != 0) {
-			return -errno;
-		}
-		if (S_ISREG(st.st_mode)) {
-			capacity = (uint64_t)st.st_size;
-		} else if (ioctl(engine->fd, BLKGETSIZE64, &capacity) != 0) {
-			return -errno;
-		}
-		return uring_deallocate(data, 0, capacity, err, err_len);
-	}
-	if (engine->kdev.kind != DQ_KDEV_NVME || !engine->kdev.identified) {
-		snprintf(err, err_len, "%s: only NVMe namespaces format or sanitize", engine->path);
-		return -EOPNOTSUPP;
-	}
-	return dq_nvme_purge(engine->fd, engine->kdev.nsid, method, err, err_len);
-}
-
-static void smart_unavailable(struct dq_smart_snapshot *out, const char *path, const char *why)
-{
-	memset(out, 0, sizeof(*out));
-	out->source = DQ_SMART_SOURCE_UNAVAILABLE;
-	out->has_reason = true;
-	snprintf(out->reason, sizeof(out->reason), "%.300s%s", path, why);
-}
-
-static int uring_get_log(void *data, uint8_t log_id, void *buf, uint32_t len, char *err,
-			 size_t err_len)
-{
-	struct uring_engine *engine = data;
-
-	return dq_nvme_get_log(engine->fd, log_id, 0xffffffffu, buf, len, err, err_len);
-}
-
-static int uring_smart(void *data, struct dq_smart_snapshot *out)
-{
-	struct uring_engine *engine = data;
-	uint8_t *log = NULL;
-	char err[256];
-	int rc;
-
-	switch (engine->kdev.kind) {
-	case DQ_KDEV_FILE:
-		smart_unavailable(out, engine->path, " is a regular file: it has no SMART log");
-		return 0;
-	case DQ_KDEV_LOOP:
-		smart_unavailable(out, engine->path, " is a loop device: it has no SMART log");
-		return 0;
-	case DQ_KDEV_BLOCK:
-		smart_unavailable(out, engine->path,
-				  " is not an NVMe namespace: the uring engine reads SMART only "
-				  "through NVMe admin passthrough");
-		return 0;
-	case DQ_KDEV_NVME:
-		break;
-	}
-	if (posix_memalign((void **)&log, 4096, DQ_NVME_LOG_PAGE_BYTES) != 0) {
-		return -ENOMEM;
-	}
-	rc = dq_nvme_get_log(engine->fd, DQ_NVME_LOG_SMART, 0xffffffffu, log,
-			     DQ_NVME_LOG_PAGE_BYTES, err, sizeof(err));
-	if (rc != 0) {
-		smart_unavailable(out, engine->path, ": ");
-		strncat(out->reason, err, sizeof(out->reason) - strlen(out->reason) - 1);
-		free(log);
-		return 0;
-	}
-	dq_nvme_smart_parse(log, out);
-	if (engine->kdev.identified) {
-		dq_nvme_smart_add_limits(&engine->kdev.controller, out);
-	}
-	dq_nvme_read_ocp_logs(uring_get_log, engine, log, out);
-	free(log);
-	return 0;
-}
-
-static int uring_configure_latency_monitor(void *data,
-					   const struct dq_latency_monitor_config *config,
-					   char *err, size_t err_len)
-{
-	struct uring_engine *engine = data;
-	struct dq_smart_snapshot probe = { 0 };
-	uint8_t *log = NULL;
-	int rc;
-
-	if (engine->kdev.kind != DQ_KDEV_NVME) {
-		snprintf(err, err_len, "%s is not an NVMe namespace: it has no latency monitor",
-			 engine->path);
-		return -EOPNOTSUPP;
-	}
-	if (posix_memalign((void **)&log, 4096, DQ_NVME_LOG_PAGE_BYTES) != 0) {
-		return -ENOMEM;
-	}
-	/* only a drive whose C3h page is the OCP one is configured */
-	rc = dq_nvme_get_log(engine->fd, DQ_NVME_LOG_OCP_LATENCY_MONITOR, 0xffffffffu, log,
-			     DQ_NVME_LOG_PAGE_BYTES, err, err_len);
-	if (rc == 0 && !dq_nvme_latency_monitor_parse(log, &probe)) {
-		snprintf(err, err_len, "%s", probe.latency_monitor_reason);
-	}
-	free(log);
-	if (rc != 0 || !probe.has_latency_monitor) {
-		return -EOPNOTSUPP;
-	}
-	return dq_nvme_set_latency_monitor(engine->fd, config, err, err_len);
 }
 
 static void uring_close(void *data)

@@ -1,0 +1,57 @@
+/*
+ * Shared between the uring engine's files (engines/uring.c: the ops table, the ring, the IO path
+ * and TRIM; engines/uring_admin.c: purge, SMART and the OCP latency monitor through NVMe admin
+ * passthrough).
+ */
+#ifndef DRIVEQUAL_ENGINE_URING_INTERNAL_H
+#define DRIVEQUAL_ENGINE_URING_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <liburing.h>
+
+#include "device/kdev.h"
+#include "io/engine.h"
+
+struct uring_engine {
+	struct io_uring ring;
+	bool ring_ready;
+	int fd;
+	int exclusive_fd; /* O_EXCL hold on a block device during destructive work */
+	int io_fd; /* what SQEs name: 0 with a registered file, else fd */
+	unsigned sqe_flags;
+	bool buffers_registered;
+	bool want_fixedbufs;
+	unsigned pending; /* staged SQEs not yet submitted */
+	/* The wait's bound: an IORING_OP_TIMEOUT request in flight (tick_armed) completes after the
+	 * tick and ends any wait, so io_uring_enter waits without a timer of its own (one armed and
+	 * cancelled per wait costs about a microsecond per IO in a VM). tick_ok false (a polled
+	 * ring, which takes no timeout request, or one the kernel refused): a timer per wait. */
+	bool tick_ok;
+	bool tick_armed;
+	struct __kernel_timespec tick;
+	uint64_t tick_ns;
+	uint32_t tags; /* completions' tags are below this */
+	uint32_t *lengths; /* expected bytes per tag, to turn short transfers into -EIO */
+	uint8_t *ops; /* enum dq_io_op per tag */
+	uint64_t *offsets; /* per tag: a refused asynchronous discard is redone synchronously */
+	/* Trims done synchronously (a kernel without the discard command): handed out first. */
+	struct dq_io_completion *sync_done;
+	uint32_t sync_count;
+	bool discard_cmd_refused;
+	struct dq_kdev kdev;
+	char path[4096];
+};
+
+/* The engine's deallocate op: TRIM of [offset, offset + length) (0 or -errno, err). */
+int uring_deallocate(void *data, uint64_t offset, uint64_t length, char *err, size_t err_len);
+
+/* uring_admin: the engine's purge, smart and configure_latency_monitor ops. */
+int uring_purge(void *data, enum dq_purge_method method, char *err, size_t err_len);
+int uring_smart(void *data, struct dq_smart_snapshot *out);
+int uring_configure_latency_monitor(void *data, const struct dq_latency_monitor_config *config,
+				    char *err, size_t err_len);
+
+#endif /* DRIVEQUAL_ENGINE_URING_INTERNAL_H */
