@@ -14,15 +14,8 @@
  */
 package io.drivequal.service.campaigns;
 
-import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -39,6 +32,8 @@ import io.drivequal.harness.RealInfrastructure;
 import io.drivequal.service.it.ApiClient;
 import io.drivequal.service.it.FaultFigures;
 import io.drivequal.service.it.RunnerAgents;
+import io.drivequal.service.it.ServiceJar;
+import io.drivequal.service.it.StoredSamples;
 import io.drivequal.service.webhooks.WebhookReceiver;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -72,24 +67,34 @@ class CampaignFaultsIT {
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
+	private static final List<String> USERS = List.of("alice:SUBMITTER", "viewer:VIEWER", "admin:ADMIN");
+
+	private static final List<String> PROPERTIES = List.of(
+			// A lost runner's job is INTERRUPTED soon after the heartbeat timeout.
+			"--drivequal.runners.resume-grace=5s", "--drivequal.campaigns.refresh-interval=1s",
+			"--drivequal.webhooks.secret-key=" + SECRET_KEY,
+			"--drivequal.webhooks.destinations.allowed-networks=127.0.0.0/8",
+			"--drivequal.webhooks.initial-backoff=500ms", "--drivequal.webhooks.max-backoff=2s",
+			// A killed member holds its partitions until its session expires; keep that
+			// short.
+			"--spring.kafka.consumer.properties.session.timeout.ms=6000",
+			"--spring.kafka.consumer.properties.heartbeat.interval.ms=1000");
+
 	@Test
 	void aReplicaAndARunnerKilledMidCampaignTheLostCellRerunAloneAndEveryCountExact() throws Exception {
 		RealInfrastructure infrastructure = RealInfrastructure.shared();
 		String brokers = infrastructure.kafkaBootstrapServers();
 		String tag = UUID.randomUUID().toString().substring(0, 8);
 		Path logs = Files.createDirectories(Path.of("target", "campaign-faults", tag));
-		// A private copy: a rebuild of target/*.jar must not pull classes from under
-		// running processes.
-		Path built = Path.of(System.getProperty("drivequal.service.jar"));
-		assertThat(built).as("the packaged service jar").exists();
-		Path jar = Files.copy(built, logs.resolve("service.jar"), StandardCopyOption.REPLACE_EXISTING);
-		int creatorPort = freePort();
-		int survivorPort = freePort();
+		Path jar = ServiceJar.copy(logs);
+		int creatorPort = ServiceJar.freePort();
+		int survivorPort = ServiceJar.freePort();
 		ApiClient creator = new ApiClient("http://127.0.0.1:" + creatorPort);
 		ApiClient survivor = new ApiClient("http://127.0.0.1:" + survivorPort);
 		Path creatorLog = logs.resolve("replica-a.log");
-		Process replicaA = startService(jar, creatorPort, infrastructure, creatorLog);
-		Process replicaB = startService(jar, survivorPort, infrastructure, logs.resolve("replica-b.log"));
+		Process replicaA = ServiceJar.start(jar, creatorPort, infrastructure, creatorLog, USERS, PROPERTIES);
+		Process replicaB = ServiceJar.start(jar, survivorPort, infrastructure, logs.resolve("replica-b.log"), USERS,
+				PROPERTIES);
 		List<String> runnerIds = new ArrayList<>();
 		List<Process> agents = new ArrayList<>();
 		for (int i = 0; i < SAMPLES.size(); i++) {
@@ -97,8 +102,8 @@ class CampaignFaultsIT {
 			agents.add(RunnerAgents.start(runnerIds.get(i), brokers, List.of(SAMPLES.get(i)), REAL_TIME));
 		}
 		try (WebhookReceiver receiver = WebhookReceiver.answering(204)) {
-			awaitHealthy(creator);
-			awaitHealthy(survivor);
+			ServiceJar.awaitHealthy(creator);
+			ServiceJar.awaitHealthy(survivor);
 			List<String> serials = new ArrayList<>();
 			for (String runnerId : runnerIds) {
 				serials.add(survivor.awaitDriveSerial(runnerId));
@@ -127,7 +132,7 @@ class CampaignFaultsIT {
 					.findFirst()
 					.orElse(null);
 				return running == SAMPLES.size() && lostCell[0] != null
-						&& count(infrastructure, lostCell[0].get("jobId").asString()) >= 8;
+						&& StoredSamples.count(infrastructure, lostCell[0].get("jobId").asString()) >= 8;
 			});
 			String lostJobId = lostCell[0].get("jobId").asString();
 			String lostProfile = lostCell[0].get("profile").asString();
@@ -135,7 +140,7 @@ class CampaignFaultsIT {
 				.body()
 				.get("state")
 				.asString();
-			long lostJobSamplesAtKill = count(infrastructure, lostJobId);
+			long lostJobSamplesAtKill = StoredSamples.count(infrastructure, lostJobId);
 
 			// The replica that created the campaign, and the runner: no goodbye.
 			Instant killedAt = Instant.now();
@@ -176,8 +181,9 @@ class CampaignFaultsIT {
 			jobIds.add(lostJobId);
 			Map<String, long[]> seconds = new LinkedHashMap<>();
 			for (String jobId : jobIds) {
-				long[] figures = { count(infrastructure, jobId), distinctSeconds(infrastructure, jobId),
-						lastSecond(infrastructure, jobId) };
+				long[] figures = { StoredSamples.count(infrastructure, jobId),
+						StoredSamples.distinctSeconds(infrastructure, jobId),
+						StoredSamples.lastSecond(infrastructure, jobId) };
 				seconds.put(jobId, figures);
 				samplesByJob.put(jobId, Map.of("documents", figures[0], "distinctSeconds", figures[1], "lastSecond",
 						figures[2], "state", job(survivor, jobId).path("state").asString()));
@@ -334,36 +340,6 @@ class CampaignFaultsIT {
 				 "rangePercent":100,"runtimeS":%d}""".formatted(name, queueDepth, RUNTIME_S);
 	}
 
-	private static Process startService(Path jar, int port, RealInfrastructure infrastructure, Path log)
-			throws IOException {
-		List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m",
-				"-jar", jar.toString(), "--server.port=" + port, "--server.address=127.0.0.1",
-				"--spring.kafka.bootstrap-servers=" + infrastructure.kafkaBootstrapServers(),
-				"--drivequal.elasticsearch.url=" + infrastructure.elasticsearchUrl(), "--drivequal.security.mode=local",
-				"--drivequal.security.users[0].name=alice", "--drivequal.security.users[0].password={noop}alice-pw",
-				"--drivequal.security.users[0].roles=SUBMITTER", "--drivequal.security.users[1].name=viewer",
-				"--drivequal.security.users[1].password={noop}viewer-pw", "--drivequal.security.users[1].roles=VIEWER",
-				"--drivequal.security.users[2].name=admin", "--drivequal.security.users[2].password={noop}admin-pw",
-				"--drivequal.security.users[2].roles=ADMIN",
-				// A lost runner's job is INTERRUPTED soon after the heartbeat timeout.
-				"--drivequal.runners.resume-grace=5s", "--drivequal.campaigns.refresh-interval=1s",
-				"--drivequal.webhooks.secret-key=" + SECRET_KEY,
-				"--drivequal.webhooks.destinations.allowed-networks=127.0.0.0/8",
-				"--drivequal.webhooks.initial-backoff=500ms", "--drivequal.webhooks.max-backoff=2s",
-				// A killed member holds its partitions until its session expires; keep
-				// that short.
-				"--spring.kafka.consumer.properties.session.timeout.ms=6000",
-				"--spring.kafka.consumer.properties.heartbeat.interval.ms=1000");
-		return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-	}
-
-	private static void awaitHealthy(ApiClient api) {
-		await().atMost(Duration.ofSeconds(Math.max(180, Long.getLong("drivequal.it.startTimeoutS", 180))))
-			.pollInterval(Duration.ofMillis(250))
-			.ignoreExceptions()
-			.until(() -> api.request(null, "GET", "/actuator/health", null).status() == 200);
-	}
-
 	private static JsonNode job(ApiClient api, String jobId) {
 		return api.get("viewer", "/api/v1/qualifications/" + jobId).body();
 	}
@@ -374,51 +350,6 @@ class CampaignFaultsIT {
 			.filter((c) -> c.get("serial").asString().equals(serial) && c.get("profile").asString().equals(profile))
 			.findFirst()
 			.orElseThrow();
-	}
-
-	/** Documents of the job in the samples indices; -1 while the index answers 503. */
-	private static long count(RealInfrastructure infrastructure, String jobId) throws Exception {
-		String body = search(infrastructure, "_count?q=jobId:" + jobId, null);
-		if (!body.matches(".*\"count\":\\d+.*")) {
-			return -1;
-		}
-		return Long.parseLong(body.replaceAll(".*\"count\":(\\d+).*", "$1"));
-	}
-
-	/** Seconds present at least once: equal to the count when none is duplicated. */
-	private static long distinctSeconds(RealInfrastructure infrastructure, String jobId) throws Exception {
-		String body = search(infrastructure, "_search?size=0", """
-				{"query":{"term":{"jobId":"%s"}},
-				 "aggs":{"seconds":{"cardinality":{"field":"t","precision_threshold":40000}}}}
-				""".formatted(jobId));
-		return Long.parseLong(body.replaceAll(".*\"seconds\":\\{\"value\":(\\d+).*", "$1"));
-	}
-
-	/** The job's latest second: equal to the count when none is missing before it. */
-	private static long lastSecond(RealInfrastructure infrastructure, String jobId) throws Exception {
-		String body = search(infrastructure, "_search?size=0", """
-				{"query":{"term":{"jobId":"%s"}},"aggs":{"last":{"max":{"field":"t"}}}}
-				""".formatted(jobId));
-		return (long) Double.parseDouble(body.replaceAll(".*\"last\":\\{\"value\":([0-9.E]+).*", "$1"));
-	}
-
-	private static String search(RealInfrastructure infrastructure, String query, String json) throws Exception {
-		HttpClient http = HttpClient.newHttpClient();
-		String base = infrastructure.elasticsearchUrl();
-		http.send(HttpRequest.newBuilder(URI.create(base + "/drivequal-samples-*/_refresh"))
-			.POST(HttpRequest.BodyPublishers.noBody())
-			.build(), HttpResponse.BodyHandlers.ofString());
-		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + "/drivequal-samples-*/" + query));
-		if (json != null) {
-			request.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json));
-		}
-		return http.send(request.build(), HttpResponse.BodyHandlers.ofString()).body();
-	}
-
-	private static int freePort() throws IOException {
-		try (ServerSocket socket = new ServerSocket(0)) {
-			return socket.getLocalPort();
-		}
 	}
 
 }

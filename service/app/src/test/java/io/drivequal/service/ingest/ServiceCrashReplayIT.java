@@ -11,15 +11,8 @@
  */
 package io.drivequal.service.ingest;
 
-import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -32,6 +25,8 @@ import io.drivequal.harness.RealInfrastructure;
 import io.drivequal.service.it.ApiClient;
 import io.drivequal.service.it.FaultFigures;
 import io.drivequal.service.it.RunnerAgents;
+import io.drivequal.service.it.ServiceJar;
+import io.drivequal.service.it.StoredSamples;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -46,24 +41,31 @@ class ServiceCrashReplayIT {
 
 	private static final int KILLS = 3;
 
+	private static final List<String> USERS = List.of("alice:SUBMITTER", "viewer:VIEWER");
+
+	private static final List<String> PROPERTIES = List.of(
+			// Small batches, one consumer: ingest of the job takes long enough to be
+			// killed in the middle of it.
+			"--spring.kafka.consumer.max-poll-records=25", "--drivequal.ingest.concurrency=1",
+			// A killed member holds its partitions until its session expires; keep that
+			// short.
+			"--spring.kafka.consumer.properties.session.timeout.ms=6000",
+			"--spring.kafka.consumer.properties.heartbeat.interval.ms=1000");
+
 	@Test
 	void killingTheServiceThreeTimesMidJobLosesAndDuplicatesNothingAndTheJobCompletes() throws Exception {
 		RealInfrastructure infrastructure = RealInfrastructure.shared();
 		String runnerId = "crash-" + UUID.randomUUID().toString().substring(0, 8);
 		Path logs = Files.createDirectories(Path.of("target", "crash-replay", runnerId));
-		// A private copy: a rebuild of target/*.jar must not pull classes from under
-		// running processes.
-		Path built = Path.of(System.getProperty("drivequal.service.jar"));
-		assertThat(built).as("the packaged service jar").exists();
-		Path jar = Files.copy(built, logs.resolve("service.jar"), StandardCopyOption.REPLACE_EXISTING);
-		int port = freePort();
+		Path jar = ServiceJar.copy(logs);
+		int port = ServiceJar.freePort();
 		ApiClient api = new ApiClient("http://127.0.0.1:" + port);
-		Process service = startService(jar, port, infrastructure, logs.resolve("service-0.log"));
+		Process service = ServiceJar.start(jar, port, infrastructure, logs.resolve("service-0.log"), USERS, PROPERTIES);
 		Process agent = RunnerAgents.start(runnerId, infrastructure.kafkaBootstrapServers(),
 				List.of("sim:enterprise-eager@7"));
 		List<Map<String, Object>> kills = new ArrayList<>();
 		try {
-			awaitHealthy(api);
+			ServiceJar.awaitHealthy(api);
 			String serial = api.awaitDriveSerial(runnerId);
 			ApiClient.Response submitted = api.submitRandomWrite(serial, runnerId, SAMPLES);
 			assertThat(submitted.status()).as(String.valueOf(submitted.body())).isEqualTo(201);
@@ -78,8 +80,8 @@ class ServiceCrashReplayIT {
 				long before = indexedAtLastKill;
 				await().atMost(Duration.ofSeconds(180))
 					.pollInterval(Duration.ofMillis(50))
-					.until(() -> count(infrastructure, jobId) > before);
-				indexedAtLastKill = count(infrastructure, jobId);
+					.until(() -> StoredSamples.count(infrastructure, jobId) > before);
+				indexedAtLastKill = StoredSamples.count(infrastructure, jobId);
 				String stateAtKill = state(api, jobId);
 				service.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
 				Map<String, Object> record = new LinkedHashMap<>();
@@ -89,15 +91,16 @@ class ServiceCrashReplayIT {
 				kills.add(record);
 				System.out.println("killed the service (SIGKILL) with " + indexedAtLastKill + " of " + SAMPLES
 						+ " samples indexed, job " + stateAtKill + "; restarting");
-				service = startService(jar, port, infrastructure, logs.resolve("service-" + kill + ".log"));
-				awaitHealthy(api);
+				service = ServiceJar.start(jar, port, infrastructure, logs.resolve("service-" + kill + ".log"), USERS,
+						PROPERTIES);
+				ServiceJar.awaitHealthy(api);
 			}
 			await().atMost(Duration.ofMinutes(5))
 				.pollInterval(Duration.ofSeconds(1))
 				.until(() -> api.get("viewer", "/api/v1/qualifications/" + jobId).body().has("verdict"));
 			JsonNode job = api.get("viewer", "/api/v1/qualifications/" + jobId).body();
-			long documents = count(infrastructure, jobId);
-			long distinctSeconds = distinctSeconds(infrastructure, jobId);
+			long documents = StoredSamples.count(infrastructure, jobId);
+			long distinctSeconds = StoredSamples.distinctSeconds(infrastructure, jobId);
 			JsonNode phase = job.get("analysis").get("phases").get(0);
 			FaultFigures figures = FaultFigures.item("1", "Service killed (SIGKILL) three times mid-job")
 				.put("jobId", jobId)
@@ -136,79 +139,12 @@ class ServiceCrashReplayIT {
 		}
 	}
 
-	private static Process startService(Path jar, int port, RealInfrastructure infrastructure, Path log)
-			throws IOException {
-		List<String> command = new ArrayList<>(List.of(
-				Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m", "-jar", jar.toString(),
-				"--server.port=" + port, "--server.address=127.0.0.1",
-				"--spring.kafka.bootstrap-servers=" + infrastructure.kafkaBootstrapServers(),
-				"--drivequal.elasticsearch.url=" + infrastructure.elasticsearchUrl(), "--drivequal.security.mode=local",
-				"--drivequal.security.users[0].name=alice", "--drivequal.security.users[0].password={noop}alice-pw",
-				"--drivequal.security.users[0].roles=SUBMITTER", "--drivequal.security.users[1].name=viewer",
-				"--drivequal.security.users[1].password={noop}viewer-pw", "--drivequal.security.users[1].roles=VIEWER",
-				// Small batches, one consumer: ingest of the job takes long enough to be
-				// killed in the middle of it.
-				"--spring.kafka.consumer.max-poll-records=25", "--drivequal.ingest.concurrency=1",
-				// A killed member holds its partitions until its session expires; keep
-				// that short.
-				"--spring.kafka.consumer.properties.session.timeout.ms=6000",
-				"--spring.kafka.consumer.properties.heartbeat.interval.ms=1000"));
-		return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-	}
-
-	private static void awaitHealthy(ApiClient api) {
-		await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(250)).ignoreExceptions().until(() -> {
-			return api.request(null, "GET", "/actuator/health", null).status() == 200;
-		});
-	}
-
 	private static String state(ApiClient api, String jobId) {
 		try {
 			return api.get("viewer", "/api/v1/qualifications/" + jobId).body().get("state").asString();
 		}
 		catch (RuntimeException ex) {
 			return "unknown (service unreachable)";
-		}
-	}
-
-	private static long count(RealInfrastructure infrastructure, String jobId) throws Exception {
-		String body = search(infrastructure, "_count?q=jobId:" + jobId, null);
-		// A 503 (the month's index just created, its shard not yet assigned) counts as
-		// nothing indexed yet, so the waits poll again instead of failing.
-		if (!body.matches(".*\"count\":\\d+.*")) {
-			return -1;
-		}
-		return Long.parseLong(body.replaceAll(".*\"count\":(\\d+).*", "$1"));
-	}
-
-	/**
-	 * Seconds of the job present at least once: equal to the count when none is
-	 * duplicated.
-	 */
-	private static long distinctSeconds(RealInfrastructure infrastructure, String jobId) throws Exception {
-		String body = search(infrastructure, "_search?size=0", """
-				{"query":{"term":{"jobId":"%s"}},
-				 "aggs":{"seconds":{"cardinality":{"field":"t","precision_threshold":40000}}}}
-				""".formatted(jobId));
-		return Long.parseLong(body.replaceAll(".*\"seconds\":\\{\"value\":(\\d+).*", "$1"));
-	}
-
-	private static String search(RealInfrastructure infrastructure, String query, String json) throws Exception {
-		HttpClient http = HttpClient.newHttpClient();
-		String base = infrastructure.elasticsearchUrl();
-		http.send(HttpRequest.newBuilder(URI.create(base + "/drivequal-samples-*/_refresh"))
-			.POST(HttpRequest.BodyPublishers.noBody())
-			.build(), HttpResponse.BodyHandlers.ofString());
-		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + "/drivequal-samples-*/" + query));
-		if (json != null) {
-			request.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json));
-		}
-		return http.send(request.build(), HttpResponse.BodyHandlers.ofString()).body();
-	}
-
-	private static int freePort() throws IOException {
-		try (ServerSocket socket = new ServerSocket(0)) {
-			return socket.getLocalPort();
 		}
 	}
 

@@ -9,11 +9,8 @@
  */
 package io.drivequal.service.webhooks;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,6 +24,7 @@ import java.util.stream.Collectors;
 import io.drivequal.harness.RealInfrastructure;
 import io.drivequal.service.it.ApiClient;
 import io.drivequal.service.it.RunnerStandIn;
+import io.drivequal.service.it.ServiceJar;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -39,19 +37,28 @@ class WebhookRestartIT {
 
 	private static final String SUBSCRIBER = "erin";
 
+	private static final List<String> USERS = List.of(SUBSCRIBER + ":SUBMITTER", "viewer:VIEWER");
+
+	private static final List<String> PROPERTIES = List.of(
+			"--drivequal.webhooks.secret-key=q0l2m1XGQ8Ww4b2qJYxv0bq5o0Wq8M4Q4t0cKx2Xh6U=",
+			"--drivequal.webhooks.destinations.allowed-networks=127.0.0.0/8", "--drivequal.webhooks.max-attempts=50",
+			"--drivequal.webhooks.initial-backoff=500ms", "--drivequal.webhooks.max-backoff=2s",
+			"--drivequal.webhooks.poll-interval=200ms", "--drivequal.webhooks.connect-timeout=1s",
+			"--drivequal.webhooks.response-timeout=2s", "--spring.kafka.consumer.properties.session.timeout.ms=6000",
+			"--spring.kafka.consumer.properties.heartbeat.interval.ms=1000");
+
 	@Test
 	void pendingDeliveriesSurviveAServiceKillAndAreDeliveredOnceEachAfterTheRestart() throws Exception {
 		RealInfrastructure infrastructure = RealInfrastructure.shared();
 		String serial = "WHR-" + UUID.randomUUID().toString().substring(0, 8);
 		Path logs = Files.createDirectories(Path.of("target", "webhook-restart", serial));
-		Path jar = Files.copy(Path.of(System.getProperty("drivequal.service.jar")), logs.resolve("service.jar"),
-				StandardCopyOption.REPLACE_EXISTING);
-		int port = freePort();
+		Path jar = ServiceJar.copy(logs);
+		int port = ServiceJar.freePort();
 		int receiverPort = WebhookReceiver.unusedPort();
 		ApiClient api = new ApiClient("http://127.0.0.1:" + port);
-		Process service = startService(jar, port, infrastructure, logs.resolve("service-0.log"));
+		Process service = ServiceJar.start(jar, port, infrastructure, logs.resolve("service-0.log"), USERS, PROPERTIES);
 		try (RunnerStandIn runner = new RunnerStandIn(infrastructure.kafkaBootstrapServers(), "runner-" + serial)) {
-			awaitHealthy(api);
+			ServiceJar.awaitHealthy(api);
 			ApiClient.Response subscribed = api.post(SUBSCRIBER, "/api/v1/webhooks",
 					"{\"url\":\"http://127.0.0.1:" + receiverPort + "/restart\"}");
 			assertThat(subscribed.status()).as(String.valueOf(subscribed.body())).isEqualTo(201);
@@ -81,8 +88,8 @@ class WebhookRestartIT {
 				Thread.sleep(2000);
 				int receivedWhileNoService = receiver.received().size();
 				assertThat(receivedWhileNoService).as("nothing is sent while no service runs").isZero();
-				service = startService(jar, port, infrastructure, logs.resolve("service-1.log"));
-				awaitHealthy(api);
+				service = ServiceJar.start(jar, port, infrastructure, logs.resolve("service-1.log"), USERS, PROPERTIES);
+				ServiceJar.awaitHealthy(api);
 				await().atMost(Duration.ofSeconds(120))
 					.pollInterval(Duration.ofMillis(250))
 					.until(() -> receiver.received()
@@ -141,43 +148,6 @@ class WebhookRestartIT {
 			.get("items")
 			.forEach(items::add);
 		return items;
-	}
-
-	private static Process startService(Path jar, int port, RealInfrastructure infrastructure, Path log)
-			throws IOException {
-		List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m",
-				"-jar", jar.toString(), "--server.port=" + port, "--server.address=127.0.0.1",
-				"--spring.kafka.bootstrap-servers=" + infrastructure.kafkaBootstrapServers(),
-				"--drivequal.elasticsearch.url=" + infrastructure.elasticsearchUrl(), "--drivequal.security.mode=local",
-				"--drivequal.security.users[0].name=" + SUBSCRIBER,
-				"--drivequal.security.users[0].password={noop}" + SUBSCRIBER + "-pw",
-				"--drivequal.security.users[0].roles=SUBMITTER", "--drivequal.security.users[1].name=viewer",
-				"--drivequal.security.users[1].password={noop}viewer-pw", "--drivequal.security.users[1].roles=VIEWER",
-				"--drivequal.webhooks.secret-key=q0l2m1XGQ8Ww4b2qJYxv0bq5o0Wq8M4Q4t0cKx2Xh6U=",
-				"--drivequal.webhooks.destinations.allowed-networks=127.0.0.0/8",
-				"--drivequal.webhooks.max-attempts=50", "--drivequal.webhooks.initial-backoff=500ms",
-				"--drivequal.webhooks.max-backoff=2s", "--drivequal.webhooks.poll-interval=200ms",
-				"--drivequal.webhooks.connect-timeout=1s", "--drivequal.webhooks.response-timeout=2s",
-				"--spring.kafka.consumer.properties.session.timeout.ms=6000",
-				"--spring.kafka.consumer.properties.heartbeat.interval.ms=1000");
-		return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-	}
-
-	/**
-	 * Within the harness's start bound: a service starts as slowly as the machine is
-	 * busy.
-	 */
-	private static void awaitHealthy(ApiClient api) {
-		await().atMost(Duration.ofSeconds(Math.max(180, Long.getLong("drivequal.it.startTimeoutS", 180))))
-			.pollInterval(Duration.ofMillis(250))
-			.ignoreExceptions()
-			.until(() -> api.request(null, "GET", "/actuator/health", null).status() == 200);
-	}
-
-	private static int freePort() throws IOException {
-		try (ServerSocket socket = new ServerSocket(0)) {
-			return socket.getLocalPort();
-		}
 	}
 
 }
