@@ -112,6 +112,7 @@ class AuthorizationMatrixIT {
 			Map.entry("POST /api/v1/campaigns/{id}/rerun", Caller.SUBMITTER),
 			Map.entry("GET /api/v1/campaigns/{id}/results.json", Caller.VIEWER),
 			Map.entry("GET /api/v1/campaigns/{id}/compare", Caller.VIEWER),
+			Map.entry("GET /api/v1/campaigns/{id}/latency", Caller.VIEWER),
 			Map.entry("GET /api/v1/campaigns/{id}/results.csv", Caller.VIEWER),
 			Map.entry("GET /ui/campaigns", Caller.ANONYMOUS), Map.entry("GET /ui/campaigns/{id}", Caller.ANONYMOUS),
 			// The audit trail: admins only, reads included.
