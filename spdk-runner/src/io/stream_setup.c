@@ -34,8 +34,16 @@ static int stream_placement_check(const struct dq_io_engine *engine, const struc
 	if (!dq_io_engine_has(engine, DQ_ENGINE_PLACES_WRITES)) {
 		snprintf(why, why_len,
 			 "stream %s: placementHandle %u: the %s engine cannot send the FDP "
-			 "placement directive (the sim engine can)",
+			 "placement directive (the sim and uring engines can)",
 			 name, s->placement_handle, engine->ops->name);
+		return -ENOTSUP;
+	}
+	if (target->fdp_handles == 0 && fdp->available) {
+		snprintf(
+			why, why_len,
+			"stream %s: placementHandle %u: the drive's Flexible Data Placement is not "
+			"usable: %s",
+			name, s->placement_handle, fdp->detail);
 		return -ENOTSUP;
 	}
 	if (target->fdp_handles == 0) {
