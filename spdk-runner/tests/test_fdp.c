@@ -51,7 +51,7 @@ static void test_configs(struct test_ctx *t)
 	int rc;
 
 	/* What QEMU 10 answers for fdp.nrg=2, fdp.nruh=8, fdp.runs=96M: one configuration. */
-	first = put_config(log + 16, 0x80u | 1u, 2, 8, 127, 100663296ull);
+	first = put_config(log + 16, 0x80u | 2u, 2, 8, 127, 100663296ull);
 	put_le(log, 0, 2); /* NUMFDPC: 0-based, one configuration */
 	log[2] = 0; /* version */
 	put_le(log + 4, 16 + first, 4); /* SIZE */
@@ -62,7 +62,7 @@ static void test_configs(struct test_ctx *t)
 	CHECK(t,
 	      config.configurations == 1 && config.reclaim_groups == 2 &&
 		      config.reclaim_unit_handles == 8 && config.max_placement_ids == 128 &&
-		      config.reclaim_unit_bytes == 100663296ull && config.rgif == 1 &&
+		      config.reclaim_unit_bytes == 100663296ull && config.rgif == 2 &&
 		      !config.volatile_write_cache,
 	      "decoded: %u configs, %u groups, %u handles, %u pids, %llu bytes, rgif %u",
 	      config.configurations, config.reclaim_groups, config.reclaim_unit_handles,
@@ -72,15 +72,16 @@ static void test_configs(struct test_ctx *t)
 	      strcmp(described, "2 reclaim groups, 8 reclaim unit handles, reclaim unit 100663296 "
 				"bytes (configuration 0 of 1)") == 0,
 	      "described: %s", described);
-	/* The placement identifier: the reclaim group in the top RGIF bits, the handle below. */
+	/* The placement identifier: the reclaim group in the top RGIF bits (QEMU: 2 bits for 2
+	 * groups, so its second group's handles are 16384 + handle), the handle below. */
 	CHECK(t, dq_nvme_fdp_placement_id(&config, 0, 5) == 5, "rg 0 handle 5");
-	CHECK(t, dq_nvme_fdp_placement_id(&config, 1, 5) == 0x8005, "rg 1 handle 5: %#x",
+	CHECK(t, dq_nvme_fdp_placement_id(&config, 1, 5) == 0x4005, "rg 1 handle 5: %#x",
 	      dq_nvme_fdp_placement_id(&config, 1, 5));
 	config.rgif = 0;
 	CHECK(t, dq_nvme_fdp_placement_id(&config, 0, 7) == 7, "rgif 0: the handle alone");
 
 	/* Two configurations: the second one found by walking DSZE, with FDPVWC set. */
-	second = put_config(log + 16 + first, 0x80u | 0x10u | 2u, 4, 2, 3, 1u << 30);
+	second = put_config(log + 16 + first, 0x80u | 0x10u | 3u, 4, 2, 3, 1u << 30);
 	put_le(log, 1, 2);
 	put_le(log + 4, 16 + first + second, 4);
 	memset(&config, 0, sizeof(config));
@@ -89,7 +90,7 @@ static void test_configs(struct test_ctx *t)
 	      rc == 0 && config.index == 1 && config.configurations == 2 &&
 		      config.reclaim_groups == 4 && config.reclaim_unit_handles == 2 &&
 		      config.max_placement_ids == 4 && config.reclaim_unit_bytes == (1ull << 30) &&
-		      config.rgif == 2 && config.volatile_write_cache,
+		      config.rgif == 3 && config.volatile_write_cache,
 	      "second configuration: rc %d, %u groups, %u handles", rc, config.reclaim_groups,
 	      config.reclaim_unit_handles);
 

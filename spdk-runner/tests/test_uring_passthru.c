@@ -29,7 +29,7 @@ int main(void)
 	memset(&engine, 0, sizeof(engine));
 	engine.lba_bytes = 4096;
 	engine.kdev.nsid = 1;
-	engine.kdev.fdp.config.rgif = 1; /* QEMU 10 with 2 reclaim groups */
+	engine.kdev.fdp.config.rgif = 2; /* QEMU 10 with 2 reclaim groups */
 	uring_passthru_cmd(&engine, &io, &cmd);
 	CHECK(&t, cmd.opcode == 0x01 && cmd.nsid == 1, "Write to nsid 1: %#x %u", cmd.opcode,
 	      cmd.nsid);
