@@ -165,32 +165,40 @@ uint32_t dq_nvme_fdp_probe(int fd, uint16_t endgid, struct dq_capabilities *caps
 	return out->reclaim_unit_handles;
 }
 
-int dq_nvme_fdp_read_stats(int fd, uint16_t endgid, struct dq_nvme_fdp_stats *stats,
-			   uint32_t *host_events, uint32_t *controller_events, char *err,
-			   size_t err_len)
+void dq_nvme_fdp_read(int fd, uint16_t endgid, struct dq_smart_snapshot *smart)
 {
+	struct dq_nvme_fdp_stats stats;
+	char err[200];
 	uint8_t *log;
 	int rc;
 
 	if (posix_memalign((void **)&log, 4096, 4096) != 0) {
-		return -ENOMEM;
+		return;
 	}
 	rc = dq_nvme_get_log_scoped(fd, DQ_NVME_LOG_FDP_STATISTICS, 0, endgid, 0, log,
-				    DQ_NVME_FDP_STATS_BYTES, err, err_len);
-	if (rc == 0) {
-		dq_nvme_fdp_stats_parse(log, stats);
+				    DQ_NVME_FDP_STATS_BYTES, err, sizeof(err));
+	if (rc != 0) {
+		smart->has_fdp_reason = true;
+		snprintf(smart->fdp_reason, sizeof(smart->fdp_reason),
+			 "FDP is enabled but its statistics are unread: %s", err);
+		free(log);
+		return;
 	}
-	if (rc == 0 && host_events != NULL) {
-		rc = dq_nvme_get_log_scoped(fd, DQ_NVME_LOG_FDP_EVENTS, FDP_EVENTS_HOST, endgid, 0,
-					    log, DQ_NVME_FDP_EVENTS_HEADER_BYTES, err, err_len);
-		*host_events = rc == 0 ? dq_nvme_fdp_events_count(log) : 0;
+	dq_nvme_fdp_stats_parse(log, &stats);
+	smart->has_fdp = true;
+	smart->fdp.host_bytes_written = stats.host_bytes_written;
+	smart->fdp.media_bytes_written = stats.media_bytes_written;
+	smart->fdp.media_bytes_erased = stats.media_bytes_erased;
+	/* the events' counts where the drive answers; a drive that keeps none says so by an error */
+	if (dq_nvme_get_log_scoped(fd, DQ_NVME_LOG_FDP_EVENTS, FDP_EVENTS_HOST, endgid, 0, log,
+				   DQ_NVME_FDP_EVENTS_HEADER_BYTES, err, sizeof(err)) == 0) {
+		smart->fdp.has_host_events = true;
+		smart->fdp.host_events = dq_nvme_fdp_events_count(log);
 	}
-	if (rc == 0 && controller_events != NULL) {
-		rc = dq_nvme_get_log_scoped(fd, DQ_NVME_LOG_FDP_EVENTS, FDP_EVENTS_CONTROLLER,
-					    endgid, 0, log, DQ_NVME_FDP_EVENTS_HEADER_BYTES, err,
-					    err_len);
-		*controller_events = rc == 0 ? dq_nvme_fdp_events_count(log) : 0;
+	if (dq_nvme_get_log_scoped(fd, DQ_NVME_LOG_FDP_EVENTS, FDP_EVENTS_CONTROLLER, endgid, 0,
+				   log, DQ_NVME_FDP_EVENTS_HEADER_BYTES, err, sizeof(err)) == 0) {
+		smart->fdp.has_controller_events = true;
+		smart->fdp.controller_events = dq_nvme_fdp_events_count(log);
 	}
 	free(log);
-	return rc;
 }

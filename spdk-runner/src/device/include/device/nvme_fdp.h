@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "contract/capabilities.h"
+#include "contract/msg_common.h"
 
 #define DQ_NVME_LOG_FDP_CONFIGURATIONS 0x20
 #define DQ_NVME_LOG_FDP_STATISTICS 0x22
@@ -81,10 +82,8 @@ void dq_nvme_fdp_describe(const struct dq_nvme_fdp_config *config, char *out, si
 uint32_t dq_nvme_fdp_probe(int fd, uint16_t endgid, struct dq_capabilities *caps,
 			   struct dq_nvme_fdp_config *out);
 
-/* Read the FDP Statistics log (and the host and controller event counts) of endgid: 0 or -errno,
- * err saying why. events may be NULL. */
-int dq_nvme_fdp_read_stats(int fd, uint16_t endgid, struct dq_nvme_fdp_stats *stats,
-			   uint32_t *host_events, uint32_t *controller_events, char *err,
-			   size_t err_len);
+/* Read the FDP Statistics log and the FDP Events log's host and controller event counts of
+ * endgid into smart->fdp, or why not into smart->fdp_reason. */
+void dq_nvme_fdp_read(int fd, uint16_t endgid, struct dq_smart_snapshot *smart);
 
 #endif /* DRIVEQUAL_NVME_FDP_H */
