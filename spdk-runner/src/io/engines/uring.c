@@ -201,6 +201,13 @@ static int uring_open(const struct dq_io_engine_open_args *args, void **data,
 	}
 	if (rc == 0) {
 		rc = ring_init(engine, options, args->queue_depth, err, err_len);
+		if (rc == -EINVAL && engine->ng_fd >= 0) {
+			/* a kernel without 128-byte SQEs: no placed writes, everything else */
+			uring_passthru_unavailable(engine, target,
+						   "this kernel's io_uring has no 128-byte SQEs "
+						   "(NVMe passthrough needs Linux 5.19+)");
+			rc = ring_init(engine, options, args->queue_depth, err, err_len);
+		}
 	}
 	if (rc != 0) {
 		uring_close(engine);

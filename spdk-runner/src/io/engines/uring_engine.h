@@ -68,6 +68,10 @@ struct nvme_uring_cmd;
 int uring_passthru_open(struct uring_engine *engine, struct dq_device_target *target,
 			bool writable);
 void uring_passthru_close(struct uring_engine *engine);
+/* Placed writes cannot be sent after all: close the generic device, target's fdp_handles 0, its
+ * fdp detail saying why. */
+void uring_passthru_unavailable(struct uring_engine *engine, struct dq_device_target *target,
+				const char *why);
 int uring_passthru_queue(struct uring_engine *engine, const struct dq_io *io);
 int32_t uring_passthru_result(int32_t res);
 /* The NVMe Write command of a placed io (for tests: DTYPE, DSPEC, SLBA, NLB). */

@@ -29,11 +29,21 @@ static int generic_path(const char *sysname, char *out, size_t out_len)
 	return 0;
 }
 
-int uring_passthru_open(struct uring_engine *engine, struct dq_device_target *target, bool writable)
+void uring_passthru_unavailable(struct uring_engine *engine, struct dq_device_target *target,
+				const char *why)
 {
 	struct dq_capability_state *fdp = &target->capabilities.items[DQ_CAPABILITY_FDP];
-	char path[96];
-	size_t used;
+	size_t used = strlen(fdp->detail);
+
+	/* FDP stays in the inventory; a placed write is refused, saying why */
+	uring_passthru_close(engine);
+	target->fdp_handles = 0;
+	snprintf(fdp->detail + used, sizeof(fdp->detail) - used, "; placed writes: %s", why);
+}
+
+int uring_passthru_open(struct uring_engine *engine, struct dq_device_target *target, bool writable)
+{
+	char path[96], why[160];
 	int rc;
 
 	engine->ng_fd = -1;
@@ -47,12 +57,9 @@ int uring_passthru_open(struct uring_engine *engine, struct dq_device_target *ta
 		rc = engine->ng_fd < 0 ? -errno : 0;
 	}
 	if (rc != 0) {
-		/* FDP stays in the inventory; a placed write is refused, saying why */
-		target->fdp_handles = 0;
-		used = strlen(fdp->detail);
-		snprintf(fdp->detail + used, sizeof(fdp->detail) - used,
-			 "; placed writes need %s: %s", rc == -ENODEV ? engine->kdev.sysname : path,
-			 strerror(-rc));
+		snprintf(why, sizeof(why), "they need %s: %s",
+			 rc == -ENODEV ? engine->kdev.sysname : path, strerror(-rc));
+		uring_passthru_unavailable(engine, target, why);
 	}
 	return 0;
 }
