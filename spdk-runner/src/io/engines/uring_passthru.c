@@ -41,6 +41,25 @@ void uring_passthru_unavailable(struct uring_engine *engine, struct dq_device_ta
 	snprintf(fdp->detail + used, sizeof(fdp->detail) - used, "; placed writes: %s", why);
 }
 
+/* The largest transfer the kernel sends the drive in one command (max_hw_sectors_kb), or 0. */
+static uint32_t max_transfer_bytes(const char *sysname)
+{
+	char path[160];
+	unsigned long kb = 0;
+	FILE *file;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/queue/max_hw_sectors_kb", sysname);
+	file = fopen(path, "r");
+	if (file == NULL) {
+		return 0;
+	}
+	if (fscanf(file, "%lu", &kb) != 1) {
+		kb = 0;
+	}
+	fclose(file);
+	return kb > UINT32_MAX / 1024 ? 0 : (uint32_t)kb * 1024u;
+}
+
 int uring_passthru_open(struct uring_engine *engine, struct dq_device_target *target, bool writable)
 {
 	char path[96], why[160];
@@ -51,6 +70,7 @@ int uring_passthru_open(struct uring_engine *engine, struct dq_device_target *ta
 		return 0; /* nothing to place (a read-only job writes nothing) */
 	}
 	engine->lba_bytes = target->device.lba_size_bytes;
+	target->max_placed_write_bytes = max_transfer_bytes(engine->kdev.sysname);
 	rc = generic_path(engine->kdev.sysname, path, sizeof(path));
 	if (rc == 0) {
 		engine->ng_fd = open(path, O_RDWR | O_CLOEXEC);

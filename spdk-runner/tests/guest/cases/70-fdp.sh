@@ -7,8 +7,8 @@
 # handle's reclaim unit and none in the others (handle 0 takes unplaced writes); the FDP
 # Statistics log's host and media bytes grow by exactly what was written. QEMU has no garbage
 # collection, so media bytes = host bytes (WAF 1) by construction: this proves the plumbing, the
-# simulator the write amplification. A handle out of range, and placement on the main drive (no
-# FDP), are refused before any write.
+# simulator the write amplification. A handle out of range, a placed write larger than one NVMe
+# command carries, and placement on the main drive (no FDP) are refused before any write.
 source "$(dirname "$0")/lib.sh"
 
 command -v nvme >/dev/null || fail "nvme-cli is not installed: run .ci/install-guest-tools"
@@ -62,11 +62,18 @@ grep -h "out of range" "$SCRATCH"/refused-invalid-command-*.jsonl.err | tail -1 
 	grep -q "placementHandle 8 is out of range: the drive has 8 reclaim unit handles (0..7)" ||
 	fail "the refusal names the range"
 rm -f "$SCRATCH"/refused-invalid-command-*
+# NVMe passthrough is not split as the block layer splits IOs: a write larger than the drive's
+# largest transfer (max_hw_sectors_kb) is refused before any IO rather than failed by the kernel.
+expect_refused invalid-command "$FDP_DEV" --runtime 1 --allowlist "$allow" --serial "$FDP_SERIAL" \
+	--stream name=big,rw=write,bs=2m,iodepth=1,fdp_pli=1
+grep -h "placementHandle 1: a 2097152-byte write is larger than the $(($(cat /sys/block/$(basename "$FDP_DEV")/queue/max_hw_sectors_kb) * 1024)) bytes" \
+	"$SCRATCH"/refused-invalid-command-*.jsonl.err || fail "the refusal names the largest transfer"
+rm -f "$SCRATCH"/refused-invalid-command-*
 expect_refused invalid-command "$DEV" --runtime 1 --allowlist "$allow" --serial "$NVME_SERIAL" \
 	--stream name=hot,rw=randwrite,bs=4k,iodepth=8,fdp_pli=0
 grep -q "the drive has no Flexible Data Placement (Identify Controller: CTRATT bit 19 clear" \
 	"$SCRATCH"/refused-invalid-command-*.jsonl.err || fail "the refusal names the missing FDP"
-figure refusals 2
+figure refusals 3
 
 # 3. Placed writes: two streams, handles 1 and 2, paced so neither fills its 96 MiB reclaim unit
 # (24,576 blocks: RUAMW then counts down without a new unit).
@@ -128,4 +135,4 @@ events=$(nvme fdp events "$FDP_CTRL" -e "$ENDGID" -o json | jq -c . || true)
 echo "nvme fdp events (host): $events"
 figure fdpHostEvents "$(jq -r '.n // 0' <<<"$events" 2>/dev/null || echo 0)"
 echo "ok FDP: inventory '$(jq -r .detail <<<"$fdp")' as nvme-cli reads it; $hot hot writes in handle 1, $cold cold in handle 2, none elsewhere;" \
-	"FDP stats host and media bytes +$written each (WAF 1: QEMU has no GC), the runner's snapshots and $readings health readings agreeing; 2 refusals before any write"
+	"FDP stats host and media bytes +$written each (WAF 1: QEMU has no GC), the runner's snapshots and $readings health readings agreeing; 3 refusals before any write"
