@@ -238,6 +238,18 @@ elseif(CASE STREQUAL "run")
 		--stream name=cold,rw=randwrite,bs=4k,iodepth=2,offset=10%,size=90%,fdp_pli=0)
 	expect_status(0)
 	expect_contains(out "\"type\":\"phase-completed\"")
+	# a drive with FDP: its statistics in the SMART snapshots (from 0 before the first write);
+	# a drive without: none
+	run_runner(ARGS run --engine sim --filename sim:test-fdp-enterprise --runtime 1 --smart
+		--output-format json --stream name=hot,rw=randwrite,bs=4k,iodepth=8,size=10%,fdp_pli=1)
+	expect_status(0)
+	expect_contains(out "\"when\":\"before\",\"smart\"")
+	expect_contains(out "\"fdp\":{\"hostBytesWritten\":0,\"mediaBytesWritten\":0,\"mediaBytesErased\":0}")
+	run_runner(ARGS run --engine sim --filename sim:test-client-7pct --runtime 1 --smart
+		--output-format json --rw randwrite --bs 4k --iodepth 8)
+	expect_status(0)
+	expect_contains(out "\"type\":\"smart-snapshot\"")
+	expect_lacks(out "\"fdp\":")
 elseif(CASE STREQUAL "power-cycle")
 	# The contract's power-cycle vector on simulated drives: protection passes with nothing lost,
 	# a drive acknowledging flushes it does not keep fails; no power driver is refused before the

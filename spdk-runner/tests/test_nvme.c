@@ -372,7 +372,7 @@ static void test_capabilities(struct test_ctx *t)
 	/* Identify refused for want of CAP_SYS_ADMIN: every admin capability says so, not deallocate. */
 	memset(&caps, 0, sizeof(caps));
 	dq_nvme_probe_capabilities(-1, 1, NULL, -EACCES, "Identify Controller: Permission denied",
-				   false, &caps);
+				   false, &caps, NULL);
 	for (i = DQ_CAPABILITY_FORMAT; i < DQ_CAPABILITY_COUNT; i++) {
 		const char *expected = i == DQ_CAPABILITY_DEALLOCATE ?
 					       "not probed" :

@@ -337,12 +337,46 @@ static const char *const smart_keys[] = { "available",
 					  "ocpReason",
 					  "latencyMonitor",
 					  "latencyMonitorReason",
+					  "fdp",
+					  "fdpReason",
 					  NULL };
+
+static const char *const fdp_keys[] = { "hostBytesWritten", "mediaBytesWritten", "mediaBytesErased",
+					"hostEvents",	    "controllerEvents",	 NULL };
+
+static void fdp_decode(struct dq_jctx *ctx, const struct dq_jpath *path, struct json_object *obj,
+		       struct dq_smart_fdp *fdp)
+{
+	dq_json_check_keys(ctx, path, obj, fdp_keys, NULL);
+	dq_json_u64(ctx, path, obj, "hostBytesWritten", true, 0, INT64_MAX,
+		    &fdp->host_bytes_written, NULL);
+	dq_json_u64(ctx, path, obj, "mediaBytesWritten", true, 0, INT64_MAX,
+		    &fdp->media_bytes_written, NULL);
+	dq_json_u64(ctx, path, obj, "mediaBytesErased", true, 0, INT64_MAX,
+		    &fdp->media_bytes_erased, NULL);
+	dq_json_u64(ctx, path, obj, "hostEvents", false, 0, INT64_MAX, &fdp->host_events,
+		    &fdp->has_host_events);
+	dq_json_u64(ctx, path, obj, "controllerEvents", false, 0, INT64_MAX,
+		    &fdp->controller_events, &fdp->has_controller_events);
+}
+
+static void fdp_encode(struct dq_jbuild *b, struct json_object *obj, const struct dq_smart_fdp *fdp)
+{
+	dq_jb_u64(b, obj, "hostBytesWritten", fdp->host_bytes_written);
+	dq_jb_u64(b, obj, "mediaBytesWritten", fdp->media_bytes_written);
+	dq_jb_u64(b, obj, "mediaBytesErased", fdp->media_bytes_erased);
+	if (fdp->has_host_events) {
+		dq_jb_u64(b, obj, "hostEvents", fdp->host_events);
+	}
+	if (fdp->has_controller_events) {
+		dq_jb_u64(b, obj, "controllerEvents", fdp->controller_events);
+	}
+}
 
 int dq_smart_snapshot_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
 			     struct json_object *obj, struct dq_smart_snapshot *s)
 {
-	struct json_object *ocp, *monitor;
+	struct json_object *ocp, *monitor, *fdp;
 
 	memset(s, 0, sizeof(*s));
 	dq_json_check_keys(ctx, path, obj, smart_keys, NULL);
@@ -391,6 +425,13 @@ int dq_smart_snapshot_decode(struct dq_jctx *ctx, const struct dq_jpath *path,
 	dq_json_str(ctx, path, obj, "latencyMonitorReason", false, DQ_STR_ANY, 1,
 		    DQ_REASON_MAX_CHARS, s->latency_monitor_reason,
 		    sizeof(s->latency_monitor_reason), &s->has_latency_monitor_reason);
+	dq_json_object(ctx, path, obj, "fdp", false, &fdp);
+	if (ctx->rc == 0 && fdp != NULL) {
+		s->has_fdp = true;
+		fdp_decode(ctx, DQ_JPATH_KEY(path, "fdp"), fdp, &s->fdp);
+	}
+	dq_json_str(ctx, path, obj, "fdpReason", false, DQ_STR_ANY, 1, DQ_REASON_MAX_CHARS,
+		    s->fdp_reason, sizeof(s->fdp_reason), &s->has_fdp_reason);
 	return ctx->rc;
 }
 
@@ -480,5 +521,11 @@ void dq_smart_snapshot_encode(struct dq_jbuild *b, struct json_object *obj,
 	if (s->has_latency_monitor_reason) {
 		dq_jb_str(b, obj, "latencyMonitorReason", s->latency_monitor_reason,
 			  sizeof(s->latency_monitor_reason));
+	}
+	if (s->has_fdp) {
+		fdp_encode(b, dq_jb_object(b, obj, "fdp"), &s->fdp);
+	}
+	if (s->has_fdp_reason) {
+		dq_jb_str(b, obj, "fdpReason", s->fdp_reason, sizeof(s->fdp_reason));
 	}
 }

@@ -353,7 +353,8 @@ static int identify_block(int fd, const struct stat *st, struct dq_device_target
 		dq_nvme_probe_capabilities(fd, kdev->nsid,
 					   kdev->identified ? &kdev->controller : NULL,
 					   kdev->identify_rc, kdev->identify_error, single,
-					   &target->capabilities);
+					   &target->capabilities, &kdev->fdp);
+		target->fdp_handles = kdev->fdp.handles;
 	} else {
 		kdev->kind = DQ_KDEV_BLOCK;
 		identify_other(sys, target);

@@ -243,8 +243,8 @@ int dq_nvme_identify_controller(int fd, struct dq_nvme_controller *controller, c
 	return rc;
 }
 
-int dq_nvme_get_log(int fd, uint8_t log_id, uint32_t nsid, void *buf, uint32_t len, char *err,
-		    size_t err_len)
+int dq_nvme_get_log_scoped(int fd, uint8_t log_id, uint8_t lsp, uint16_t lsi, uint32_t nsid,
+			   void *buf, uint32_t len, char *err, size_t err_len)
 {
 	struct nvme_admin_cmd cmd = { 0 };
 	uint32_t numd = len / 4 - 1; /* dwords, 0-based */
@@ -255,10 +255,16 @@ int dq_nvme_get_log(int fd, uint8_t log_id, uint32_t nsid, void *buf, uint32_t l
 	cmd.nsid = nsid;
 	cmd.addr = (uint64_t)(uintptr_t)buf;
 	cmd.data_len = len;
-	cmd.cdw10 = log_id | (numd & 0xffffu) << 16;
-	cmd.cdw11 = numd >> 16;
+	cmd.cdw10 = log_id | (uint32_t)(lsp & 0x7fu) << 8 | (numd & 0xffffu) << 16;
+	cmd.cdw11 = numd >> 16 | (uint32_t)lsi << 16;
 	snprintf(what, sizeof(what), "Get Log Page %02Xh", log_id);
 	return admin(fd, &cmd, what, err, err_len);
+}
+
+int dq_nvme_get_log(int fd, uint8_t log_id, uint32_t nsid, void *buf, uint32_t len, char *err,
+		    size_t err_len)
+{
+	return dq_nvme_get_log_scoped(fd, log_id, 0, 0, nsid, buf, len, err, err_len);
 }
 
 int dq_nvme_set_latency_monitor(int fd, const struct dq_latency_monitor_config *config, char *err,

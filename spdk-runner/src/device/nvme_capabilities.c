@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "device/nvme_admin.h"
+#include "device/nvme_fdp.h"
 
 #define NVME_FEATURE_VOLATILE_WRITE_CACHE 0x06
-#define NVME_FEATURE_FDP 0x1d
 
 uint32_t dq_nvme_purge_methods(const struct dq_nvme_controller *controller)
 {
@@ -208,7 +208,7 @@ static void probe_setting(int fd, struct dq_capabilities *caps, enum dq_capabili
 
 void dq_nvme_probe_capabilities(int fd, uint32_t nsid, const struct dq_nvme_controller *controller,
 				int identify_rc, const char *identify_err, bool single_namespace,
-				struct dq_capabilities *caps)
+				struct dq_capabilities *caps, struct dq_nvme_fdp_probe *fdp)
 {
 	struct dq_nvme_namespace ns = { 0 };
 	char err[200];
@@ -227,9 +227,14 @@ void dq_nvme_probe_capabilities(int fd, uint32_t nsid, const struct dq_nvme_cont
 	probe_logs(fd, caps);
 	probe_setting(fd, caps, DQ_CAPABILITY_VOLATILE_WRITE_CACHE,
 		      NVME_FEATURE_VOLATILE_WRITE_CACHE, 0, 0);
-	if (caps->items[DQ_CAPABILITY_FDP].available) {
+	if (caps->items[DQ_CAPABILITY_FDP].available && fdp != NULL) {
 		if (dq_nvme_identify_namespace(fd, nsid, &ns, err, sizeof(err)) == 0) {
-			probe_setting(fd, caps, DQ_CAPABILITY_FDP, NVME_FEATURE_FDP, 0, ns.endgid);
+			fdp->endgid = ns.endgid;
+			fdp->handles = dq_nvme_fdp_probe(fd, ns.endgid, caps, &fdp->config);
+		} else {
+			dq_capability_have(caps, DQ_CAPABILITY_FDP,
+					   "CTRATT bit 19 set; its endurance group unknown: %s",
+					   err);
 		}
 	}
 }

@@ -34,8 +34,16 @@ static int stream_placement_check(const struct dq_io_engine *engine, const struc
 	if (!dq_io_engine_has(engine, DQ_ENGINE_PLACES_WRITES)) {
 		snprintf(why, why_len,
 			 "stream %s: placementHandle %u: the %s engine cannot send the FDP "
-			 "placement directive (the sim engine can)",
+			 "placement directive (the sim and uring engines can)",
 			 name, s->placement_handle, engine->ops->name);
+		return -ENOTSUP;
+	}
+	if (target->fdp_handles == 0 && fdp->available) {
+		snprintf(
+			why, why_len,
+			"stream %s: placementHandle %u: the drive's Flexible Data Placement is not "
+			"usable: %s",
+			name, s->placement_handle, fdp->detail);
 		return -ENOTSUP;
 	}
 	if (target->fdp_handles == 0) {
@@ -52,6 +60,25 @@ static int stream_placement_check(const struct dq_io_engine *engine, const struc
 			 "unit handles (0..%u)",
 			 name, s->placement_handle, target->fdp_handles, target->fdp_handles - 1);
 		return -ERANGE;
+	}
+	if (target->max_placed_write_bytes != 0) {
+		uint32_t largest = s->block_size_bytes;
+		size_t i;
+
+		for (i = 0; i < s->split_count; i++) {
+			largest = s->split[i].block_size_bytes > largest ?
+					  s->split[i].block_size_bytes :
+					  largest;
+		}
+		if (largest > target->max_placed_write_bytes) {
+			snprintf(
+				why, why_len,
+				"stream %s: placementHandle %u: a %u-byte write is larger than the "
+				"%u bytes one placed NVMe write can carry on this drive (its largest "
+				"transfer)",
+				name, s->placement_handle, largest, target->max_placed_write_bytes);
+			return -EINVAL;
+		}
 	}
 	return 0;
 }

@@ -31,6 +31,10 @@ SKIP_CODE=77
 NVME_SERIAL=DRIVEQUAL-QEMU-0001
 NVME_BYTES=$((64 * 1024 * 1024))
 NVME_LBA_BYTES=4096
+# A second controller, only in a boot that runs the fdp case: Flexible Data Placement (NVMe TP4146)
+# in its own subsystem (2 reclaim groups, 8 reclaim unit handles of 96 MiB), found by its serial.
+FDP_SERIAL=DRIVEQUAL-QEMU-FDP1
+FDP_BYTES=$((64 * 1024 * 1024))
 
 say() { echo "guest: $*"; }
 
@@ -48,7 +52,7 @@ missing_reason() {
 	[ -f "$GUEST_KERNEL" ] || { echo "the guest kernel $GUEST_KERNEL is missing: run .ci/install-guest-tools"; return; }
 	[ -x "$GUEST_VNG_BIN/vng" ] || { echo "virtme-ng is missing: run .ci/install-guest-tools"; return; }
 	local tool
-	for tool in busybox jq mkfs.ext4 sfdisk wipefs modprobe sha256sum; do
+	for tool in busybox jq mkfs.ext4 sfdisk wipefs modprobe sha256sum nvme; do
 		command -v "$tool" >/dev/null || { echo "$tool is not installed: run .ci/install-guest-tools"; return; }
 	done
 	# virtme-ng's init names the guest command's virtio-serial ports through udev; without it
@@ -73,6 +77,7 @@ check_or_leave() {
 }
 
 # boot DIR IMAGE WITH_IOMMU CMD...: one guest; its console goes to DIR/console.log and stdout.
+# GUEST_FDP=yes adds the FDP controller (its namespace on IMAGE-fdp).
 boot() {
 	local dir=$1 image=$2 iommu=$3
 	shift 3
@@ -83,6 +88,15 @@ boot() {
 	local qemu_opts="-drive file=$image,if=none,id=dqnvme,format=raw,discard=unmap"
 	qemu_opts+=" -device nvme,id=dqctrl,serial=$NVME_SERIAL,drive=dqnvme,ocp=on"
 	qemu_opts+=",logical_block_size=$NVME_LBA_BYTES,physical_block_size=$NVME_LBA_BYTES"
+	if [ "${GUEST_FDP:-no}" = yes ]; then
+		rm -f "$image-fdp"
+		truncate -s "$FDP_BYTES" "$image-fdp"
+		qemu_opts+=" -drive file=$image-fdp,if=none,id=dqfdpnvme,format=raw,discard=unmap"
+		qemu_opts+=" -device nvme-subsys,id=dqfdpsubsys,nqn=drivequal-fdp,fdp=on,fdp.nruh=8,fdp.nrg=2,fdp.runs=96M"
+		qemu_opts+=" -device nvme,id=dqfdpctrl,serial=$FDP_SERIAL,subsys=dqfdpsubsys"
+		qemu_opts+=" -device nvme-ns,drive=dqfdpnvme,bus=dqfdpctrl,nsid=1,fdp.ruhs=0-7"
+		qemu_opts+=",logical_block_size=$NVME_LBA_BYTES,physical_block_size=$NVME_LBA_BYTES"
+	fi
 	# A socket's path must fit in 108 bytes, which a deep checkout would not: the socket lives in
 	# a short temporary directory, DIR/qmp.sock links to it.
 	local qmp_dir
@@ -104,6 +118,7 @@ boot() {
 		tee "$dir/console.log"
 	local status=${PIPESTATUS[0]}
 	rm -rf "$qmp_dir" "$dir/qmp.sock"
+	rm -f "$image-fdp"
 	return "$status"
 }
 
@@ -117,6 +132,7 @@ write_env() {
 		printf 'NVME_SERIAL=%q\nNVME_BYTES=%q\nNVME_LBA_BYTES=%q\n' "$NVME_SERIAL" "$NVME_BYTES" "$NVME_LBA_BYTES"
 		printf 'GUEST_RANDWRITE_S=%q\n' "${GUEST_RANDWRITE_S:-20}"
 		printf 'SPDK_RUNNER=%q\n' "${DRIVEQUAL_SPDK_RUNNER:-}"
+		printf 'FDP_SERIAL=%q\nFDP_BYTES=%q\nFDP_ATTACHED=%q\n' "$FDP_SERIAL" "$FDP_BYTES" "${GUEST_FDP:-no}"
 	} >"$dir/guest.env"
 }
 
@@ -139,6 +155,8 @@ cmd_cases() {
 	if [[ " ${wanted[*]} " == *" spdk-pcie "* ]] && [ -n "${DRIVEQUAL_SPDK_RUNNER:-}" ]; then
 		iommu=yes
 	fi
+	GUEST_FDP=no
+	[[ " ${wanted[*]} " == *" fdp "* ]] && GUEST_FDP=yes
 	write_env "$out"
 	printf '%s\n' "${wanted[@]}" >"$out/cases.txt"
 	started=$(date +%s.%N)

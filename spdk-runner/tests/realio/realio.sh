@@ -267,6 +267,31 @@ case_io_error() {
 	echo "ok a real IO error fails the job with io-error"
 }
 
+# A placed write (FDP) through the uring engine on what has no FDP (a file, a loop device): refused
+# before any IO, naming why, the target's bytes unchanged. The placed path itself runs on the
+# emulated NVMe controller (tests/guest/cases/70-fdp.sh).
+case_refuse_placement() {
+	local file allow serial
+	start_case refuse-placement
+	file=$(new_file disk.img 32M)
+	dd if=/dev/urandom of="$file" bs=1M count=32 conv=notrunc status=none
+	allow="$CASE_DIR/allow.json"
+	allow_address "$allow" "$file"
+	expect_refused invalid-command "$file" --runtime 1 --allowlist "$allow" \
+		--stream rw=randwrite,bs=4k,iodepth=8,fdp_pli=0
+	grep -q "placementHandle 0: the drive has no Flexible Data Placement" \
+		"$CASE_DIR"/refused-invalid-command-*.jsonl.err ||
+		fail "the refusal names the missing FDP"
+	if [ "$(id -u)" -eq 0 ] && losetup -f >/dev/null 2>&1; then
+		new_loop "$file"
+		serial=$(serial_of "$LOOP_DEV")
+		allow_serial "$allow" "$serial"
+		expect_refused invalid-command "$LOOP_DEV" --runtime 1 --allowlist "$allow" \
+			--serial "$serial" --stream name=hot,rw=randwrite,bs=4k,iodepth=8,fdp_pli=1
+	fi
+	echo "ok placement refused where there is no FDP"
+}
+
 case "${1:?case}" in
 io-error) case_io_error ;;
 file-run) case_file_run ;;
@@ -278,6 +303,7 @@ refuse-allowlist) case_refuse_allowlist ;;
 refuse-mounted) case_refuse_mounted ;;
 refuse-partition) case_refuse_partition ;;
 refuse-signature) case_refuse_signature ;;
+refuse-placement) case_refuse_placement ;;
 *) fail "unknown case $1" ;;
 esac
 echo "PASS $1"

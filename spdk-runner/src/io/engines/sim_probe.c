@@ -1,7 +1,7 @@
 /*
  * What the simulated drive answers about itself: the capability probe (as a drive would answer
  * it, with FDP when its profile has it) and the SMART snapshot (the NVMe health log, the thermal
- * model's history and limits, and the OCP C0h counters).
+ * model's history and limits, the OCP C0h counters and, with FDP, its statistics).
  */
 #include <string.h>
 
@@ -32,6 +32,26 @@ static void sim_fdp_capability(const struct sim_engine *engine, struct dq_capabi
 			   (unsigned long long)cfg.reclaim_unit_bytes);
 	caps->items[DQ_CAPABILITY_FDP].has_enabled = true;
 	caps->items[DQ_CAPABILITY_FDP].enabled = true;
+}
+
+/* A drive with FDP: its FDP Statistics log as the model counts it (it keeps no events log). */
+static void sim_fdp_statistics(const struct sim_engine *engine, struct dq_smart_snapshot *out)
+{
+	struct dq_sim_fdp_config cfg = { 0 };
+	struct dq_sim_fdp_stats stats;
+
+	if (engine->drive == NULL || engine->fluid != NULL) {
+		return;
+	}
+	dq_sim_drive_fdp_config(engine->drive, &cfg);
+	if (!cfg.enabled) {
+		return;
+	}
+	dq_sim_drive_fdp_stats(engine->drive, &stats);
+	out->has_fdp = true;
+	out->fdp.host_bytes_written = stats.host_bytes_written;
+	out->fdp.media_bytes_written = stats.media_bytes_written;
+	out->fdp.media_bytes_erased = stats.media_bytes_erased;
 }
 
 /* What the simulated drive offers, as a drive would answer the probe (every purge the model runs
@@ -151,6 +171,7 @@ int sim_smart(void *data, struct dq_smart_snapshot *out)
 								    smart.throttle_transitions);
 	}
 	dq_smart_ocp_set(&out->ocp, DQ_OCP_NAND_ERASE_COUNT, smart.nand_erase_count);
+	sim_fdp_statistics(engine, out);
 	out->has_latency_monitor_reason = true;
 	dq_strlcpy(
 		out->latency_monitor_reason,

@@ -3,7 +3,8 @@
  * regular files with registered buffers and a registered file; IOs submitted by commit() or, when
  * the core skips it (QD1 reads), by the io_uring_enter that waits; the wait bounded by a timeout
  * request armed once per tick rather than a timer per wait; TRIM by BLKDISCARD or hole punching;
- * SMART and erase through NVMe admin passthrough.
+ * SMART and erase through NVMe admin passthrough; FDP placed writes as NVMe passthrough
+ * commands (uring_passthru.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -85,12 +86,15 @@ static int ring_init(struct uring_engine *engine, const struct uring_options *op
 {
 	struct io_uring_params params;
 	unsigned entries = 1;
-	int rc;
+	int files[2], rc;
 
 	while (entries < depth + 1) { /* + the tick's timeout request */
 		entries <<= 1;
 	}
 	memset(&params, 0, sizeof(params));
+	if (engine->ng_fd >= 0) {
+		params.flags |= IORING_SETUP_SQE128 | IORING_SETUP_CQE32; /* NVMe passthrough */
+	}
 	if (options->sqthread_poll) {
 		params.flags |= IORING_SETUP_SQPOLL;
 		params.sq_thread_idle = 1000;
@@ -123,9 +127,15 @@ static int ring_init(struct uring_engine *engine, const struct uring_options *op
 	 * process with more than one thread); kernels before 5.18 refuse it, and nothing else changes. */
 	(void)io_uring_register_ring_fd(&engine->ring);
 	engine->io_fd = engine->fd;
-	if (options->registerfiles && io_uring_register_files(&engine->ring, &engine->fd, 1) == 0) {
+	engine->ng_io_fd = engine->ng_fd;
+	files[0] = engine->fd;
+	files[1] = engine->ng_fd;
+	if (options->registerfiles &&
+	    io_uring_register_files(&engine->ring, files, engine->ng_fd >= 0 ? 2 : 1) == 0) {
 		engine->io_fd = 0;
 		engine->sqe_flags = IOSQE_FIXED_FILE;
+		engine->ng_io_fd = 1;
+		engine->ng_sqe_flags = IOSQE_FIXED_FILE;
 	}
 	return 0;
 }
@@ -158,6 +168,7 @@ static int uring_open(const struct dq_io_engine_open_args *args, void **data,
 		return -ENOMEM;
 	}
 	engine->exclusive_fd = -1;
+	engine->ng_fd = -1;
 	engine->want_fixedbufs = options->fixedbufs;
 	dq_strlcpy(engine->path, args->target, sizeof(engine->path));
 	flags = (args->writable ? O_RDWR : O_RDONLY) | (args->direct ? O_DIRECT : 0) | O_CLOEXEC;
@@ -179,13 +190,24 @@ static int uring_open(const struct dq_io_engine_open_args *args, void **data,
 		engine->ops = calloc(engine->tags, sizeof(*engine->ops));
 		engine->offsets = calloc(engine->tags, sizeof(*engine->offsets));
 		engine->sync_done = calloc(engine->tags, sizeof(*engine->sync_done));
+		engine->placed = calloc(engine->tags, sizeof(*engine->placed));
 		rc = engine->lengths == NULL || engine->ops == NULL || engine->offsets == NULL ||
-				     engine->sync_done == NULL ?
+				     engine->sync_done == NULL || engine->placed == NULL ?
 			     -ENOMEM :
 			     0;
 	}
 	if (rc == 0) {
+		rc = uring_passthru_open(engine, target, args->writable);
+	}
+	if (rc == 0) {
 		rc = ring_init(engine, options, args->queue_depth, err, err_len);
+		if (rc == -EINVAL && engine->ng_fd >= 0) {
+			/* a kernel without 128-byte SQEs: no placed writes, everything else */
+			uring_passthru_unavailable(engine, target,
+						   "this kernel's io_uring has no 128-byte SQEs "
+						   "(NVMe passthrough needs Linux 5.19+)");
+			rc = ring_init(engine, options, args->queue_depth, err, err_len);
+		}
 	}
 	if (rc != 0) {
 		uring_close(engine);
@@ -292,8 +314,12 @@ static int uring_queue(void *data, const struct dq_io *io)
 	if (io->tag >= engine->tags) {
 		return -EINVAL;
 	}
+	engine->placed[io->tag] = false;
 	if (io->op == DQ_IO_TRIM) {
 		return queue_trim(engine, io);
+	}
+	if (io->op == DQ_IO_WRITE && io->placed) {
+		return uring_passthru_queue(engine, io);
 	}
 	sqe = io_uring_get_sqe(&engine->ring);
 	if (sqe == NULL) {
@@ -420,6 +446,8 @@ static int uring_getevents(void *data, struct dq_io_completion *out, unsigned ma
 				out[n].result = sync_trim(engine, engine->offsets[tag],
 							  engine->lengths[tag]);
 			}
+		} else if (tag < engine->tags && engine->placed[tag]) {
+			out[n].result = uring_passthru_result(cqe->res);
 		} else if (cqe->res < 0) {
 			out[n].result = cqe->res;
 		} else {
@@ -473,6 +501,8 @@ static void uring_close(void *data)
 	if (engine->fd >= 0) {
 		close(engine->fd);
 	}
+	uring_passthru_close(engine);
+	free(engine->placed);
 	free(engine->lengths);
 	free(engine->ops);
 	free(engine->offsets);
@@ -485,7 +515,7 @@ static const struct dq_io_engine_ops uring_ops = {
 	.version = DQ_IO_ENGINE_OPS_VERSION,
 	.engine = DQ_ENGINE_URING,
 	.flags = DQ_ENGINE_QUEUES_TRIMS | DQ_ENGINE_CAN_DEALLOCATE | DQ_ENGINE_HAS_SMART |
-		 DQ_ENGINE_SMART_CONCURRENT,
+		 DQ_ENGINE_SMART_CONCURRENT | DQ_ENGINE_PLACES_WRITES,
 	.target_help = "a block device (/dev/nvme0n1, /dev/loop0) or a regular file",
 	.options = uring_options,
 	.options_size = sizeof(struct uring_options),

@@ -1,7 +1,8 @@
 /*
  * The uring engine's admin side, mostly through NVMe admin passthrough on the namespace's block
  * device: purge (a deallocate of the whole capacity on any target; format or sanitize on an NVMe
- * namespace only), the SMART snapshot with the controller's limits and the OCP logs, and the OCP
+ * namespace only), the SMART snapshot with the controller's limits, the OCP logs and, where FDP is
+ * enabled, the FDP statistics, and the OCP
  * latency monitor's configuration (Set Features C5h, only on a drive whose C3h page is the OCP one).
  */
 #include <errno.h>
@@ -95,6 +96,9 @@ int uring_smart(void *data, struct dq_smart_snapshot *out)
 	}
 	dq_nvme_read_ocp_logs(uring_get_log, engine, log, out);
 	free(log);
+	if (engine->kdev.fdp.config.enabled) {
+		dq_nvme_fdp_read(engine->fd, engine->kdev.fdp.endgid, out);
+	}
 	return 0;
 }
 

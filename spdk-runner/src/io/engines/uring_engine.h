@@ -1,7 +1,7 @@
 /*
  * Shared between the uring engine's files (engines/uring.c: the ops table, the ring, the IO path
  * and TRIM; engines/uring_admin.c: purge, SMART and the OCP latency monitor through NVMe admin
- * passthrough).
+ * passthrough; engines/uring_passthru.c: FDP placed writes as NVMe passthrough commands).
  */
 #ifndef DRIVEQUAL_ENGINE_URING_INTERNAL_H
 #define DRIVEQUAL_ENGINE_URING_INTERNAL_H
@@ -41,6 +41,13 @@ struct uring_engine {
 	struct dq_io_completion *sync_done;
 	uint32_t sync_count;
 	bool discard_cmd_refused;
+	/* FDP placed writes (uring_passthru.c): the namespace's /dev/ngXnY when the drive places
+	 * and the job writes, else -1; what SQEs name for it; which tags are passthrough writes. */
+	int ng_fd;
+	int ng_io_fd;
+	unsigned ng_sqe_flags;
+	uint32_t lba_bytes;
+	bool *placed;
 	struct dq_kdev kdev;
 	char path[4096];
 };
@@ -53,5 +60,22 @@ int uring_purge(void *data, enum dq_purge_method method, char *err, size_t err_l
 int uring_smart(void *data, struct dq_smart_snapshot *out);
 int uring_configure_latency_monitor(void *data, const struct dq_latency_monitor_config *config,
 				    char *err, size_t err_len);
+
+/* uring_passthru: open the generic device when the target places writes (0; a failure only turns
+ * placement off, target's fdp_handles 0 and its fdp detail saying why), close it, stage a placed
+ * write (0, -EBUSY, -EOPNOTSUPP), and turn a passthrough completion into 0 or -errno. */
+struct nvme_uring_cmd;
+int uring_passthru_open(struct uring_engine *engine, struct dq_device_target *target,
+			bool writable);
+void uring_passthru_close(struct uring_engine *engine);
+/* Placed writes cannot be sent after all: close the generic device, target's fdp_handles 0, its
+ * fdp detail saying why. */
+void uring_passthru_unavailable(struct uring_engine *engine, struct dq_device_target *target,
+				const char *why);
+int uring_passthru_queue(struct uring_engine *engine, const struct dq_io *io);
+int32_t uring_passthru_result(int32_t res);
+/* The NVMe Write command of a placed io (for tests: DTYPE, DSPEC, SLBA, NLB). */
+void uring_passthru_cmd(const struct uring_engine *engine, const struct dq_io *io,
+			struct nvme_uring_cmd *cmd);
 
 #endif /* DRIVEQUAL_ENGINE_URING_INTERNAL_H */

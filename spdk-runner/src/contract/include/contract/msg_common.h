@@ -602,6 +602,17 @@ struct dq_latency_monitor_config {
 	uint32_t thresholds_ms[DQ_LATENCY_MONITOR_BUCKETS]; /* multiples of 5, 5..1280, increasing */
 };
 
+/* The FDP Statistics log (22h) and the FDP Events log's counts (23h) (#/$defs/smartSnapshot fdp). */
+struct dq_smart_fdp {
+	uint64_t host_bytes_written;
+	uint64_t media_bytes_written;
+	uint64_t media_bytes_erased;
+	bool has_host_events;
+	uint64_t host_events;
+	bool has_controller_events;
+	uint64_t controller_events;
+};
+
 /* Endurance counters as the device reports them (#/$defs/smartSnapshot); nothing estimated. */
 struct dq_smart_snapshot {
 	bool available;
@@ -654,6 +665,10 @@ struct dq_smart_snapshot {
 	struct dq_latency_monitor latency_monitor;
 	bool has_latency_monitor_reason; /* why there is no latencyMonitor */
 	char latency_monitor_reason[DQ_UTF8_BUF(DQ_REASON_MAX_CHARS)];
+	bool has_fdp; /* a drive with FDP enabled: its statistics */
+	struct dq_smart_fdp fdp;
+	bool has_fdp_reason; /* why there is no fdp where FDP is enabled */
+	char fdp_reason[DQ_UTF8_BUF(DQ_REASON_MAX_CHARS)];
 };
 
 #endif /* DRIVEQUAL_MSG_COMMON_H */

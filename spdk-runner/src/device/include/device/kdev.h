@@ -29,6 +29,7 @@ struct dq_kdev {
 	struct dq_nvme_controller controller;
 	int identify_rc; /* Identify Controller's result: 0, or -errno (-EPERM: no CAP_SYS_ADMIN) */
 	char identify_error[256]; /* why not, when it did not */
+	struct dq_nvme_fdp_probe fdp; /* NVMe with FDP: its endurance group and configuration */
 };
 
 /*

@@ -14,6 +14,7 @@
 
 #include "contract/capabilities.h"
 #include "contract/msg_common.h"
+#include "device/nvme_fdp.h"
 
 #define DQ_NVME_LOG_SMART 0x02
 #define DQ_NVME_LOG_SANITIZE_STATUS 0x81
@@ -47,6 +48,14 @@ struct dq_nvme_namespace {
 	uint32_t metadata_bytes; /* of the current LBA format */
 	uint32_t format_cdw10; /* Format NVM CDW10 that keeps the current format, SES 0 */
 	uint16_t endgid; /* the endurance group it belongs to (FDP is configured per group) */
+};
+
+/* What the probe found of FDP (nvme_fdp.h): the namespace's endurance group, the configuration
+ * in force, and the handles a placed write may name (0: none, the capability says why). */
+struct dq_nvme_fdp_probe {
+	uint16_t endgid;
+	uint32_t handles;
+	struct dq_nvme_fdp_config config;
 };
 
 /* Sanitize Status log (81h) SSTAT bits 2:0. */
@@ -188,14 +197,19 @@ int dq_nvme_identify_namespace(int fd, uint32_t nsid, struct dq_nvme_namespace *
 /*
  * Probe through the passthrough ioctls what Identify alone cannot show: SMART (02h), the OCP C0h
  * log, the volatile write cache's setting (Get Features 06h) and FDP's (Get Features 1Dh of
- * nsid's endurance group). controller is NULL when Identify Controller failed (identify_rc, err
+ * nsid's endurance group, then its FDP Configurations log into *fdp when fdp is not NULL: the
+ * handles a placed write may name, 0 when FDP is off). controller is NULL when Identify Controller failed (identify_rc, err
  * say how): then every admin capability is missing for that reason.
  */
 void dq_nvme_probe_capabilities(int fd, uint32_t nsid, const struct dq_nvme_controller *controller,
 				int identify_rc, const char *identify_err, bool single_namespace,
-				struct dq_capabilities *caps);
+				struct dq_capabilities *caps, struct dq_nvme_fdp_probe *fdp);
 int dq_nvme_get_log(int fd, uint8_t log_id, uint32_t nsid, void *buf, uint32_t len, char *err,
 		    size_t err_len);
+/* Get Log Page with a log specific parameter (LSP, 7 bits) and identifier (LSI: the endurance
+ * group of the FDP logs). */
+int dq_nvme_get_log_scoped(int fd, uint8_t log_id, uint8_t lsp, uint16_t lsi, uint32_t nsid,
+			   void *buf, uint32_t len, char *err, size_t err_len);
 /* Set Features C5h (Latency Monitor) with config, for the current power cycle only (SV 0). */
 int dq_nvme_set_latency_monitor(int fd, const struct dq_latency_monitor_config *config, char *err,
 				size_t err_len);

@@ -38,6 +38,9 @@ struct dq_device_target {
 	/* Flexible Data Placement: the reclaim unit handles a write may name (0: no FDP; the
 	 * capabilities' fdp entry says why). */
 	uint32_t fdp_handles;
+	/* The largest placed write the engine can send in one command (bytes; 0: no limit): NVMe
+	 * passthrough is not split as the block layer splits its IOs. */
+	uint32_t max_placed_write_bytes;
 	/* Why reads return nothing written (keeps_data false): the null engine, a sim without its
 	 * medium. Empty otherwise. */
 	char no_data_reason[128];

@@ -30,6 +30,10 @@ import tools.jackson.databind.JsonNode;
  * @param ocpReason why there is no ocp, when the runner says
  * @param latencyMonitor the OCP latency monitor (C3h), when the drive has it
  * @param latencyMonitorReason why there is none, when the runner says
+ * @param fdp the FDP statistics (log 22h) and event counts (23h), when FDP is enabled on
+ * the drive: with the previous reading, the drive's own write amplification over the
+ * interval
+ * @param fdpReason why there are none on a drive with FDP enabled, when the runner says
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record HealthReading(@JsonProperty("@timestamp") long timeMs, String eventId, int seq, String jobId,
@@ -39,7 +43,7 @@ public record HealthReading(@JsonProperty("@timestamp") long timeMs, String even
 		Long powerOnHours, Long warningTemperatureTimeMin, Long criticalTemperatureTimeMin,
 		Integer warningTemperatureThresholdK, Integer criticalTemperatureThresholdK, Integer thermalManagementTemp1K,
 		ThermalManagement thermalManagement, Long physicalMediaUnitsWrittenBytes, Map<String, Long> ocp,
-		String ocpReason, LatencyMonitor latencyMonitor, String latencyMonitorReason) {
+		String ocpReason, LatencyMonitor latencyMonitor, String latencyMonitorReason, Fdp fdp, String fdpReason) {
 
 	public static final String INDEX = "drivequal-health";
 
@@ -89,6 +93,22 @@ public record HealthReading(@JsonProperty("@timestamp") long timeMs, String even
 
 	}
 
+	/**
+	 * Flexible Data Placement's counters as the contract carries them (smartSnapshot
+	 * fdp): lifetime bytes, and the event counts when the drive answered.
+	 */
+	@JsonInclude(JsonInclude.Include.NON_NULL)
+	public record Fdp(long hostBytesWritten, long mediaBytesWritten, long mediaBytesErased, Long hostEvents,
+			Long controllerEvents) {
+
+		static Fdp of(JsonNode fdp) {
+			return new Fdp(fdp.path("hostBytesWritten").asLong(), fdp.path("mediaBytesWritten").asLong(),
+					fdp.path("mediaBytesErased").asLong(), optional(fdp, "hostEvents", JsonNode::asLong),
+					optional(fdp, "controllerEvents", JsonNode::asLong));
+		}
+
+	}
+
 	/** A health event, already validated against the contract. */
 	public static HealthReading of(JsonNode event) {
 		JsonNode smart = event.path("smart");
@@ -115,7 +135,9 @@ public record HealthReading(@JsonProperty("@timestamp") long timeMs, String even
 				optional(smart.path("ocp"), "physicalMediaUnitsWrittenBytes", JsonNode::asLong), ocp(smart.get("ocp")),
 				optional(smart, "ocpReason", JsonNode::asString),
 				(smart.get("latencyMonitor") != null) ? LatencyMonitor.of(smart.get("latencyMonitor")) : null,
-				optional(smart, "latencyMonitorReason", JsonNode::asString));
+				optional(smart, "latencyMonitorReason", JsonNode::asString),
+				(smart.get("fdp") != null) ? Fdp.of(smart.get("fdp")) : null,
+				optional(smart, "fdpReason", JsonNode::asString));
 	}
 
 	private static Map<String, Long> ocp(JsonNode ocp) {

@@ -125,6 +125,15 @@ class HealthCriteriaTest {
 		assertThat(other.ocp()).isNull();
 		assertThat(other.ocpReason()).contains("not an OCP log");
 		assertThat(other.latencyMonitorReason()).contains("0x4002");
+		assertThat(other.fdp()).isNull();
+	}
+
+	@Test
+	void theFdpStatisticsDecodeFromTheSharedVector() {
+		HealthReading placed = HealthReading.of(vector("smart-snapshot-qemu-fdp"));
+		assertThat(placed.fdp()).isEqualTo(new HealthReading.Fdp(41025536L, 41025536L, 0L, 0L, 0L));
+		assertThat(placed.ocp()).isNull();
+		assertThat(placed.fdpReason()).isNull();
 	}
 
 	@Test
@@ -195,7 +204,8 @@ class HealthCriteriaTest {
 	private static HealthReading reading(long elapsedMs, int temperatureK, int criticalWarning, long mediaErrors) {
 		return new HealthReading(elapsedMs, "q-h:" + elapsedMs, (int) (elapsedMs / 1000), "q-h", "r", 0, elapsedMs,
 				true, "nvme-log-02h", null, temperatureK, criticalWarning, mediaErrors, 100, 10, 0, 1L, 1L, 1L, 0L, 0L,
-				348, 358, 343, new HealthReading.ThermalManagement(0, 0, 0, 0), null, null, null, null, null);
+				348, 358, 343, new HealthReading.ThermalManagement(0, 0, 0, 0), null, null, null, null, null, null,
+				null);
 	}
 
 	private static List<SamplePoint> flat(int seconds, long iops) {

@@ -171,6 +171,24 @@ class CapabilitiesIT {
 		assertThat(refusedJob.path("message").asString())
 			.contains("stream 'hot': placementHandle 8 is out of range: the drive has 8 reclaim unit handles (0..7)");
 
+		// Within range the placed job runs, and every health reading carries the drive's
+		// FDP
+		// statistics (the FDP Statistics log's bytes, indexed under the strict health
+		// mapping): the host bytes grow from the first reading to the last.
+		ApiClient.Response inRange = submit(fdpSim.get("serial").asString(), placed.formatted(1));
+		assertThat(inRange.status()).as(String.valueOf(inRange.body())).isEqualTo(201);
+		String placedId = inRange.body().get("id").asString();
+		awaitAnalysis(placedId);
+		await().atMost(Duration.ofMinutes(1))
+			.pollInterval(Duration.ofSeconds(1))
+			.until(() -> api().get("viewer", "/api/v1/qualifications/" + placedId + "/health").body().size() >= 2);
+		JsonNode health = api().get("viewer", "/api/v1/qualifications/" + placedId + "/health").body();
+		System.out.printf("placed job %s: %d health readings, FDP statistics %s ... %s%n", placedId, health.size(),
+				health.get(0).get("fdp"), health.get(health.size() - 1).get("fdp"));
+		health.forEach((reading) -> assertThat(reading.has("fdp")).as(reading.toString()).isTrue());
+		assertThat(health.get(health.size() - 1).get("fdp").get("hostBytesWritten").asLong())
+			.isGreaterThan(health.get(0).get("fdp").get("hostBytesWritten").asLong());
+
 		// With the buyer's consent the purge runs as a deallocate, and the results say
 		// so.
 		ApiClient.Response accepted = submit(loopSerial, """
