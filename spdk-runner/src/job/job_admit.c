@@ -210,6 +210,10 @@ int job_admit(struct job *job, const struct dq_allowlist *allowlist)
 		if (rc != 0) {
 			return job_refuse(job, verdict.reason, "%s", verdict.message);
 		}
+		if (verdict.entry != NULL && verdict.entry->has_power_slot) {
+			dq_strlcpy(job->power_slot, verdict.entry->power_slot,
+				   sizeof(job->power_slot));
+		}
 		if (job->engine.ops->claim != NULL) {
 			rc = job->engine.ops->claim(job->engine.data, err, sizeof(err));
 			if (rc != 0) {

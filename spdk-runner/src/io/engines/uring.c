@@ -24,24 +24,11 @@
 #include "engines/uring_engine.h"
 #include "io/engine.h"
 
-/* The user data of the tick's timeout request: no IO has this tag. */
-#define TICK_TAG UINT64_MAX
-/* The user data of a flush (an fsync request): no IO has this tag either. */
-#define FLUSH_TAG (UINT64_MAX - 1)
-
 /* An asynchronous discard of a block device's range (Linux 6.12+, include/uapi/linux/fs.h);
  * older headers lack it. */
 #ifndef BLOCK_URING_CMD_DISCARD
 #define BLOCK_URING_CMD_DISCARD _IO(0x12, 0)
 #endif
-
-struct uring_options {
-	bool defer_taskrun;
-	bool fixedbufs;
-	bool registerfiles;
-	bool sqthread_poll;
-	bool hipri;
-};
 
 static const struct dq_engine_option uring_options[] = {
 	{
@@ -82,8 +69,8 @@ static const struct dq_engine_option uring_options[] = {
 	{ .name = NULL },
 };
 
-static int ring_init(struct uring_engine *engine, const struct uring_options *options,
-		     uint32_t depth, char *err, size_t err_len)
+int uring_ring_init(struct uring_engine *engine, const struct uring_options *options,
+		    uint32_t depth, char *err, size_t err_len)
 {
 	struct io_uring_params params;
 	unsigned entries = 1;
@@ -161,8 +148,10 @@ static int uring_open(const struct dq_io_engine_open_args *args, void **data,
 	}
 	engine->exclusive_fd = -1;
 	engine->want_fixedbufs = options->fixedbufs;
+	engine->options = *options;
 	dq_strlcpy(engine->path, args->target, sizeof(engine->path));
 	flags = (args->writable ? O_RDWR : O_RDONLY) | (args->direct ? O_DIRECT : 0) | O_CLOEXEC;
+	engine->open_flags = flags;
 	engine->fd = open(args->target, flags);
 	if (engine->fd < 0) {
 		rc = -errno;
@@ -187,7 +176,7 @@ static int uring_open(const struct dq_io_engine_open_args *args, void **data,
 			     0;
 	}
 	if (rc == 0) {
-		rc = ring_init(engine, options, args->queue_depth, err, err_len);
+		rc = uring_ring_init(engine, options, args->queue_depth, err, err_len);
 	}
 	if (rc != 0) {
 		uring_close(engine);
@@ -199,7 +188,7 @@ static int uring_open(const struct dq_io_engine_open_args *args, void **data,
 	return 0;
 }
 
-static int uring_claim(void *data, char *err, size_t err_len)
+int uring_claim(void *data, char *err, size_t err_len)
 {
 	struct uring_engine *engine = data;
 	int rc;
@@ -216,6 +205,7 @@ static int uring_claim(void *data, char *err, size_t err_len)
 			 engine->path, strerror(-rc));
 		return rc == -EBUSY ? -EBUSY : rc;
 	}
+	engine->claimed = true;
 	return 0;
 }
 
@@ -459,61 +449,6 @@ int uring_deallocate(void *data, uint64_t offset, uint64_t length, char *err, si
 	return 0;
 }
 
-/*
- * The flush op: an IORING_OP_FSYNC on the opened device. On a block device the kernel turns it
- * into a flush request (REQ_PREFLUSH), which the NVMe driver sends as an NVMe Flush when the
- * namespace declares a volatile write cache and skips when it declares none; on a loop device or a
- * file it reaches the filesystem's fsync. Chosen over an NVMe passthrough Flush because it takes
- * the same path as the writes (the block device, no /dev/ngXnY), works on every target this engine
- * opens, and is what a filesystem does on the drive. Called with no IOs in flight; the tick's
- * timeout may complete meanwhile and is put aside.
- */
-static int uring_flush(void *data, char *err, size_t err_len)
-{
-	struct uring_engine *engine = data;
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&engine->ring);
-	struct io_uring_cqe *cqe;
-	int rc;
-
-	if (sqe == NULL) {
-		snprintf(err, err_len, "flush of %s: the submission queue is full", engine->path);
-		return -EBUSY;
-	}
-	io_uring_prep_fsync(sqe, engine->io_fd, 0);
-	sqe->flags |= engine->sqe_flags;
-	io_uring_sqe_set_data64(sqe, FLUSH_TAG);
-	engine->pending++;
-	for (;;) {
-		rc = io_uring_submit_and_wait(&engine->ring, 1);
-		if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
-			snprintf(err, err_len, "flush of %s: submitting it failed: %s",
-				 engine->path, strerror(-rc));
-			return rc;
-		}
-		engine->pending = 0;
-		while (io_uring_peek_cqe(&engine->ring, &cqe) == 0) {
-			uint64_t tag = io_uring_cqe_get_data64(cqe);
-			int res = cqe->res;
-
-			io_uring_cqe_seen(&engine->ring, cqe);
-			if (tag == TICK_TAG) {
-				engine->tick_armed = false;
-				engine->tick_ok = res == -ETIME;
-				continue;
-			}
-			if (tag != FLUSH_TAG) {
-				continue; /* no IOs are in flight during a flush */
-			}
-			if (res < 0) {
-				snprintf(err, err_len, "flush of %s failed: %s", engine->path,
-					 strerror(-res));
-				return res;
-			}
-			return 0;
-		}
-	}
-}
-
 static void uring_close(void *data)
 {
 	struct uring_engine *engine = data;
@@ -557,6 +492,8 @@ static const struct dq_io_engine_ops uring_ops = {
 	.smart = uring_smart,
 	.configure_latency_monitor = uring_configure_latency_monitor,
 	.flush = uring_flush,
+	.release = uring_release,
+	.reopen = uring_reopen,
 	.close = uring_close,
 	.discover = dq_kdev_discover,
 };

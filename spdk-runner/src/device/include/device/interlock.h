@@ -19,6 +19,8 @@
  * One allowlist entry. A device matches when every field given matches: serial, and/or transport
  * address (a kernel path is compared after resolving symlinks). The allow* overrides default false.
  */
+#define DQ_POWER_SLOT_MAX_LEN 63
+
 struct dq_allowlist_entry {
 	bool has_serial;
 	char serial[DQ_SERIAL_MAX_LEN + 1];
@@ -27,6 +29,10 @@ struct dq_allowlist_entry {
 	bool allow_partitioned;
 	bool allow_signatures;
 	bool allow_mounted;
+	/* The PCIe slot (a name in /sys/bus/pci/slots) whose power the pci-slot power driver cuts;
+	 * without it the driver looks for the slot holding the drive's controller by serial. */
+	bool has_power_slot;
+	char power_slot[DQ_POWER_SLOT_MAX_LEN + 1];
 };
 
 struct dq_allowlist {

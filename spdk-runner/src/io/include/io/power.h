@@ -1,7 +1,8 @@
 /*
  * Power control as a pluggable driver: what cuts and restores a drive's power for a power-loss
- * integrity phase. The simulator brings its own (the sim engine with sim_power=...); real hosts
- * will add slot power, a BMC or a switched PDU behind the same ops. "none" is a configuration,
+ * integrity phase. The simulator brings its own (the sim engine with sim_power=...); a host cuts
+ * a PCIe slot's power through sysfs (pci-slot); a BMC or a switched PDU would come behind the
+ * same ops. "none" is a configuration,
  * not a driver: asking for it is a refusal, before any write.
  */
 #ifndef DRIVEQUAL_POWER_H
@@ -28,6 +29,8 @@ struct dq_power_driver_ops {
 	int (*restore)(void *ctx, char *err, size_t err_len);
 	/* Optional (simulated drives): what the last cut really dropped. */
 	int (*truth)(void *ctx, struct dq_power_truth *out);
+	/* Optional: release what open allocated. */
+	void (*close)(void *ctx);
 };
 
 struct dq_power_driver {
@@ -37,11 +40,36 @@ struct dq_power_driver {
 
 /*
  * The driver called name for the opened engine: "sim" (the sim engine's own, when its drive has
- * a power model). Returns 0, or a refusal with the reason in err: -ENODEV for "none" or an empty
- * name (no power driver configured), -ENOTSUP when the engine's target has no such driver,
- * -ENOENT for an unknown name.
+ * a power model) or "pci-slot" (the PCIe slot's power through sysfs; power_slot, from the drive's
+ * allowlist entry, names the slot, or NULL: the slot whose controller has the drive's serial).
+ * Returns 0, or a refusal with the reason in err: -ENODEV for "none" or an empty name (no power
+ * driver configured), -ENOTSUP when the engine's target has no such driver, -ENOENT for an
+ * unknown name, the pci-slot driver's refusals (dq_power_pci_slot_open). Close with
+ * dq_power_driver_close.
  */
-int dq_power_driver_open(const char *name, const struct dq_io_engine *engine,
-			 struct dq_power_driver *out, char *err, size_t err_len);
+int dq_power_driver_open(const char *name, const char *power_slot,
+			 const struct dq_io_engine *engine, struct dq_power_driver *out, char *err,
+			 size_t err_len);
+
+/* Release an opened (or zeroed) driver; safe to call twice. */
+void dq_power_driver_close(struct dq_power_driver *driver);
+
+/* Where the pci-slot driver looks and how long it waits (tests point the roots at a fake tree). */
+struct dq_pci_slot_paths {
+	const char *sysfs_root; /* "/sys" */
+	const char *dev_root; /* "/dev" */
+	uint32_t restore_wait_ms; /* for the namespace to come back after power returns */
+};
+
+/*
+ * The pci-slot driver (power_pci_slot.c) on an opened kernel NVMe namespace. Refuses, before
+ * anything is written: an engine that cannot let go of the device (-ENOTSUP), a target that is no
+ * NVMe namespace (-ENODEV), the slot not found (-ENOENT: the named slot does not exist, or no slot
+ * holds a controller with the drive's serial), a slot without power control (-ENOTSUP: no power
+ * file), and a slot whose controller is not the drive (-EPERM: another serial, or none).
+ */
+int dq_power_pci_slot_open(const struct dq_io_engine *engine, const char *power_slot,
+			   const struct dq_pci_slot_paths *paths, struct dq_power_driver *out,
+			   char *err, size_t err_len);
 
 #endif /* DRIVEQUAL_POWER_H */
