@@ -180,7 +180,9 @@ static void test_cycle(struct test_ctx *t)
 	CHECK(t, rc == 0, "second cut: %d %s", rc, err);
 	drop("sys/class/block/nvme3n1");
 	rc = driver.ops->restore(driver.ctx, err, sizeof(err));
-	CHECK(t, rc == -ETIMEDOUT && strstr(err, "no namespace 1 of serial 'SERIAL-A'") != NULL,
+	CHECK(t,
+	      rc == -ETIMEDOUT &&
+		      strstr(err, "no namespace 1 of serial 'SERIAL-A' came back") != NULL,
 	      "a drive that does not come back: %d %s", rc, err);
 	dq_power_driver_close(&driver);
 	dq_power_driver_close(&driver); /* twice is safe */

@@ -232,40 +232,35 @@ static int namespace_find(const struct pci_slot *ps, char *name, size_t name_len
 	return found;
 }
 
+/* Power on (again, while the slot reads off: an empty slot refuses it until its card is seen
+ * again, and pciehp may power a card present on its own), then wait for the namespace. */
 static int pci_slot_restore(void *ctx, char *err, size_t err_len)
 {
 	struct pci_slot *ps = ctx;
 	char path[PATH_MAX], state[16], target[DIR_MAX];
-	int rc;
+	int rc, refused = 0;
 
 	snprintf(path, sizeof(path), "%s/power", ps->slot_dir);
-	/* pciehp may have powered the slot on by itself (a card present in a powered-off slot) */
-	if (read_attr(path, state, sizeof(state)) != 0 || strcmp(state, "1") != 0) {
-		rc = write_attr(path, "1");
-		if (rc != 0 &&
-		    !(read_attr(path, state, sizeof(state)) == 0 && strcmp(state, "1") == 0)) {
-			snprintf(err, err_len,
-				 "power driver pci-slot: turning slot %s on (%s) failed: %s",
-				 ps->slot_name, path, strerror(-rc));
-			return rc;
-		}
-	}
 	for (uint32_t waited = 0;; waited += SLOT_POLL_MS) {
+		if (read_attr(path, state, sizeof(state)) != 0 || strcmp(state, "1") != 0) {
+			rc = write_attr(path, "1");
+			refused = rc != 0 ? rc : refused;
+		}
 		if (namespace_find(ps, target, sizeof(target))) {
 			break;
 		}
 		if (waited >= ps->restore_wait_ms) {
-			snprintf(
-				err, err_len,
-				"power driver pci-slot: slot %s is on but no namespace %s of serial "
-				"'%s' came back within %u ms",
-				ps->slot_name, ps->nsid, ps->serial, ps->restore_wait_ms);
+			snprintf(err, err_len,
+				 "power driver pci-slot: no namespace %s of serial '%s' came back "
+				 "within %u ms of turning slot %s on (power reads %s%s%s)",
+				 ps->nsid, ps->serial, ps->restore_wait_ms, ps->slot_name, state,
+				 refused != 0 ? "; turning it on last failed: " : "",
+				 refused != 0 ? strerror(-refused) : "");
 			return -ETIMEDOUT;
 		}
 		sleep_ms(SLOT_POLL_MS);
 	}
-	rc = ps->engine->ops->reopen(ps->engine->data, target, err, err_len);
-	return rc;
+	return ps->engine->ops->reopen(ps->engine->data, target, err, err_len);
 }
 
 static void pci_slot_close(void *ctx)

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Power-loss integrity through the guest's own power path: the pci-slot power driver turns the
+# emulated controller's PCIe slot off and on (/sys/bus/pci/slots/1/power, pciehp), 5 cycles. QEMU
+# destroys the controller when its slot goes off and guest.sh's replug.py puts an identical one
+# back on the same backing file, so after each cut the namespace comes back cold (new controller,
+# re-enumerated) and the runner finds it again by serial and reopens it. QEMU declares a volatile
+# write cache, so the phase flushes (the uring engine's flush: an NVMe Flush through the block
+# layer) and holds the drive to "flushed writes survive"; its backing file keeps every write it
+# took, so the drive behaves like one with power-loss protection and every cycle must PASS. The
+# refusals come first, each before any write (sha256 unchanged): a powerSlot that is no slot, and
+# no power driver.
+source "$(dirname "$0")/lib.sh"
+# shellcheck source=../drive.sh
+source "$(dirname "$0")/../drive.sh"
+
+SLOT=/sys/bus/pci/slots/1
+CYCLES=5
+[ -w "$SLOT/power" ] || fail "no writable $SLOT/power: the controller is not in guest.sh's hot-plug root port ($(ls /sys/bus/pci/slots 2>&1))"
+[ "$(cat "$SLOT/address").0" = "$(basename "$(readlink -f /sys/class/nvme/nvme0/device)")" ] ||
+	fail "slot 1 ($(cat "$SLOT/address")) does not hold nvme0 ($(readlink -f /sys/class/nvme/nvme0/device))"
+replugs_before=$(wc -l <"$OUT/replug.log" 2>/dev/null || echo 0)
+
+phases() {
+	jq -c -n --arg driver "$1" --argjson cycles "$CYCLES" \
+		'[{name: "power-cycles", kind: "power-cycle", queueDepth: 8, rangePercent: 25,
+		   powerCycle: {powerDriver: $driver, cycles: $cycles, writesPerCycle: 1000,
+				flushEvery: 128}}]'
+}
+
+# Bad input: a powerSlot that is no slot of this host, and no power driver at all.
+echo "{\"devices\": [{\"serial\": \"$NVME_SERIAL\", \"powerSlot\": \"9\"}]}" >"$SCRATCH/allow-slot9.json"
+job_file "$SCRATCH/slot9.json" uring "$(phases pci-slot)"
+expect_refusal "$SCRATCH/slot9.json" "$SCRATCH/allow-slot9.json" \
+	"the allowlisted powerSlot '9' is not a PCIe slot" wrongSlotRefusal
+echo "{\"devices\": [{\"serial\": \"$NVME_SERIAL\", \"powerSlot\": \"1\"}]}" >"$SCRATCH/allow.json"
+job_file "$SCRATCH/none.json" uring "$(phases none)"
+expect_refusal "$SCRATCH/none.json" "$SCRATCH/allow.json" "no power driver configured" noDriverRefusal
+
+job_file "$SCRATCH/cycles.json" uring "$(phases pci-slot)"
+out="$SCRATCH/cycles.jsonl"
+started=$(date +%s.%N)
+run_job "$out" "$DEV" "$SCRATCH/cycles.json" --allowlist "$SCRATCH/allow.json"
+seconds=$(awk -v now="$(date +%s.%N)" -v then="$started" 'BEGIN { printf "%.1f", now - then }')
+result=$(event "$out" phase-completed 0 | jq -c .powerCycle)
+echo "power cycles: $(jq -c 'del(.perCycle)' <<<"$result")"
+jq -c '.perCycle[]' <<<"$result"
+[ "$(jq -r '"\(.powerDriver) \(.durability) \(.cycles) \(.cyclesPassed) \(.verdict)"' <<<"$result")" = "pci-slot on-flush $CYCLES $CYCLES pass" ] ||
+	fail "expected $CYCLES cycles through pci-slot, on-flush, all passed: $result"
+[ "$(jq -r '"\(.lostDurable) \(.corrupt)"' <<<"$result")" = "0 0" ] ||
+	fail "flushed writes lost or blocks corrupt: $result"
+[ "$(jq -r '.flushes > 0 and .acknowledgedWrites >= 5 * 500' <<<"$result")" = true ] ||
+	fail "the phase must have written and flushed: $result"
+[ "$(jq -r '[.perCycle[] | select(.verdict == "pass")] | length' <<<"$result")" = "$CYCLES" ] ||
+	fail "every cycle must pass: $result"
+# QEMU's replug: one new controller per cut, and the drive is back where the next cases expect it
+replugs=$(($(wc -l <"$OUT/replug.log" 2>/dev/null || echo 0) - replugs_before))
+wait_for_drive || fail "the drive did not come back after the cycles"
+[ "$(tr -d ' ' </sys/class/nvme/nvme0/serial)" = "$NVME_SERIAL" ] || fail "nvme0 is not $NVME_SERIAL after the cycles"
+for name in cycles cyclesPassed acknowledgedWrites flushes intact lostAllowed lostDurable corrupt inFlightAtCut inFlightLost; do
+	figure "$name" "$(jq -r ".$name" <<<"$result")"
+done
+figure durability "$(jq -r .durability <<<"$result")"
+figure replugs "$replugs"
+figure phaseSeconds "$seconds"
+echo "ok $CYCLES power cycles through PCIe slot 1: the drive came back each time ($replugs replugs), every cycle passed; $(jq -r '"\(.acknowledgedWrites) writes acknowledged, \(.flushes) flushes, \(.intact) blocks intact, \(.lostAllowed) lost (allowed), \(.lostDurable) lost durable, \(.corrupt) corrupt"' <<<"$result")"
