@@ -18,6 +18,7 @@
 static const char *const entry_keys[] = { "serial",	      "transportAddress",
 					  "allowPartitioned", "allowSignatures",
 					  "allowMounted",     "powerSlot",
+					  "powerRedfishUrl",  "powerRedfishCredentials",
 					  "comment",	      NULL };
 
 static bool key_known(const char *key)
@@ -62,7 +63,8 @@ static int entry_parse(struct json_object *obj, size_t index, struct dq_allowlis
 			snprintf(
 				err, err_len,
 				"devices[%zu]: unknown key '%s' (known: serial, transportAddress, "
-				"allowPartitioned, allowSignatures, allowMounted, powerSlot, comment)",
+				"allowPartitioned, allowSignatures, allowMounted, powerSlot, powerRedfishUrl, "
+				"powerRedfishCredentials, comment)",
 				index, key);
 			return -EINVAL;
 		}
@@ -117,6 +119,31 @@ static int entry_parse(struct json_object *obj, size_t index, struct dq_allowlis
 		}
 		entry->has_power_slot = true;
 		dq_strlcpy(entry->power_slot, text, sizeof(entry->power_slot));
+	}
+	if (json_object_object_get_ex(obj, "powerRedfishUrl", &value)) {
+		text = json_object_get_string(value);
+		if ((strncmp(text, "https://", 8) != 0 && strncmp(text, "http://", 7) != 0) ||
+		    strlen(text) > DQ_POWER_URL_MAX_LEN) {
+			snprintf(
+				err, err_len,
+				"devices[%zu].powerRedfishUrl: an http(s):// URL of the BMC's reset "
+				"action, up to %d characters",
+				index, DQ_POWER_URL_MAX_LEN);
+			return -EINVAL;
+		}
+		dq_strlcpy(entry->redfish_url, text, sizeof(entry->redfish_url));
+	}
+	if (json_object_object_get_ex(obj, "powerRedfishCredentials", &value)) {
+		text = json_object_get_string(value);
+		if (text[0] != '/' || strlen(text) > DQ_POWER_URL_MAX_LEN) {
+			snprintf(
+				err, err_len,
+				"devices[%zu].powerRedfishCredentials: the absolute path of a file "
+				"holding user:password",
+				index);
+			return -EINVAL;
+		}
+		dq_strlcpy(entry->redfish_credentials, text, sizeof(entry->redfish_credentials));
 	}
 	entry->allow_partitioned = json_object_object_get_ex(obj, "allowPartitioned", &value) &&
 				   json_object_get_boolean(value);

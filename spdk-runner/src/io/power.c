@@ -9,7 +9,7 @@
 #include "io/engine.h"
 #include "io/power.h"
 
-int dq_power_driver_open(const char *name, const char *power_slot,
+int dq_power_driver_open(const char *name, const struct dq_power_site *site,
 			 const struct dq_io_engine *engine, struct dq_power_driver *out, char *err,
 			 size_t err_len)
 {
@@ -26,11 +26,17 @@ int dq_power_driver_open(const char *name, const char *power_slot,
 		return -ENODEV;
 	}
 	if (strcmp(name, "pci-slot") == 0) {
-		return dq_power_pci_slot_open(engine, power_slot, &host, out, err, err_len);
+		return dq_power_pci_slot_open(engine, site != NULL ? site->slot : NULL, &host, out,
+					      err, err_len);
+	}
+	if (strcmp(name, "redfish") == 0) {
+		return dq_power_redfish_open(engine, site, &host, out, err, err_len);
 	}
 	if (strcmp(name, "sim") != 0) {
-		snprintf(err, err_len,
-			 "unknown power driver '%s' (this runner has: sim, pci-slot, none)", name);
+		snprintf(
+			err, err_len,
+			"unknown power driver '%s' (this runner has: sim, pci-slot, redfish, none)",
+			name);
 		return -ENOENT;
 	}
 	if (engine->ops->power_driver == NULL) {

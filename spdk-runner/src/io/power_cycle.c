@@ -114,7 +114,7 @@ int dq_power_cycle_admit(const struct dq_io_engine *engine, const char *power_dr
 			 config->cut_after_writes, config->writes_per_cycle);
 		return -EINVAL;
 	}
-	rc = dq_power_driver_open(power_driver, config->power_slot, engine, driver, err, err_len);
+	rc = dq_power_driver_open(power_driver, config->site, engine, driver, err, err_len);
 	if (rc != 0) {
 		return rc;
 	}

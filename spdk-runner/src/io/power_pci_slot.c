@@ -19,58 +19,18 @@
 #include "contract/strutil.h"
 #include "io/engine.h"
 #include "io/power.h"
+#include "power_sysfs.h"
 
 #define SLOT_POLL_MS 100
-#define ROOT_MAX 256 /* a sysfs or dev root */
 #define DIR_MAX 512 /* a slot's directory */
 
 struct pci_slot {
 	const struct dq_io_engine *engine;
-	char sysfs[ROOT_MAX];
-	char dev[ROOT_MAX];
+	struct dq_power_namespace ns; /* the drive's namespace, to find again after the cut */
 	char slot_dir[DIR_MAX];
 	char slot_name[64];
-	char serial[64];
-	char nsid[16];
 	uint32_t restore_wait_ms;
 };
-
-/* The first line of a sysfs attribute, trailing blanks removed: 0 or -errno. */
-static int read_attr(const char *path, char *out, size_t out_len)
-{
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (f == NULL) {
-		return -errno;
-	}
-	if (fgets(out, (int)out_len, f) == NULL) {
-		out[0] = '\0';
-	}
-	fclose(f);
-	n = strlen(out);
-	while (n > 0 && (out[n - 1] == '\n' || out[n - 1] == ' ' || out[n - 1] == '\t')) {
-		out[--n] = '\0';
-	}
-	return 0;
-}
-
-static int write_attr(const char *path, const char *value)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-	int rc = 0;
-
-	if (fd < 0) {
-		return -errno;
-	}
-	n = write(fd, value, strlen(value));
-	if (n < 0) {
-		rc = -errno;
-	}
-	close(fd);
-	return rc;
-}
 
 /* The serial of the NVMe controller in the slot whose address is address ("0000:01:00"), into
  * serial: 0, or -ENOENT when no function there is an NVMe controller. */
@@ -81,11 +41,11 @@ static int slot_controller_serial(const struct pci_slot *ps, const char *address
 	glob_t found;
 	int rc = -ENOENT;
 
-	snprintf(pattern, sizeof(pattern), "%s/bus/pci/devices/%s.*/nvme/nvme*/serial", ps->sysfs,
-		 address);
+	snprintf(pattern, sizeof(pattern), "%s/bus/pci/devices/%s.*/nvme/nvme*/serial",
+		 ps->ns.sysfs, address);
 	if (glob(pattern, 0, NULL, &found) == 0) {
 		if (found.gl_pathc > 0) {
-			rc = read_attr(found.gl_pathv[0], serial, serial_len);
+			rc = dq_power_read_attr(found.gl_pathv[0], serial, serial_len);
 		}
 		globfree(&found);
 	}
@@ -102,10 +62,10 @@ static int slot_find(struct pci_slot *ps, const char *power_slot, char *err, siz
 
 	if (power_slot != NULL) {
 		snprintf(ps->slot_dir, sizeof(ps->slot_dir), "%.256s/bus/pci/slots/%.64s",
-			 ps->sysfs, power_slot);
+			 ps->ns.sysfs, power_slot);
 		dq_strlcpy(ps->slot_name, power_slot, sizeof(ps->slot_name));
 		snprintf(path, sizeof(path), "%s/address", ps->slot_dir);
-		if (read_attr(path, address, sizeof(address)) != 0) {
+		if (dq_power_read_attr(path, address, sizeof(address)) != 0) {
 			snprintf(
 				err, err_len,
 				"power driver pci-slot: the allowlisted powerSlot '%s' is not a PCIe "
@@ -114,14 +74,14 @@ static int slot_find(struct pci_slot *ps, const char *power_slot, char *err, siz
 			return -ENOENT;
 		}
 	} else {
-		snprintf(pattern, sizeof(pattern), "%.256s/bus/pci/slots/*", ps->sysfs);
+		snprintf(pattern, sizeof(pattern), "%.256s/bus/pci/slots/*", ps->ns.sysfs);
 		ps->slot_dir[0] = '\0';
 		if (glob(pattern, 0, NULL, &slots) == 0) {
 			for (size_t i = 0; i < slots.gl_pathc && ps->slot_dir[0] == '\0'; i++) {
 				const char *name = strrchr(slots.gl_pathv[i], '/') + 1;
 
 				snprintf(path, sizeof(path), "%s/address", slots.gl_pathv[i]);
-				if (read_attr(path, address, sizeof(address)) != 0) {
+				if (dq_power_read_attr(path, address, sizeof(address)) != 0) {
 					continue;
 				}
 				if (strlen(seen) + strlen(name) + 3 < sizeof(seen)) {
@@ -129,7 +89,7 @@ static int slot_find(struct pci_slot *ps, const char *power_slot, char *err, siz
 				}
 				if (slot_controller_serial(ps, address, serial, sizeof(serial)) ==
 					    0 &&
-				    strcmp(serial, ps->serial) == 0) {
+				    strcmp(serial, ps->ns.serial) == 0) {
 					dq_strlcpy(ps->slot_dir, slots.gl_pathv[i],
 						   sizeof(ps->slot_dir));
 					dq_strlcpy(ps->slot_name, name, sizeof(ps->slot_name));
@@ -142,11 +102,11 @@ static int slot_find(struct pci_slot *ps, const char *power_slot, char *err, siz
 				err, err_len,
 				"power driver pci-slot: no PCIe slot of this host holds the controller "
 				"with serial '%s' (slots: %s): nothing was written",
-				ps->serial, seen[0] != '\0' ? seen : "none");
+				ps->ns.serial, seen[0] != '\0' ? seen : "none");
 			return -ENOENT;
 		}
 		snprintf(path, sizeof(path), "%s/address", ps->slot_dir);
-		read_attr(path, address, sizeof(address));
+		dq_power_read_attr(path, address, sizeof(address));
 	}
 	snprintf(path, sizeof(path), "%s/power", ps->slot_dir);
 	if (access(path, W_OK) != 0) {
@@ -158,13 +118,13 @@ static int slot_find(struct pci_slot *ps, const char *power_slot, char *err, siz
 		return -ENOTSUP;
 	}
 	rc = slot_controller_serial(ps, address, serial, sizeof(serial));
-	if (rc != 0 || strcmp(serial, ps->serial) != 0) {
+	if (rc != 0 || strcmp(serial, ps->ns.serial) != 0) {
 		snprintf(
 			err, err_len,
 			"power driver pci-slot: slot %s (%s) holds %s%s%s, not the allowlisted "
 			"drive's controller (serial '%s'): refusing to cut it; nothing was written",
 			ps->slot_name, address, rc != 0 ? "no NVMe controller" : "serial '",
-			rc != 0 ? "" : serial, rc != 0 ? "" : "'", ps->serial);
+			rc != 0 ? "" : serial, rc != 0 ? "" : "'", ps->ns.serial);
 		return -EPERM;
 	}
 	return 0;
@@ -178,58 +138,12 @@ static int pci_slot_cut(void *ctx, char *err, size_t err_len)
 
 	ps->engine->ops->release(ps->engine->data);
 	snprintf(path, sizeof(path), "%s/power", ps->slot_dir);
-	rc = write_attr(path, "0");
+	rc = dq_power_write_attr(path, "0");
 	if (rc != 0) {
 		snprintf(err, err_len, "power driver pci-slot: turning slot %s off (%s) failed: %s",
 			 ps->slot_name, path, strerror(-rc));
 	}
 	return rc;
-}
-
-static void sleep_ms(uint32_t ms)
-{
-	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
-/* The namespace with the drive's serial and namespace id, visible in dev: its name, or 0. */
-static int namespace_find(const struct pci_slot *ps, char *name, size_t name_len)
-{
-	char pattern[DIR_MAX], path[PATH_MAX], value[64];
-	glob_t disks;
-	int found = 0;
-
-	snprintf(pattern, sizeof(pattern), "%.256s/class/block/nvme*", ps->sysfs);
-	if (glob(pattern, 0, NULL, &disks) != 0) {
-		return 0;
-	}
-	for (size_t i = 0; i < disks.gl_pathc && !found; i++) {
-		const char *disk = strrchr(disks.gl_pathv[i], '/') + 1;
-		unsigned ctrl, ns;
-		char tail;
-
-		/* nvmeXnY only: nvmeXcYnZ are a multipath head's hidden paths, nvmeXnYpZ
-		 * partitions */
-		if (sscanf(disk, "nvme%un%u%c", &ctrl, &ns, &tail) != 2) {
-			continue;
-		}
-		snprintf(path, sizeof(path), "%s/nsid", disks.gl_pathv[i]);
-		if (read_attr(path, value, sizeof(value)) != 0 || strcmp(value, ps->nsid) != 0) {
-			continue;
-		}
-		snprintf(path, sizeof(path), "%s/device/serial", disks.gl_pathv[i]);
-		if (read_attr(path, value, sizeof(value)) != 0 || strcmp(value, ps->serial) != 0) {
-			continue;
-		}
-		snprintf(path, sizeof(path), "%s/%.200s", ps->dev, disk);
-		if (access(path, F_OK) == 0) {
-			dq_strlcpy(name, path, name_len);
-			found = 1;
-		}
-	}
-	globfree(&disks);
-	return found;
 }
 
 /* Power on (again, while the slot reads off: an empty slot refuses it until its card is seen
@@ -242,23 +156,24 @@ static int pci_slot_restore(void *ctx, char *err, size_t err_len)
 
 	snprintf(path, sizeof(path), "%s/power", ps->slot_dir);
 	for (uint32_t waited = 0;; waited += SLOT_POLL_MS) {
-		if (read_attr(path, state, sizeof(state)) != 0 || strcmp(state, "1") != 0) {
-			rc = write_attr(path, "1");
+		if (dq_power_read_attr(path, state, sizeof(state)) != 0 ||
+		    strcmp(state, "1") != 0) {
+			rc = dq_power_write_attr(path, "1");
 			refused = rc != 0 ? rc : refused;
 		}
-		if (namespace_find(ps, target, sizeof(target))) {
+		if (dq_power_namespace_find(&ps->ns, target, sizeof(target))) {
 			break;
 		}
 		if (waited >= ps->restore_wait_ms) {
 			snprintf(err, err_len,
 				 "power driver pci-slot: no namespace %s of serial '%s' came back "
 				 "within %u ms of turning slot %s on (power reads %s%s%s)",
-				 ps->nsid, ps->serial, ps->restore_wait_ms, ps->slot_name, state,
-				 refused != 0 ? "; turning it on last failed: " : "",
+				 ps->ns.nsid, ps->ns.serial, ps->restore_wait_ms, ps->slot_name,
+				 state, refused != 0 ? "; turning it on last failed: " : "",
 				 refused != 0 ? strerror(-refused) : "");
 			return -ETIMEDOUT;
 		}
-		sleep_ms(SLOT_POLL_MS);
+		dq_power_sleep_ms(SLOT_POLL_MS);
 	}
 	return ps->engine->ops->reopen(ps->engine->data, target, err, err_len);
 }
@@ -279,8 +194,6 @@ int dq_power_pci_slot_open(const struct dq_io_engine *engine, const char *power_
 			   const struct dq_pci_slot_paths *paths, struct dq_power_driver *out,
 			   char *err, size_t err_len)
 {
-	char real[PATH_MAX], path[PATH_MAX];
-	const char *name;
 	struct pci_slot *ps;
 	int rc;
 
@@ -297,21 +210,10 @@ int dq_power_pci_slot_open(const struct dq_io_engine *engine, const char *power_
 	}
 	ps->engine = engine;
 	ps->restore_wait_ms = paths->restore_wait_ms;
-	dq_strlcpy(ps->sysfs, paths->sysfs_root, sizeof(ps->sysfs));
-	dq_strlcpy(ps->dev, paths->dev_root, sizeof(ps->dev));
-	dq_strlcpy(ps->serial, engine->target.device.serial, sizeof(ps->serial));
-	if (realpath(engine->target.device.transport_address, real) == NULL) {
-		dq_strlcpy(real, engine->target.device.transport_address, sizeof(real));
-	}
-	name = strrchr(real, '/') != NULL ? strrchr(real, '/') + 1 : real;
-	snprintf(path, sizeof(path), "%s/class/block/%.200s/nsid", ps->sysfs, name);
-	if (read_attr(path, ps->nsid, sizeof(ps->nsid)) != 0) {
-		snprintf(err, err_len,
-			 "power driver pci-slot: %s is not an NVMe namespace (no %s): a slot's "
-			 "power is cut for an NVMe drive only; nothing was written",
-			 engine->target.device.transport_address, path);
+	rc = dq_power_namespace_of(engine, paths, "pci-slot", &ps->ns, err, err_len);
+	if (rc != 0) {
 		free(ps);
-		return -ENODEV;
+		return rc;
 	}
 	rc = slot_find(ps, power_slot, err, err_len);
 	if (rc != 0) {

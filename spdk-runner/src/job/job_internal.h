@@ -38,8 +38,9 @@ struct job {
 	uint32_t seq;
 	int sink_rc;
 	struct dq_clock_rate clock_rate; /* a simulated clock's rate, stamped on the samples */
-	/* The drive's allowlist entry's powerSlot (the pci-slot power driver's slot); "": none. */
-	char power_slot[DQ_POWER_SLOT_MAX_LEN + 1];
+	/* The drive's allowlist entry's power settings (power drivers); pointers into power_entry. */
+	struct dq_allowlist_entry power_entry;
+	struct dq_power_site power_site;
 };
 
 /* Emit refused (reason, message) and record it in the outcome; returns 0 or the sink's -errno. */

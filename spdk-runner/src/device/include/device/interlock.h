@@ -20,6 +20,7 @@
  * address (a kernel path is compared after resolving symlinks). The allow* overrides default false.
  */
 #define DQ_POWER_SLOT_MAX_LEN 63
+#define DQ_POWER_URL_MAX_LEN 511
 
 struct dq_allowlist_entry {
 	bool has_serial;
@@ -33,6 +34,10 @@ struct dq_allowlist_entry {
 	 * without it the driver looks for the slot holding the drive's controller by serial. */
 	bool has_power_slot;
 	char power_slot[DQ_POWER_SLOT_MAX_LEN + 1];
+	/* The BMC's Redfish reset action for the redfish power driver, and the file holding its
+	 * credentials ("user:password", never in the allowlist itself); "": not set. */
+	char redfish_url[DQ_POWER_URL_MAX_LEN + 1];
+	char redfish_credentials[DQ_POWER_URL_MAX_LEN + 1];
 };
 
 struct dq_allowlist {
