@@ -58,14 +58,22 @@ replugs=$(($(wc -l <"$OUT/replug.log" 2>/dev/null || echo 0) - replugs_before))
 # a controller's instance number only when its last holder is gone, which the runner's ring may
 # still be when the new controller probes (nvme1n1 then). The next cases expect nvme0n1: with
 # nothing holding the drive now, one more slot cycle gives the kernel's instance 0 back.
-namespace=$(basename "$(grep -l "^$NVME_SERIAL" /sys/class/block/nvme*n1/device/serial 2>/dev/null |
-	grep -v 'c[0-9]*n1/' | head -1 | xargs -r dirname | xargs -r dirname)")
+namespace=none controller=none
+for disk in /sys/class/block/nvme*; do
+	[[ "$(basename "$disk")" =~ ^nvme[0-9]+n1$ ]] && grep -qs "^$NVME_SERIAL" "$disk/device/serial" &&
+		namespace=$(basename "$disk")
+done
+for ctrl in /sys/class/nvme/nvme*; do
+	grep -qs "^$NVME_SERIAL" "$ctrl/serial" && controller=$(basename "$ctrl")
+done
+echo "after the cycles the drive is $namespace on controller $controller"
 figure namespaceAfterCycles "$namespace"
+figure controllerAfterCycles "$controller"
 back_as_nvme0() {
 	local tries
 	for tries in 1 2 3; do
 		[ -b /dev/nvme0n1 ] && [ "$(tr -d ' ' </sys/class/nvme/nvme0/serial)" = "$NVME_SERIAL" ] && return 0
-		echo "the drive is $namespace; cycling slot 1 once more (try $tries) for nvme0n1"
+		echo "cycling slot 1 once more (try $tries) for nvme0n1 on nvme0"
 		echo 0 >"$SLOT/power" || true
 		for _ in $(seq 1 300); do
 			[ "$(cat "$SLOT/power")" = 1 ] || echo 1 >"$SLOT/power" 2>/dev/null || true
