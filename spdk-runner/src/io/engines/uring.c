@@ -147,6 +147,7 @@ static int uring_open(const struct dq_io_engine_open_args *args, void **data,
 		return -ENOMEM;
 	}
 	engine->exclusive_fd = -1;
+	pthread_mutex_init(&engine->device_lock, NULL);
 	engine->want_fixedbufs = options->fixedbufs;
 	engine->options = *options;
 	dq_strlcpy(engine->path, args->target, sizeof(engine->path));
@@ -469,6 +470,7 @@ static void uring_close(void *data)
 	free(engine->ops);
 	free(engine->offsets);
 	free(engine->sync_done);
+	pthread_mutex_destroy(&engine->device_lock);
 	free(engine);
 }
 

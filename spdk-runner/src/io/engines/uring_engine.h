@@ -6,6 +6,7 @@
 #ifndef DRIVEQUAL_ENGINE_URING_INTERNAL_H
 #define DRIVEQUAL_ENGINE_URING_INTERNAL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -52,6 +53,9 @@ struct uring_engine {
 	bool discard_cmd_refused;
 	struct dq_kdev kdev;
 	char path[4096];
+	/* Held by smart() (a health poll on another thread) and by release()/reopen(): a poll never
+	 * uses a descriptor a power cycle is closing or replacing. */
+	pthread_mutex_t device_lock;
 	/* What open() did, so reopen() after a power cut does it again. */
 	int open_flags;
 	bool claimed;

@@ -74,10 +74,8 @@ int uring_flush(void *data, char *err, size_t err_len)
 
 /* Let go of the device before its slot loses power: the ring (the kernel completes or cancels
  * what was in flight on its own), the registered file and every descriptor. */
-void uring_release(void *data)
+static void release_locked(struct uring_engine *engine)
 {
-	struct uring_engine *engine = data;
-
 	if (engine->ring_ready) {
 		io_uring_queue_exit(&engine->ring);
 		engine->ring_ready = false;
@@ -97,18 +95,29 @@ void uring_release(void *data)
 	engine->sqe_flags = 0;
 }
 
+void uring_release(void *data)
+{
+	struct uring_engine *engine = data;
+
+	pthread_mutex_lock(&engine->device_lock);
+	release_locked(engine);
+	pthread_mutex_unlock(&engine->device_lock);
+}
+
 /* The device again after power returned, possibly under another name: as open() and claim() did. */
 int uring_reopen(void *data, const char *target, char *err, size_t err_len)
 {
 	struct uring_engine *engine = data;
 	int rc;
 
-	uring_release(engine);
+	pthread_mutex_lock(&engine->device_lock);
+	release_locked(engine);
 	dq_strlcpy(engine->path, target, sizeof(engine->path));
 	engine->fd = open(target, engine->open_flags);
 	if (engine->fd < 0) {
 		rc = -errno;
 		snprintf(err, err_len, "reopening %s: %s", target, strerror(-rc));
+		pthread_mutex_unlock(&engine->device_lock);
 		return rc;
 	}
 	rc = uring_ring_init(engine, &engine->options, engine->tags, err, err_len);
@@ -116,5 +125,6 @@ int uring_reopen(void *data, const char *target, char *err, size_t err_len)
 		engine->claimed = false;
 		rc = uring_claim(engine, err, err_len);
 	}
+	pthread_mutex_unlock(&engine->device_lock);
 	return rc;
 }
