@@ -52,7 +52,10 @@ static void test_parse(struct test_ctx *t)
 	rc = dq_allowlist_load(
 		write_file("ok.json", "{\"comment\": \"lab 3\", \"devices\": ["
 				      "{\"serial\": \"S6CKNE0T801234\", \"allowSignatures\": true},"
-				      "{\"transportAddress\": \"/dev/loop3\", \"comment\": \"x\"},"
+				      "{\"transportAddress\": \"/dev/loop3\", \"comment\": \"x\","
+				      " \"powerSlot\": \"12-1\", \"powerRedfishUrl\": "
+				      "\"https://bmc/redfish/v1/Chassis/1/Actions/Chassis.Reset\","
+				      " \"powerRedfishCredentials\": \"/etc/dq/bmc.cred\"},"
 				      "{\"serial\": \"A\", \"transportAddress\": \"/dev/nvme9n1\","
 				      " \"allowPartitioned\": true, \"allowMounted\": false}]}"),
 		&list, err, sizeof(err));
@@ -65,6 +68,18 @@ static void test_parse(struct test_ctx *t)
 		      "entry 0: overrides default false");
 		CHECK(t, list.entries[2].allow_partitioned && !list.entries[2].allow_mounted,
 		      "entry 2");
+		CHECK(t,
+		      list.entries[1].has_power_slot &&
+			      strcmp(list.entries[1].power_slot, "12-1") == 0 &&
+			      !list.entries[0].has_power_slot,
+		      "powerSlot: entry 1 only");
+		CHECK(t,
+		      strcmp(list.entries[1].redfish_url,
+			     "https://bmc/redfish/v1/Chassis/1/Actions/Chassis.Reset") == 0 &&
+			      strcmp(list.entries[1].redfish_credentials, "/etc/dq/bmc.cred") ==
+				      0 &&
+			      list.entries[0].redfish_url[0] == '\0',
+		      "powerRedfishUrl and powerRedfishCredentials: entry 1 only");
 		dq_allowlist_fini(&list);
 	}
 	expect_load_error(t, "{\"devices\": [{\"serial\": \"A\", \"allowMountd\": true}]}", -EINVAL,
@@ -73,6 +88,19 @@ static void test_parse(struct test_ctx *t)
 			  -EINVAL, "must be true or false");
 	expect_load_error(t, "{\"devices\": [{\"allowMounted\": true}]}", -EINVAL,
 			  "needs serial or transportAddress");
+	expect_load_error(t, "{\"devices\": [{\"serial\": \"A\", \"powerSlot\": \"../1\"}]}",
+			  -EINVAL, "devices[0].powerSlot: a slot name");
+	expect_load_error(t, "{\"devices\": [{\"serial\": \"A\", \"powerSlot\": \"\"}]}", -EINVAL,
+			  "devices[0].powerSlot");
+	expect_load_error(t, "{\"devices\": [{\"serial\": \"A\", \"powerSlot\": 3}]}", -EINVAL,
+			  "devices[0].powerSlot: must be a string");
+	expect_load_error(
+		t, "{\"devices\": [{\"serial\": \"A\", \"powerRedfishUrl\": \"ftp://bmc/x\"}]}",
+		-EINVAL, "devices[0].powerRedfishUrl: an http(s):// URL");
+	expect_load_error(t,
+			  "{\"devices\": [{\"serial\": \"A\", \"powerRedfishCredentials\": "
+			  "\"bmc.cred\"}]}",
+			  -EINVAL, "devices[0].powerRedfishCredentials: the absolute path");
 	expect_load_error(t, "{\"devices\": {}}", -EINVAL, "needs \"devices\"");
 	expect_load_error(t, "{\"device\": []}", -EINVAL, "unknown key 'device'");
 	expect_load_error(t, "[1, 2", -EINVAL, "not valid JSON");

@@ -15,13 +15,11 @@
 #include "device/interlock.h"
 #include "device/spdk_target.h"
 
-static const char *const entry_keys[] = { "serial",
-					  "transportAddress",
-					  "allowPartitioned",
-					  "allowSignatures",
-					  "allowMounted",
-					  "comment",
-					  NULL };
+static const char *const entry_keys[] = { "serial",	      "transportAddress",
+					  "allowPartitioned", "allowSignatures",
+					  "allowMounted",     "powerSlot",
+					  "powerRedfishUrl",  "powerRedfishCredentials",
+					  "comment",	      NULL };
 
 static bool key_known(const char *key)
 {
@@ -62,10 +60,12 @@ static int entry_parse(struct json_object *obj, size_t index, struct dq_allowlis
 	}
 	json_object_object_foreach(obj, key, member) {
 		if (!key_known(key)) {
-			snprintf(err, err_len,
-				 "devices[%zu]: unknown key '%s' (known: serial, transportAddress, "
-				 "allowPartitioned, allowSignatures, allowMounted, comment)",
-				 index, key);
+			snprintf(
+				err, err_len,
+				"devices[%zu]: unknown key '%s' (known: serial, transportAddress, "
+				"allowPartitioned, allowSignatures, allowMounted, powerSlot, powerRedfishUrl, "
+				"powerRedfishCredentials, comment)",
+				index, key);
 			return -EINVAL;
 		}
 		if (strncmp(key, "allow", 5) == 0 &&
@@ -103,6 +103,47 @@ static int entry_parse(struct json_object *obj, size_t index, struct dq_allowlis
 	if (!entry->has_serial && !entry->has_transport_address) {
 		snprintf(err, err_len, "devices[%zu]: needs serial or transportAddress", index);
 		return -EINVAL;
+	}
+	if (json_object_object_get_ex(obj, "powerSlot", &value)) {
+		text = json_object_get_string(value);
+		if (text[0] == '\0' || strlen(text) > DQ_POWER_SLOT_MAX_LEN ||
+		    strspn(text,
+			   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") !=
+			    strlen(text) ||
+		    text[0] == '.') {
+			snprintf(err, err_len,
+				 "devices[%zu].powerSlot: a slot name of /sys/bus/pci/slots (1..%d "
+				 "letters, digits, '-', '_', '.'; not starting with '.')",
+				 index, DQ_POWER_SLOT_MAX_LEN);
+			return -EINVAL;
+		}
+		entry->has_power_slot = true;
+		dq_strlcpy(entry->power_slot, text, sizeof(entry->power_slot));
+	}
+	if (json_object_object_get_ex(obj, "powerRedfishUrl", &value)) {
+		text = json_object_get_string(value);
+		if ((strncmp(text, "https://", 8) != 0 && strncmp(text, "http://", 7) != 0) ||
+		    strlen(text) > DQ_POWER_URL_MAX_LEN) {
+			snprintf(
+				err, err_len,
+				"devices[%zu].powerRedfishUrl: an http(s):// URL of the BMC's reset "
+				"action, up to %d characters",
+				index, DQ_POWER_URL_MAX_LEN);
+			return -EINVAL;
+		}
+		dq_strlcpy(entry->redfish_url, text, sizeof(entry->redfish_url));
+	}
+	if (json_object_object_get_ex(obj, "powerRedfishCredentials", &value)) {
+		text = json_object_get_string(value);
+		if (text[0] != '/' || strlen(text) > DQ_POWER_URL_MAX_LEN) {
+			snprintf(
+				err, err_len,
+				"devices[%zu].powerRedfishCredentials: the absolute path of a file "
+				"holding user:password",
+				index);
+			return -EINVAL;
+		}
+		dq_strlcpy(entry->redfish_credentials, text, sizeof(entry->redfish_credentials));
 	}
 	entry->allow_partitioned = json_object_object_get_ex(obj, "allowPartitioned", &value) &&
 				   json_object_get_boolean(value);

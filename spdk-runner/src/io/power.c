@@ -1,6 +1,6 @@
 /*
  * The power driver registry: names a power-loss phase may ask for, and the refusals when none
- * fits. Only the simulator's driver exists so far; it comes with the opened target.
+ * fits. The simulator's driver comes with the opened target; pci-slot cuts a host's PCIe slot.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -9,9 +9,14 @@
 #include "io/engine.h"
 #include "io/power.h"
 
-int dq_power_driver_open(const char *name, const struct dq_io_engine *engine,
-			 struct dq_power_driver *out, char *err, size_t err_len)
+int dq_power_driver_open(const char *name, const struct dq_power_site *site,
+			 const struct dq_io_engine *engine, struct dq_power_driver *out, char *err,
+			 size_t err_len)
 {
+	static const struct dq_pci_slot_paths host = { .sysfs_root = "/sys",
+						       .dev_root = "/dev",
+						       .restore_wait_ms = 60000 };
+
 	memset(out, 0, sizeof(*out));
 	if (name == NULL || name[0] == '\0' || strcmp(name, "none") == 0) {
 		snprintf(err, err_len,
@@ -20,9 +25,18 @@ int dq_power_driver_open(const char *name, const struct dq_io_engine *engine,
 			 name != NULL ? name : "");
 		return -ENODEV;
 	}
+	if (strcmp(name, "pci-slot") == 0) {
+		return dq_power_pci_slot_open(engine, site != NULL ? site->slot : NULL, &host, out,
+					      err, err_len);
+	}
+	if (strcmp(name, "redfish") == 0) {
+		return dq_power_redfish_open(engine, site, &host, out, err, err_len);
+	}
 	if (strcmp(name, "sim") != 0) {
-		snprintf(err, err_len, "unknown power driver '%s' (this runner has: sim, none)",
-			 name);
+		snprintf(
+			err, err_len,
+			"unknown power driver '%s' (this runner has: sim, pci-slot, redfish, none)",
+			name);
 		return -ENOENT;
 	}
 	if (engine->ops->power_driver == NULL) {
@@ -33,4 +47,12 @@ int dq_power_driver_open(const char *name, const struct dq_io_engine *engine,
 		return -ENOTSUP;
 	}
 	return engine->ops->power_driver(engine->data, out, err, err_len);
+}
+
+void dq_power_driver_close(struct dq_power_driver *driver)
+{
+	if (driver->ops != NULL && driver->ops->close != NULL) {
+		driver->ops->close(driver->ctx);
+	}
+	memset(driver, 0, sizeof(*driver));
 }

@@ -114,7 +114,7 @@ int dq_power_cycle_admit(const struct dq_io_engine *engine, const char *power_dr
 			 config->cut_after_writes, config->writes_per_cycle);
 		return -EINVAL;
 	}
-	rc = dq_power_driver_open(power_driver, engine, driver, err, err_len);
+	rc = dq_power_driver_open(power_driver, config->site, engine, driver, err, err_len);
 	if (rc != 0) {
 		return rc;
 	}
@@ -122,6 +122,7 @@ int dq_power_cycle_admit(const struct dq_io_engine *engine, const char *power_dr
 		snprintf(err, err_len,
 			 "the target keeps no data, so nothing can be verified after a cut: %s",
 			 engine->target.no_data_reason);
+		dq_power_driver_close(driver);
 		return -ENOTSUP;
 	}
 	/* the drive's own answer says what it promises: without it a liar cannot be told apart */
@@ -131,6 +132,7 @@ int dq_power_cycle_admit(const struct dq_io_engine *engine, const char *power_dr
 				err, err_len,
 				"the drive has a volatile write cache but engine %s cannot flush it",
 				engine->ops->name);
+			dq_power_driver_close(driver);
 			return -ENOTSUP;
 		}
 		*durability = DQ_POWER_DURABLE_ON_FLUSH;
@@ -145,6 +147,7 @@ int dq_power_cycle_admit(const struct dq_io_engine *engine, const char *power_dr
 			 "the drive's volatile-write-cache answer is missing (%s): without it what "
 			 "the drive promises to keep across a power cut is unknown",
 			 why);
+		dq_power_driver_close(driver);
 		return -ENOTSUP;
 	}
 	return 0;

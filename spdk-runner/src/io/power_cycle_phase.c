@@ -21,7 +21,8 @@ struct pc_phase_report {
 };
 
 static void pc_phase_config(const struct dq_io_engine *engine, const struct dq_phase_spec *spec,
-			    uint64_t seed, const char *job_id, struct dq_power_cycle_config *config)
+			    uint64_t seed, const char *job_id, const struct dq_power_site *site,
+			    struct dq_power_cycle_config *config)
 {
 	uint64_t range = dq_phase_range_bytes(spec, &engine->target.device);
 
@@ -36,19 +37,25 @@ static void pc_phase_config(const struct dq_io_engine *engine, const struct dq_p
 		.cut_after_writes = spec->power_cycle.cut_after_writes,
 		.seed = seed,
 		.job_id = job_id,
+		.site = site,
 	};
 }
 
 int dq_power_cycle_phase_check(const struct dq_io_engine *engine, const struct dq_phase_spec *spec,
-			       char *why, size_t why_len)
+			       const struct dq_power_site *site, char *why, size_t why_len)
 {
 	struct dq_power_cycle_config config;
 	struct dq_power_driver driver;
 	enum dq_power_durability durability;
+	int rc;
 
-	pc_phase_config(engine, spec, 1, "", &config);
-	return dq_power_cycle_admit(engine, spec->power_cycle.power_driver, &config, &driver,
-				    &durability, why, why_len);
+	pc_phase_config(engine, spec, 1, "", site, &config);
+	rc = dq_power_cycle_admit(engine, spec->power_cycle.power_driver, &config, &driver,
+				  &durability, why, why_len);
+	if (rc == 0) {
+		dq_power_driver_close(&driver);
+	}
+	return rc;
 }
 
 static int pc_phase_cycle(const struct dq_power_cycle_result *result, void *arg)
@@ -92,13 +99,15 @@ int dq_power_cycle_phase_run(const struct dq_phase_env *env, const struct dq_pha
 	int rc;
 
 	stats->start_ns = dq_phase_env_now(env);
-	pc_phase_config(env->engine, spec, env->seed != 0 ? env->seed : 1, env->job_id, &config);
+	pc_phase_config(env->engine, spec, env->seed != 0 ? env->seed : 1, env->job_id,
+			env->power_site, &config);
 	memset(report, 0, sizeof(*report));
 	rc = dq_power_cycle_admit(env->engine, spec->power_cycle.power_driver, &config, &driver,
 				  &durability, err, sizeof(err));
 	if (rc == 0) {
 		rc = dq_power_cycle_run(env->engine, &driver, durability, &config, pc_phase_cycle,
 					&arg, &summary, err, sizeof(err));
+		dq_power_driver_close(&driver);
 	}
 	dq_block_ledger_forget(env->ledger, 0, config.range_bytes);
 	stats->duration_ns = dq_phase_env_now(env) - stats->start_ns;

@@ -210,6 +210,18 @@ int job_admit(struct job *job, const struct dq_allowlist *allowlist)
 		if (rc != 0) {
 			return job_refuse(job, verdict.reason, "%s", verdict.message);
 		}
+		if (verdict.entry != NULL) {
+			const struct dq_allowlist_entry *e = &job->power_entry;
+
+			job->power_entry = *verdict.entry;
+			job->power_site = (struct dq_power_site){
+				.slot = e->has_power_slot ? e->power_slot : NULL,
+				.redfish_url = e->redfish_url[0] != '\0' ? e->redfish_url : NULL,
+				.redfish_credentials = e->redfish_credentials[0] != '\0' ?
+							       e->redfish_credentials :
+							       NULL,
+			};
+		}
 		if (job->engine.ops->claim != NULL) {
 			rc = job->engine.ops->claim(job->engine.data, err, sizeof(err));
 			if (rc != 0) {

@@ -202,7 +202,8 @@ int job_check_phases_fit(struct job *job)
 			return refuse_purge(job, p);
 		}
 		if (p->kind == DQ_PHASE_KIND_POWER_CYCLE &&
-		    dq_power_cycle_phase_check(&job->engine, p, why, sizeof(why)) != 0) {
+		    dq_power_cycle_phase_check(&job->engine, p, &job->power_site, why,
+					       sizeof(why)) != 0) {
 			return job_refuse(job, DQ_REFUSE_INVALID_COMMAND, "phase %s: %s", p->name,
 					  why);
 		}

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "contract/msg_job_event.h"
+#include "device/interlock.h"
 #include "io/block_ledger.h"
 #include "io/engine.h"
 #include "io/phase.h"
@@ -37,6 +38,9 @@ struct job {
 	uint32_t seq;
 	int sink_rc;
 	struct dq_clock_rate clock_rate; /* a simulated clock's rate, stamped on the samples */
+	/* The drive's allowlist entry's power settings (power drivers); pointers into power_entry. */
+	struct dq_allowlist_entry power_entry;
+	struct dq_power_site power_site;
 };
 
 /* Emit refused (reason, message) and record it in the outcome; returns 0 or the sink's -errno. */

@@ -526,6 +526,7 @@ int dq_job_run(const struct dq_job_spec *spec, const struct dq_allowlist *allowl
 		.job_id = spec->job_id,
 		.runner_id = spec->runner_id,
 		.serial = job.engine.target.device.serial,
+		.power_site = &job.power_site,
 		.seed = spec->seed != 0 ? spec->seed : dq_random_seed(),
 		.virtual_clock = dq_io_engine_has(&job.engine, DQ_ENGINE_VIRTUAL_CLOCK),
 		.ledger = &job.ledger,

@@ -76,6 +76,18 @@ check_or_leave() {
 	exit "$SKIP_CODE"
 }
 
+# props_json DRIVER,KEY=VALUE,...: a -device option as device_add's typed JSON arguments.
+props_json() {
+	local IFS=, part args
+	args=$(jq -c -n --arg d "${1%%,*}" '{driver: $d}')
+	for part in ${1#*,}; do
+		args=$(jq -c --arg k "${part%%=*}" --arg v "${part#*=}" \
+			'. + {($k): (if $v == "on" then true elif $v == "off" then false
+				elif ($v | test("^[0-9]+$")) then ($v | tonumber) else $v end)}' <<<"$args")
+	done
+	echo "$args"
+}
+
 # boot DIR IMAGE WITH_IOMMU CMD...: one guest; its console goes to DIR/console.log and stdout.
 # GUEST_FDP=yes adds the FDP controller (its namespace on IMAGE-fdp).
 boot() {
@@ -86,8 +98,13 @@ boot() {
 	rm -f "$image"
 	truncate -s "$NVME_BYTES" "$image"
 	local qemu_opts="-drive file=$image,if=none,id=dqnvme,format=raw,discard=unmap"
-	qemu_opts+=" -device nvme,id=dqctrl,serial=$NVME_SERIAL,drive=dqnvme,ocp=on"
-	qemu_opts+=",logical_block_size=$NVME_LBA_BYTES,physical_block_size=$NVME_LBA_BYTES"
+	# The controller sits in a hot-plug PCIe root port's slot, with native hotplug (pciehp, not
+	# ACPI's), so the guest can cut its power: /sys/bus/pci/slots/1/power (the power-cycle case).
+	qemu_opts+=" -global ICH9-LPC.acpi-pci-hotplug-with-bridge-support=off"
+	qemu_opts+=" -device pcie-root-port,id=dqport,chassis=1,slot=1"
+	local nvme_props="id=dqctrl,bus=dqport,serial=$NVME_SERIAL,drive=dqnvme,ocp=on"
+	nvme_props+=",logical_block_size=$NVME_LBA_BYTES,physical_block_size=$NVME_LBA_BYTES"
+	qemu_opts+=" -device nvme,$nvme_props"
 	if [ "${GUEST_FDP:-no}" = yes ]; then
 		rm -f "$image-fdp"
 		truncate -s "$FDP_BYTES" "$image-fdp"
@@ -103,6 +120,12 @@ boot() {
 	qmp_dir=$(mktemp -d /tmp/drivequal-qmp-XXXXXX)
 	ln -sfn "$qmp_dir/qmp.sock" "$dir/qmp.sock"
 	qemu_opts+=" -qmp unix:$qmp_dir/qmp.sock,server=on,wait=off"
+	# QEMU destroys a controller whose slot the guest powers off; replug.py, on a monitor of its
+	# own, puts the same one back (a real slot keeps its drive), logging to DIR/replug.log.
+	qemu_opts+=" -qmp unix:$qmp_dir/replug.sock,server=on,wait=off"
+	python3 "$here/replug.py" "$qmp_dir/replug.sock" "$dir/replug.log" \
+		"$(props_json "nvme,$nvme_props")" &
+	local replug_pid=$!
 	local extra=() described=""
 	if [ "$iommu" = yes ]; then
 		qemu_opts="-device intel-iommu $qemu_opts"
@@ -117,6 +140,8 @@ boot() {
 		-m 2G -p 2 "${extra[@]}" --rwdir="$dir" --qemu-opts="$qemu_opts" -- "$@" </dev/null 2>&1) |
 		tee "$dir/console.log"
 	local status=${PIPESTATUS[0]}
+	kill "$replug_pid" 2>/dev/null || true
+	wait "$replug_pid" 2>/dev/null || true
 	rm -rf "$qmp_dir" "$dir/qmp.sock"
 	rm -f "$image-fdp"
 	return "$status"

@@ -25,22 +25,11 @@
 #include "engines/uring_engine.h"
 #include "io/engine.h"
 
-/* The user data of the tick's timeout request: no IO has this tag. */
-#define TICK_TAG UINT64_MAX
-
 /* An asynchronous discard of a block device's range (Linux 6.12+, include/uapi/linux/fs.h);
  * older headers lack it. */
 #ifndef BLOCK_URING_CMD_DISCARD
 #define BLOCK_URING_CMD_DISCARD _IO(0x12, 0)
 #endif
-
-struct uring_options {
-	bool defer_taskrun;
-	bool fixedbufs;
-	bool registerfiles;
-	bool sqthread_poll;
-	bool hipri;
-};
 
 static const struct dq_engine_option uring_options[] = {
 	{
@@ -81,8 +70,8 @@ static const struct dq_engine_option uring_options[] = {
 	{ .name = NULL },
 };
 
-static int ring_init(struct uring_engine *engine, const struct uring_options *options,
-		     uint32_t depth, char *err, size_t err_len)
+int uring_ring_init(struct uring_engine *engine, const struct uring_options *options,
+		    uint32_t depth, char *err, size_t err_len)
 {
 	struct io_uring_params params;
 	unsigned entries = 1;
@@ -169,9 +158,12 @@ static int uring_open(const struct dq_io_engine_open_args *args, void **data,
 	}
 	engine->exclusive_fd = -1;
 	engine->ng_fd = -1;
+	pthread_mutex_init(&engine->device_lock, NULL);
 	engine->want_fixedbufs = options->fixedbufs;
+	engine->options = *options;
 	dq_strlcpy(engine->path, args->target, sizeof(engine->path));
 	flags = (args->writable ? O_RDWR : O_RDONLY) | (args->direct ? O_DIRECT : 0) | O_CLOEXEC;
+	engine->open_flags = flags;
 	engine->fd = open(args->target, flags);
 	if (engine->fd < 0) {
 		rc = -errno;
@@ -200,13 +192,13 @@ static int uring_open(const struct dq_io_engine_open_args *args, void **data,
 		rc = uring_passthru_open(engine, target, args->writable);
 	}
 	if (rc == 0) {
-		rc = ring_init(engine, options, args->queue_depth, err, err_len);
+		rc = uring_ring_init(engine, options, args->queue_depth, err, err_len);
 		if (rc == -EINVAL && engine->ng_fd >= 0) {
 			/* a kernel without 128-byte SQEs: no placed writes, everything else */
 			uring_passthru_unavailable(engine, target,
 						   "this kernel's io_uring has no 128-byte SQEs "
 						   "(NVMe passthrough needs Linux 5.19+)");
-			rc = ring_init(engine, options, args->queue_depth, err, err_len);
+			rc = uring_ring_init(engine, options, args->queue_depth, err, err_len);
 		}
 	}
 	if (rc != 0) {
@@ -219,7 +211,7 @@ static int uring_open(const struct dq_io_engine_open_args *args, void **data,
 	return 0;
 }
 
-static int uring_claim(void *data, char *err, size_t err_len)
+int uring_claim(void *data, char *err, size_t err_len)
 {
 	struct uring_engine *engine = data;
 	int rc;
@@ -236,6 +228,7 @@ static int uring_claim(void *data, char *err, size_t err_len)
 			 engine->path, strerror(-rc));
 		return rc == -EBUSY ? -EBUSY : rc;
 	}
+	engine->claimed = true;
 	return 0;
 }
 
@@ -507,6 +500,7 @@ static void uring_close(void *data)
 	free(engine->ops);
 	free(engine->offsets);
 	free(engine->sync_done);
+	pthread_mutex_destroy(&engine->device_lock);
 	free(engine);
 }
 
@@ -529,6 +523,9 @@ static const struct dq_io_engine_ops uring_ops = {
 	.purge = uring_purge,
 	.smart = uring_smart,
 	.configure_latency_monitor = uring_configure_latency_monitor,
+	.flush = uring_flush,
+	.release = uring_release,
+	.reopen = uring_reopen,
 	.close = uring_close,
 	.discover = dq_kdev_discover,
 };

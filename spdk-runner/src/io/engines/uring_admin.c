@@ -82,9 +82,20 @@ int uring_smart(void *data, struct dq_smart_snapshot *out)
 	if (posix_memalign((void **)&log, 4096, DQ_NVME_LOG_PAGE_BYTES) != 0) {
 		return -ENOMEM;
 	}
+	/* a power-cycle phase may be closing or replacing the descriptor on the IO thread */
+	pthread_mutex_lock(&engine->device_lock);
+	if (engine->fd < 0) {
+		pthread_mutex_unlock(&engine->device_lock);
+		smart_unavailable(
+			out, engine->path,
+			": the drive's power is cut (a power-cycle phase): no log to read");
+		free(log);
+		return 0;
+	}
 	rc = dq_nvme_get_log(engine->fd, DQ_NVME_LOG_SMART, 0xffffffffu, log,
 			     DQ_NVME_LOG_PAGE_BYTES, err, sizeof(err));
 	if (rc != 0) {
+		pthread_mutex_unlock(&engine->device_lock);
 		smart_unavailable(out, engine->path, ": ");
 		strncat(out->reason, err, sizeof(out->reason) - strlen(out->reason) - 1);
 		free(log);
@@ -95,6 +106,7 @@ int uring_smart(void *data, struct dq_smart_snapshot *out)
 		dq_nvme_smart_add_limits(&engine->kdev.controller, out);
 	}
 	dq_nvme_read_ocp_logs(uring_get_log, engine, log, out);
+	pthread_mutex_unlock(&engine->device_lock);
 	free(log);
 	if (engine->kdev.fdp.config.enabled) {
 		dq_nvme_fdp_read(engine->fd, engine->kdev.fdp.endgid, out);

@@ -1,11 +1,13 @@
 /*
  * Shared between the uring engine's files (engines/uring.c: the ops table, the ring, the IO path
  * and TRIM; engines/uring_admin.c: purge, SMART and the OCP latency monitor through NVMe admin
- * passthrough; engines/uring_passthru.c: FDP placed writes as NVMe passthrough commands).
+ * passthrough; engines/uring_passthru.c: FDP placed writes as NVMe passthrough commands;
+ * engines/uring_power.c: flush, release and reopen for power cycles).
  */
 #ifndef DRIVEQUAL_ENGINE_URING_INTERNAL_H
 #define DRIVEQUAL_ENGINE_URING_INTERNAL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,6 +16,15 @@
 
 #include "device/kdev.h"
 #include "io/engine.h"
+
+/* The engine's options (uring.c's option table fills them). */
+struct uring_options {
+	bool defer_taskrun;
+	bool fixedbufs;
+	bool registerfiles;
+	bool sqthread_poll;
+	bool hipri;
+};
 
 struct uring_engine {
 	struct io_uring ring;
@@ -50,7 +61,28 @@ struct uring_engine {
 	bool *placed;
 	struct dq_kdev kdev;
 	char path[4096];
+	/* Held by smart() (a health poll on another thread) and by release()/reopen(): a poll never
+	 * uses a descriptor a power cycle is closing or replacing. */
+	pthread_mutex_t device_lock;
+	/* What open() did, so reopen() after a power cut does it again. */
+	int open_flags;
+	bool claimed;
+	struct uring_options options;
 };
+
+/* The user data of the tick's timeout request: no IO has this tag. */
+#define TICK_TAG UINT64_MAX
+
+/* Set the ring up for depth IOs (plus the tick) on engine->fd: 0 or -errno with err. */
+int uring_ring_init(struct uring_engine *engine, const struct uring_options *options,
+		    uint32_t depth, char *err, size_t err_len);
+/* The engine's claim op: an O_EXCL hold on a block device. */
+int uring_claim(void *data, char *err, size_t err_len);
+
+/* uring_power: the engine's flush, release and reopen ops. */
+int uring_flush(void *data, char *err, size_t err_len);
+void uring_release(void *data);
+int uring_reopen(void *data, const char *target, char *err, size_t err_len);
 
 /* The engine's deallocate op: TRIM of [offset, offset + length) (0 or -errno, err). */
 int uring_deallocate(void *data, uint64_t offset, uint64_t length, char *err, size_t err_len);

@@ -19,6 +19,9 @@
  * One allowlist entry. A device matches when every field given matches: serial, and/or transport
  * address (a kernel path is compared after resolving symlinks). The allow* overrides default false.
  */
+#define DQ_POWER_SLOT_MAX_LEN 63
+#define DQ_POWER_URL_MAX_LEN 511
+
 struct dq_allowlist_entry {
 	bool has_serial;
 	char serial[DQ_SERIAL_MAX_LEN + 1];
@@ -27,6 +30,14 @@ struct dq_allowlist_entry {
 	bool allow_partitioned;
 	bool allow_signatures;
 	bool allow_mounted;
+	/* The PCIe slot (a name in /sys/bus/pci/slots) whose power the pci-slot power driver cuts;
+	 * without it the driver looks for the slot holding the drive's controller by serial. */
+	bool has_power_slot;
+	char power_slot[DQ_POWER_SLOT_MAX_LEN + 1];
+	/* The BMC's Redfish reset action for the redfish power driver, and the file holding its
+	 * credentials ("user:password", never in the allowlist itself); "": not set. */
+	char redfish_url[DQ_POWER_URL_MAX_LEN + 1];
+	char redfish_credentials[DQ_POWER_URL_MAX_LEN + 1];
 };
 
 struct dq_allowlist {

@@ -18,7 +18,7 @@
 #include "io/power.h"
 
 /* Bumped when dq_io_engine_ops changes; the registry refuses tables of another version. */
-#define DQ_IO_ENGINE_OPS_VERSION 5
+#define DQ_IO_ENGINE_OPS_VERSION 6
 
 /* Capability flags (dq_io_engine_ops.flags). */
 enum {
@@ -188,6 +188,13 @@ struct dq_io_engine_ops {
 	/* Optional: the power driver this target brings with it (the simulator's). -ENOTSUP with
 	 * the reason in err when it has none. */
 	int (*power_driver)(void *data, struct dq_power_driver *out, char *err, size_t err_len);
+	/* Optional (a power driver that removes the device, as slot power does): let go of the
+	 * device, abandoning the IOs in flight (no completion will come) and closing every handle
+	 * on it, keeping the engine's state. Nothing but reopen() or close() may follow. */
+	void (*release)(void *data);
+	/* Optional, with release: open the device again at target (its name may have changed),
+	 * as open() did (writable, direct, claimed when it was). 0 or -errno with err. */
+	int (*reopen)(void *data, const char *target, char *err, size_t err_len);
 };
 
 /* An opened engine: what the core holds. */

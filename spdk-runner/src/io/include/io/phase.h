@@ -28,6 +28,8 @@ struct dq_phase_env {
 	const char *job_id;
 	const char *runner_id;
 	const char *serial;
+	/* The drive's allowlisted power settings (powerSlot, powerRedfish...), never NULL. */
+	const struct dq_power_site *power_site;
 	uint64_t seed;
 	bool virtual_clock; /* times are the engine's clock */
 	/* The job's record of what it wrote (headers' identity, generations); never NULL. */

@@ -1,7 +1,8 @@
 /*
  * Power control as a pluggable driver: what cuts and restores a drive's power for a power-loss
- * integrity phase. The simulator brings its own (the sim engine with sim_power=...); real hosts
- * will add slot power, a BMC or a switched PDU behind the same ops. "none" is a configuration,
+ * integrity phase. The simulator brings its own (the sim engine with sim_power=...); a host cuts
+ * a PCIe slot's power through sysfs (pci-slot); a BMC or a switched PDU would come behind the
+ * same ops. "none" is a configuration,
  * not a driver: asking for it is a refusal, before any write.
  */
 #ifndef DRIVEQUAL_POWER_H
@@ -11,6 +12,14 @@
 #include <stdint.h>
 
 struct dq_io_engine;
+
+/* Where a host's power drivers find the drive's power: its allowlist entry's settings (each NULL
+ * when not set). */
+struct dq_power_site {
+	const char *slot; /* powerSlot: pci-slot's slot */
+	const char *redfish_url; /* powerRedfishUrl: the BMC's reset action (redfish) */
+	const char *redfish_credentials; /* powerRedfishCredentials: a file "user:password" */
+};
 
 /* What a simulated drive knows it dropped at its last cut (a real drive cannot say). */
 struct dq_power_truth {
@@ -28,6 +37,8 @@ struct dq_power_driver_ops {
 	int (*restore)(void *ctx, char *err, size_t err_len);
 	/* Optional (simulated drives): what the last cut really dropped. */
 	int (*truth)(void *ctx, struct dq_power_truth *out);
+	/* Optional: release what open allocated. */
+	void (*close)(void *ctx);
 };
 
 struct dq_power_driver {
@@ -37,11 +48,53 @@ struct dq_power_driver {
 
 /*
  * The driver called name for the opened engine: "sim" (the sim engine's own, when its drive has
- * a power model). Returns 0, or a refusal with the reason in err: -ENODEV for "none" or an empty
- * name (no power driver configured), -ENOTSUP when the engine's target has no such driver,
- * -ENOENT for an unknown name.
+ * a power model), "pci-slot" (the PCIe slot's power through sysfs; site->slot, from the drive's
+ * allowlist entry, names the slot, or NULL: the slot whose controller has the drive's serial) or
+ * "redfish" (a BMC's reset action, site->redfish_url; dq_power_redfish_open). site may be NULL.
+ * Returns 0, or a refusal with the reason in err: -ENODEV for "none" or an empty name (no power
+ * driver configured), -ENOTSUP when the engine's target has no such driver, -ENOENT for an
+ * unknown name, the pci-slot driver's refusals (dq_power_pci_slot_open). Close with
+ * dq_power_driver_close.
  */
-int dq_power_driver_open(const char *name, const struct dq_io_engine *engine,
-			 struct dq_power_driver *out, char *err, size_t err_len);
+int dq_power_driver_open(const char *name, const struct dq_power_site *site,
+			 const struct dq_io_engine *engine, struct dq_power_driver *out, char *err,
+			 size_t err_len);
+
+/* Release an opened (or zeroed) driver; safe to call twice. */
+void dq_power_driver_close(struct dq_power_driver *driver);
+
+/* Where the pci-slot driver looks and how long it waits (tests point the roots at a fake tree). */
+struct dq_pci_slot_paths {
+	const char *sysfs_root; /* "/sys" */
+	const char *dev_root; /* "/dev" */
+	uint32_t restore_wait_ms; /* for the namespace to come back after power returns */
+};
+
+/*
+ * The pci-slot driver (power_pci_slot.c) on an opened kernel NVMe namespace. Refuses, before
+ * anything is written: an engine that cannot let go of the device (-ENOTSUP), a target that is no
+ * NVMe namespace (-ENODEV), the slot not found (-ENOENT: the named slot does not exist, or no slot
+ * holds a controller with the drive's serial), a slot without power control (-ENOTSUP: no power
+ * file), and a slot whose controller is not the drive (-EPERM: another serial, or none).
+ */
+int dq_power_pci_slot_open(const struct dq_io_engine *engine, const char *power_slot,
+			   const struct dq_pci_slot_paths *paths, struct dq_power_driver *out,
+			   char *err, size_t err_len);
+
+/* Longest powerRedfishUrl / powerRedfishCredentials path. */
+#define DQ_POWER_URL_MAX 511
+
+/*
+ * The redfish driver (power_redfish.c): site->redfish_url is the BMC's reset action, POSTed
+ * ForceOff at the cut and On at the restore (libcurl; basic authentication with the first line
+ * "user:password" of site->redfish_credentials, a file only its owner may read). Refuses, before
+ * anything is written: no URL (-ENOENT), an engine that cannot let go of the device (-ENOTSUP), a
+ * target that is no NVMe namespace (-ENODEV), a credentials file missing (-ENOENT), readable by
+ * others (-EPERM) or malformed (-EINVAL). A BMC's error answer fails the cut or the restore with
+ * its message (-EIO).
+ */
+int dq_power_redfish_open(const struct dq_io_engine *engine, const struct dq_power_site *site,
+			  const struct dq_pci_slot_paths *paths, struct dq_power_driver *out,
+			  char *err, size_t err_len);
 
 #endif /* DRIVEQUAL_POWER_H */

@@ -28,6 +28,7 @@ struct dq_power_cycle_config {
 	uint32_t cut_after_writes;
 	uint64_t seed;
 	const char *job_id; /* its hash goes into every header */
+	const struct dq_power_site *site; /* the drive's allowlisted power settings, or NULL */
 };
 
 /* What the drive promises, from its volatile-write-cache answer. */
@@ -101,7 +102,7 @@ struct dq_phase_stats;
 /* The admission check of a power-cycle phaseSpec against the opened target (job_fit.c): 0, or
  * -errno with the refusal in why. Nothing is written. */
 int dq_power_cycle_phase_check(const struct dq_io_engine *engine, const struct dq_phase_spec *spec,
-			       char *why, size_t why_len);
+			       const struct dq_power_site *site, char *why, size_t why_len);
 
 /* Runs a power-cycle phase; the result goes to stats->power_cycle. 0, or the sink's -errno (a
  * phase that could not run says so in stats->fail_reason and message). */

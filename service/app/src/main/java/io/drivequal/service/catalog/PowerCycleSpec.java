@@ -8,8 +8,9 @@ package io.drivequal.service.catalog;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
- * @param powerDriver what cuts the drive's power (sim: the simulated drive's own; none:
- * no driver, which the runner refuses)
+ * @param powerDriver what cuts the drive's power (sim: the simulated drive's own;
+ * pci-slot: the host's PCIe slot power; redfish: a BMC's reset action; none: no driver,
+ * which the runner refuses)
  * @param cycles power cycles to run
  * @param writesPerCycle acknowledged writes a cycle aims at
  * @param flushEvery a flush after this many acknowledged writes (absent: never)

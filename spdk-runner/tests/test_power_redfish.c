@@ -1,0 +1,426 @@
+/*
+ * The redfish power driver against a fake BMC on loopback (tests/redfish/fake_bmc.py, started
+ * here): the cut (ForceOff) and the restore (On) posted in order with the credentials from the
+ * file, the engine letting go after the cut and reopening the namespace found again by serial;
+ * a BMC's error answer failing the cut or the restore with the BMC's own message; a power-cycle
+ * phase whose cut the BMC refuses stops there, with nothing written after it; and every refusal
+ * at open before any request reaches the BMC.
+ * Usage: test_power_redfish FAKE_BMC_PY
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "io/engine.h"
+#include "io/power.h"
+#include "io/power_cycle.h"
+#include "test_util.h"
+
+#define BLOCK 4096u
+#define BLOCKS 1024u
+
+static char g_root[256];
+static char g_log[300];
+static char g_calls[512];
+static char g_base[128]; /* http://127.0.0.1:PORT/redfish/v1/Chassis */
+
+/* A drive in memory: writes complete at once; what the power-cycle phase needs of an engine. */
+struct mem_engine {
+	unsigned char *data;
+	struct dq_io_completion done[64];
+	unsigned count;
+	uint64_t writes;
+};
+
+static int mem_queue(void *d, const struct dq_io *io)
+{
+	struct mem_engine *m = d;
+
+	if (m->count == 64) {
+		return -EBUSY;
+	}
+	if (io->op == DQ_IO_WRITE) {
+		memcpy(m->data + io->offset, io->buf, io->length);
+		m->writes++;
+	} else {
+		memcpy(io->buf, m->data + io->offset, io->length);
+	}
+	m->done[m->count++] = (struct dq_io_completion){ .tag = io->tag };
+	return 0;
+}
+
+static int mem_commit(void *d)
+{
+	(void)d;
+	return 0;
+}
+
+static int mem_getevents(void *d, struct dq_io_completion *out, unsigned max, uint64_t t)
+{
+	struct mem_engine *m = d;
+	unsigned n = m->count < max ? m->count : max;
+
+	(void)t;
+	memcpy(out, m->done, n * sizeof(*out));
+	memmove(m->done, m->done + n, (m->count - n) * sizeof(*out));
+	m->count -= n;
+	return (int)n;
+}
+
+static int mem_flush(void *d, char *err, size_t err_len)
+{
+	(void)d;
+	(void)err;
+	(void)err_len;
+	return 0;
+}
+
+static void mem_release(void *d)
+{
+	(void)d;
+	strcat(g_calls, "release;");
+}
+
+static int mem_reopen(void *d, const char *target, char *err, size_t err_len)
+{
+	(void)d;
+	(void)err;
+	(void)err_len;
+	strcat(g_calls, "reopen ");
+	strcat(g_calls, target + strlen(g_root));
+	strcat(g_calls, ";");
+	return 0;
+}
+
+static const struct dq_io_engine_ops g_mem_ops = {
+	.name = "mem",
+	.version = DQ_IO_ENGINE_OPS_VERSION,
+	.queue = mem_queue,
+	.commit = mem_commit,
+	.getevents = mem_getevents,
+	.flush = mem_flush,
+	.release = mem_release,
+	.reopen = mem_reopen,
+};
+
+static const struct dq_io_engine_ops g_stuck_ops = { .name = "stuck",
+						     .version = DQ_IO_ENGINE_OPS_VERSION };
+
+static void run(const char *command)
+{
+	if (system(command) != 0) {
+		abort();
+	}
+}
+
+static void put(const char *relative, const char *content, mode_t mode)
+{
+	char path[512];
+	char command[600];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%.200s", g_root, relative);
+	snprintf(command, sizeof(command), "mkdir -p \"$(dirname '%s')\"", path);
+	run(command);
+	f = fopen(path, "w");
+	if (f == NULL) {
+		abort();
+	}
+	fputs(content, f);
+	fclose(f);
+	chmod(path, mode);
+}
+
+static int log_lines(void)
+{
+	FILE *f = fopen(g_log, "r");
+	int n = 0, c;
+
+	while (f != NULL && (c = fgetc(f)) != EOF) {
+		n += c == '\n';
+	}
+	if (f != NULL) {
+		fclose(f);
+	}
+	return n;
+}
+
+/* Line n (0-based) of the BMC's log, or "". */
+static void log_line(int n, char *out, size_t out_len)
+{
+	FILE *f = fopen(g_log, "r");
+
+	out[0] = '\0';
+	for (int i = 0; f != NULL && i <= n; i++) {
+		if (fgets(out, (int)out_len, f) == NULL) {
+			out[0] = '\0';
+			break;
+		}
+	}
+	if (f != NULL) {
+		fclose(f);
+	}
+}
+
+static void mem_engine(struct dq_io_engine *engine, struct mem_engine *m,
+		       const struct dq_io_engine_ops *ops, const char *dev)
+{
+	memset(engine, 0, sizeof(*engine));
+	engine->ops = ops;
+	engine->data = m;
+	snprintf(engine->target.device.serial, sizeof(engine->target.device.serial), "SERIAL-A");
+	snprintf(engine->target.device.transport_address,
+		 sizeof(engine->target.device.transport_address), "%s/dev/%s", g_root, dev);
+	engine->target.device.capacity_bytes = (uint64_t)BLOCK * BLOCKS;
+	engine->target.device.lba_size_bytes = BLOCK;
+	engine->target.keeps_data = true;
+	engine->target.buffer_align = 4096;
+}
+
+static int open_redfish(const struct dq_io_engine *engine, const char *chassis,
+			const char *credentials, struct dq_power_driver *driver, char *err,
+			size_t err_len)
+{
+	char url[256], creds[300], sysfs[300], dev[300];
+	struct dq_power_site site = { .redfish_url = url, .redfish_credentials = creds };
+	struct dq_pci_slot_paths paths = { .sysfs_root = sysfs,
+					   .dev_root = dev,
+					   .restore_wait_ms = 300 };
+
+	snprintf(url, sizeof(url), "%s/%s/Actions/Chassis.Reset", g_base, chassis);
+	snprintf(creds, sizeof(creds), "%s/%s", g_root, credentials);
+	snprintf(sysfs, sizeof(sysfs), "%s/sys", g_root);
+	snprintf(dev, sizeof(dev), "%s/dev", g_root);
+	if (chassis[0] == '\0') {
+		site.redfish_url = NULL;
+	}
+	if (chassis[0] == '/') {
+		snprintf(url, sizeof(url), "http:/%s", chassis); /* a literal URL */
+	}
+	memset(driver, 0, sizeof(*driver));
+	err[0] = '\0';
+	g_calls[0] = '\0';
+	return dq_power_redfish_open(engine, &site, &paths, driver, err, err_len);
+}
+
+static void test_cycle(struct test_ctx *t, struct mem_engine *m)
+{
+	struct dq_io_engine engine;
+	struct dq_power_driver driver;
+	char err[512], line[1024];
+	int rc, before = log_lines();
+
+	mem_engine(&engine, m, &g_mem_ops, "nvme0n1");
+	rc = open_redfish(&engine, "enclosure", "bmc.cred", &driver, err, sizeof(err));
+	CHECK(t, rc == 0, "open: %d %s", rc, err);
+	if (rc != 0) {
+		return;
+	}
+	rc = driver.ops->cut(driver.ctx, err, sizeof(err));
+	CHECK(t, rc == 0 && strcmp(g_calls, "release;") == 0, "cut: %d %s, calls %s", rc, err,
+	      g_calls);
+	rc = driver.ops->restore(driver.ctx, err, sizeof(err));
+	CHECK(t, rc == 0 && strcmp(g_calls, "release;reopen /dev/nvme0n1;") == 0,
+	      "restore: %d %s, calls %s", rc, err, g_calls);
+	CHECK(t, log_lines() == before + 2, "two requests: %d", log_lines() - before);
+	log_line(before, line, sizeof(line));
+	CHECK(t,
+	      strstr(line, "\"path\": \"/redfish/v1/Chassis/enclosure/Actions/Chassis.Reset\"") &&
+		      strstr(line, "ForceOff") &&
+		      strstr(line, "\"authorization\": \"Basic YWRtaW46czNjcmV0\""),
+	      "first the cut, authenticated: %s", line);
+	log_line(before + 1, line, sizeof(line));
+	CHECK(t, strstr(line, "\\\"On\\\"") != NULL && strstr(line, "ForceOff") == NULL,
+	      "then the restore: %s", line);
+	dq_power_driver_close(&driver);
+}
+
+static void test_bmc_errors(struct test_ctx *t, struct mem_engine *m)
+{
+	struct dq_io_engine engine;
+	struct dq_power_driver driver;
+	char err[512];
+	int rc, before;
+
+	mem_engine(&engine, m, &g_mem_ops, "nvme0n1");
+	rc = open_redfish(&engine, "locked", "bmc.cred", &driver, err, sizeof(err));
+	CHECK(t, rc == 0, "open locked: %d %s", rc, err);
+	before = log_lines();
+	rc = rc != 0 ? rc : driver.ops->cut(driver.ctx, err, sizeof(err));
+	CHECK(t,
+	      rc == -EIO && strstr(err, "HTTP 400: The action Chassis.Reset with ResetType "
+					"ForceOff is not supported by the chassis locked") != NULL,
+	      "a refused cut carries the BMC's message: %d %s", rc, err);
+	CHECK(t, g_calls[0] == '\0' && log_lines() == before + 1,
+	      "the engine kept the device, one request: %s, %d", g_calls, log_lines() - before);
+	dq_power_driver_close(&driver);
+
+	rc = open_redfish(&engine, "flaky", "bmc.cred", &driver, err, sizeof(err));
+	rc = rc != 0 ? rc : driver.ops->cut(driver.ctx, err, sizeof(err));
+	CHECK(t, rc == 0, "flaky cut: %d %s", rc, err);
+	rc = driver.ops->restore(driver.ctx, err, sizeof(err));
+	CHECK(t, rc == -EIO && strstr(err, "HTTP 503: The BMC is busy; retry later.") != NULL,
+	      "a refused restore carries the BMC's message: %d %s", rc, err);
+	CHECK(t, strcmp(g_calls, "release;") == 0, "no reopen: %s", g_calls);
+	dq_power_driver_close(&driver);
+
+	rc = open_redfish(&engine, "/127.0.0.1:1/redfish/v1/Chassis/x/Actions/Chassis.Reset",
+			  "bmc.cred", &driver, err, sizeof(err));
+	rc = rc != 0 ? rc : driver.ops->cut(driver.ctx, err, sizeof(err));
+	CHECK(t, rc == -EIO && strstr(err, "ForceOff at http://127.0.0.1:1/") != NULL,
+	      "an unreachable BMC: %d %s", rc, err);
+	CHECK(t, g_calls[0] == '\0', "the engine kept the device: %s", g_calls);
+	dq_power_driver_close(&driver);
+}
+
+struct counting_cut {
+	struct dq_power_driver inner;
+	struct mem_engine *m;
+	uint64_t writes_at_cut;
+};
+
+static int counting_cut(void *ctx, char *err, size_t err_len)
+{
+	struct counting_cut *c = ctx;
+
+	c->writes_at_cut = c->m->writes;
+	return c->inner.ops->cut(c->inner.ctx, err, err_len);
+}
+
+static int counting_restore(void *ctx, char *err, size_t err_len)
+{
+	struct counting_cut *c = ctx;
+
+	return c->inner.ops->restore(c->inner.ctx, err, err_len);
+}
+
+/* A power-cycle phase whose cut the BMC refuses stops at the cut: nothing written after it. */
+static void test_phase_stops(struct test_ctx *t, struct mem_engine *m)
+{
+	static const struct dq_power_driver_ops ops = { .name = "counting",
+							.cut = counting_cut,
+							.restore = counting_restore };
+	struct dq_io_engine engine;
+	struct counting_cut counting = { .m = m };
+	struct dq_power_driver driver = { .ops = &ops, .ctx = &counting };
+	struct dq_power_cycle_config config = { .range_bytes = (uint64_t)BLOCK * BLOCKS,
+						.block_bytes = BLOCK,
+						.queue_depth = 4,
+						.writes_per_cycle = 200,
+						.flush_every = 32,
+						.cycles = 3,
+						.cut_after_writes = 100,
+						.seed = 7,
+						.job_id = "redfish" };
+	struct dq_power_cycle_summary summary;
+	char err[512] = "";
+	int rc;
+
+	mem_engine(&engine, m, &g_mem_ops, "nvme0n1");
+	rc = open_redfish(&engine, "locked", "bmc.cred", &counting.inner, err, sizeof(err));
+	CHECK(t, rc == 0, "open: %d %s", rc, err);
+	m->writes = 0;
+	rc = rc != 0 ? rc :
+		       dq_power_cycle_run(&engine, &driver, DQ_POWER_DURABLE_ON_FLUSH, &config,
+					  NULL, NULL, &summary, err, sizeof(err));
+	CHECK(t, rc == -EIO && strstr(err, "HTTP 400") != NULL, "the phase fails: %d %s", rc, err);
+	CHECK(t, counting.writes_at_cut >= 100 && m->writes == counting.writes_at_cut,
+	      "%" PRIu64 " writes before the cut, %" PRIu64 " in all: nothing after it",
+	      counting.writes_at_cut, m->writes);
+	CHECK(t, summary.cycles == 0, "no cycle completed: %u", summary.cycles);
+	dq_power_driver_close(&counting.inner);
+}
+
+static void expect_refusal(struct test_ctx *t, const struct dq_io_engine *engine,
+			   const char *chassis, const char *credentials, int expected,
+			   const char *words)
+{
+	struct dq_power_driver driver;
+	char err[512];
+	int before = log_lines();
+	int rc = open_redfish(engine, chassis, credentials, &driver, err, sizeof(err));
+
+	CHECK(t, rc == expected && strstr(err, words) != NULL, "%s: %d (want %d) '%s'", words, rc,
+	      expected, err);
+	CHECK(t, driver.ops == NULL && log_lines() == before,
+	      "%s: no driver, no request to the BMC", words);
+	CHECK(t, strstr(err, "s3cret") == NULL, "%s: the password is never in a message", words);
+}
+
+static void test_refusals(struct test_ctx *t, struct mem_engine *m)
+{
+	struct dq_io_engine engine;
+
+	mem_engine(&engine, m, &g_mem_ops, "nvme0n1");
+	expect_refusal(t, &engine, "", "bmc.cred", -ENOENT, "names no powerRedfishUrl");
+	expect_refusal(t, &engine, "enclosure", "open.cred", -EPERM,
+		       "may be read by others (mode 644");
+	expect_refusal(t, &engine, "enclosure", "absent.cred", -ENOENT, "is missing");
+	expect_refusal(t, &engine, "enclosure", "bad.cred", -EINVAL, "must hold user:password");
+	mem_engine(&engine, m, &g_mem_ops, "loop0");
+	expect_refusal(t, &engine, "enclosure", "bmc.cred", -ENODEV, "is not an NVMe namespace");
+	mem_engine(&engine, m, &g_stuck_ops, "nvme0n1");
+	expect_refusal(t, &engine, "enclosure", "bmc.cred", -ENOTSUP, "engine stuck cannot");
+}
+
+int main(int argc, char **argv)
+{
+	struct test_ctx t = { 0 };
+	struct mem_engine m = { 0 };
+	char port_file[300], port[16] = "", command[400];
+	FILE *f = NULL;
+	pid_t bmc;
+	int rc;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: test_power_redfish FAKE_BMC_PY\n");
+		return 2;
+	}
+	snprintf(g_root, sizeof(g_root), "%s/dq-redfish-XXXXXX",
+		 getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp");
+	if (mkdtemp(g_root) == NULL || (m.data = calloc(BLOCKS, BLOCK)) == NULL) {
+		return 1;
+	}
+	put("sys/class/block/nvme0n1/nsid", "1\n", 0644);
+	put("sys/class/block/nvme0n1/device/serial", "SERIAL-A  \n", 0644);
+	put("dev/nvme0n1", "", 0644);
+	put("bmc.cred", "admin:s3cret\n", 0600);
+	put("open.cred", "admin:s3cret\n", 0644);
+	put("bad.cred", "admin-without-password\n", 0600);
+	snprintf(port_file, sizeof(port_file), "%s/port", g_root);
+	snprintf(g_log, sizeof(g_log), "%s/bmc.log", g_root);
+	bmc = fork();
+	if (bmc == 0) {
+		execlp("python3", "python3", argv[1], port_file, g_log, (char *)NULL);
+		_exit(127);
+	}
+	/* setup, not a measurement: the server writes its port once it listens */
+	for (int i = 0; i < 200 && (f = fopen(port_file, "r")) == NULL; i++) {
+		usleep(50000);
+	}
+	if (f == NULL || fgets(port, sizeof(port), f) == NULL) {
+		fprintf(stderr, "FAIL: the fake BMC did not start\n");
+		kill(bmc, SIGTERM);
+		return 1;
+	}
+	fclose(f);
+	snprintf(g_base, sizeof(g_base), "http://127.0.0.1:%s/redfish/v1/Chassis", port);
+	test_cycle(&t, &m);
+	test_bmc_errors(&t, &m);
+	test_phase_stops(&t, &m);
+	test_refusals(&t, &m);
+	kill(bmc, SIGTERM);
+	waitpid(bmc, NULL, 0);
+	rc = test_report(&t, "test_power_redfish");
+	snprintf(command, sizeof(command), "rm -rf '%s'", g_root);
+	run(command);
+	free(m.data);
+	return rc;
+}
