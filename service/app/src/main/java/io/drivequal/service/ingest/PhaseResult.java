@@ -4,7 +4,7 @@
  * callers through this record and read back into it by the analysis, the report and the ETA. Its
  * members follow the contract (schemas/messages/common.schema.json: directionTotals, streamTotals,
  * purgeVerification, verifyResult, powerCycleResult, roundsResult, phaseSkipped) and the strict
- * drivequal-phase-results template; PhaseResultRecordTest holds the three together.
+ * drivequal-phase-results template; PhaseResultDocumentTest holds the three together.
  */
 package io.drivequal.service.ingest;
 
