@@ -19,8 +19,10 @@ import io.drivequal.analysis.Outcome;
 import io.drivequal.service.catalog.Catalog;
 import io.drivequal.service.catalog.PhaseSpec;
 import io.drivequal.service.catalog.Profile;
+import io.drivequal.service.ingest.PhaseResult;
 import io.drivequal.service.ingest.SamplePoint;
 import io.drivequal.service.qualification.CompletedJobs;
+import io.drivequal.service.qualification.SmartSnapshot;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -88,15 +90,15 @@ class AnalysisSweeper {
 	 * @return true when the analysis was recorded
 	 */
 	boolean analyze(CompletedJobs.JobFacts job) {
-		Map<Integer, Map<String, Object>> results = this.data.phaseResults(job.jobId());
-		Map<Integer, Map<String, Map<String, Object>>> smart = this.data.smartSnapshots(job.jobId());
+		Map<Integer, PhaseResult> results = this.data.phaseResults(job.jobId());
+		Map<Integer, Map<String, SmartSnapshot>> smart = this.data.smartSnapshots(job.jobId());
 		List<String> notes = new ArrayList<>();
 		boolean graceOver = job.endedAt() == null
 				|| this.clock.instant().isAfter(job.endedAt().plus(this.settings.sampleGrace()));
 		List<JobAnalyzer.PhaseInput> inputs = new ArrayList<>();
 		for (PhaseSpec phase : job.plan()) {
-			Map<String, Object> result = results.get(phase.index());
-			long expected = (result != null) ? ((Number) result.get("samples")).longValue() : 0;
+			PhaseResult result = results.get(phase.index());
+			long expected = (result != null) ? result.samples() : 0;
 			long indexed = this.data.sampleCount(job.jobId(), phase.index());
 			if (indexed < expected) {
 				if (!graceOver) {

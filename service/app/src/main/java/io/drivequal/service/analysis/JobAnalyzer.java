@@ -39,9 +39,11 @@ import io.drivequal.analysis.VerdictJudge;
 import io.drivequal.analysis.WriteAmplification;
 import io.drivequal.service.catalog.PhaseSpec;
 import io.drivequal.service.catalog.Profile;
+import io.drivequal.service.ingest.PhaseResult;
 import io.drivequal.service.ingest.SamplePoint;
 import io.drivequal.service.qualification.CompletedJobs;
 import io.drivequal.service.qualification.DriveSpec;
+import io.drivequal.service.qualification.SmartSnapshot;
 
 final class JobAnalyzer {
 
@@ -66,8 +68,7 @@ final class JobAnalyzer {
 	}
 
 	/** What one phase left behind. */
-	record PhaseInput(PhaseSpec spec, Map<String, Object> result, List<SamplePoint> samples,
-			Map<String, Map<String, Object>> smart) {
+	record PhaseInput(PhaseSpec spec, PhaseResult result, List<SamplePoint> samples, Map<String, SmartSnapshot> smart) {
 	}
 
 	/**
@@ -82,8 +83,9 @@ final class JobAnalyzer {
 	record PhaseAnalysis(int phaseIndex, String phaseName, String kind, int samples, Long expectedSamples,
 			IopsPhaseAnalysis iops, Optional<Throughput.ThroughputResult> throughput, Optional<LatencyQos> writeLatency,
 			Optional<LatencyQos> readLatency, WriteAmplification.WafResult waf, EnduranceProjection endurance,
-			Optional<QueueDepth> queueDepth, Map<String, Object> purgeVerification, Map<String, Object> verify,
-			Map<String, Object> rounds, String limitReached, Map<String, Object> skipped) {
+			Optional<QueueDepth> queueDepth, PhaseResult.PurgeVerification purgeVerification,
+			PhaseResult.VerifyResult verify, PhaseResult.RoundsResult rounds, String limitReached,
+			PhaseResult.Skipped skipped) {
 	}
 
 	/**
@@ -92,22 +94,20 @@ final class JobAnalyzer {
 	 */
 	record QueueDepth(double effective, double meanLatencyTimesIops, double ratio) {
 
-		@SuppressWarnings("unchecked")
-		static Optional<QueueDepth> of(Map<String, Object> result) {
-			if (result == null || !(result.get("effectiveQueueDepth") instanceof Number effective)
-					|| !(result.get("durationNs") instanceof Number duration) || duration.longValue() == 0) {
+		static Optional<QueueDepth> of(PhaseResult result) {
+			if (result == null || result.effectiveQueueDepth() == null || result.durationNs() == 0) {
 				return Optional.empty();
 			}
+			double effective = result.effectiveQueueDepth();
 			double latencySumNs = 0;
-			for (String direction : new String[] { "read", "write" }) {
-				if (result.get(direction) instanceof Map<?, ?> totals
-						&& ((Map<String, Object>) totals).get("meanLatencyNs") instanceof Number mean) {
-					latencySumNs += mean.doubleValue() * ((Number) totals.get("ios")).doubleValue();
+			for (PhaseResult.DirectionTotals totals : new PhaseResult.DirectionTotals[] { result.read(),
+					result.write() }) {
+				if (totals != null && totals.meanLatencyNs() != null) {
+					latencySumNs += totals.meanLatencyNs().doubleValue() * totals.ios();
 				}
 			}
-			double littles = latencySumNs / duration.doubleValue();
-			return Optional.of(new QueueDepth(effective.doubleValue(), littles,
-					(effective.doubleValue() > 0) ? littles / effective.doubleValue() : 0));
+			double littles = latencySumNs / result.durationNs();
+			return Optional.of(new QueueDepth(effective, littles, (effective > 0) ? littles / effective : 0));
 		}
 
 	}
@@ -158,8 +158,9 @@ final class JobAnalyzer {
 				values.putThroughput(spec.name(), throughput);
 				throughput.ifPresent((result) -> throughputByName.put(spec.name(), result));
 			}
-			Optional<PhaseLatencyHistogram> writes = histogram(input.result(), "write");
-			Optional<PhaseLatencyHistogram> reads = histogram(input.result(), "read");
+			Optional<PhaseLatencyHistogram> writes = histogram(
+					(input.result() != null) ? input.result().write() : null);
+			Optional<PhaseLatencyHistogram> reads = histogram((input.result() != null) ? input.result().read() : null);
 			Optional<LatencyQos> writeLatency = writes.flatMap(LatencyQosAnalyzer::of);
 			Optional<LatencyQos> readLatency = reads.flatMap(LatencyQosAnalyzer::of);
 			values.putWriteLatency(spec.name(), writeLatency);
@@ -180,14 +181,12 @@ final class JobAnalyzer {
 				values.putEndurance(spec.name(), endurance);
 			}
 			readBack(spec, input.result(), values);
-			Long expected = (input.result() != null) ? ((Number) input.result().get("samples")).longValue() : null;
-			phases.add(new PhaseAnalysis(spec.index(), spec.name(), spec.kind(), input.samples().size(), expected, iops,
-					throughput, writeLatency, readLatency, waf, endurance, QueueDepth.of(input.result()),
-					readBackOf(input.result(), "purgeVerification"), readBackOf(input.result(), "verify"),
-					readBackOf(input.result(), "rounds"),
-					(input.result() != null && input.result().get("limitReached") instanceof String limit) ? limit
-							: null,
-					readBackOf(input.result(), "skipped")));
+			PhaseResult result = input.result();
+			phases.add(new PhaseAnalysis(spec.index(), spec.name(), spec.kind(), input.samples().size(),
+					(result != null) ? result.samples() : null, iops, throughput, writeLatency, readLatency, waf,
+					endurance, QueueDepth.of(result), (result != null) ? result.purgeVerification() : null,
+					(result != null) ? result.verify() : null, (result != null) ? result.rounds() : null,
+					(result != null) ? result.limitReached() : null, (result != null) ? result.skipped() : null));
 		}
 		Measure trim = trimRecovery(throughputByName);
 		Measure idle = idleRecovery(inputs, iopsByName);
@@ -218,35 +217,29 @@ final class JobAnalyzer {
 				HealthAnalysis.ocpReason(health, false), HealthAnalysis.ocpReason(health, true));
 	}
 
-	@SuppressWarnings("unchecked")
-	private static Map<String, Object> readBackOf(Map<String, Object> result, String name) {
-		return (result != null && result.get(name) instanceof Map<?, ?> readBack) ? (Map<String, Object>) readBack
-				: null;
-	}
-
 	/**
 	 * purgeVerified of a purge phase, verifyMismatches of a verify phase, the power-loss
 	 * counts of a power-cycle phase.
 	 */
-	private static void readBack(PhaseSpec spec, Map<String, Object> result, MetricValues values) {
+	private static void readBack(PhaseSpec spec, PhaseResult result, MetricValues values) {
 		if (result == null) {
 			return;
 		}
-		if (result.get("purgeVerification") instanceof Map<?, ?> purge) {
-			values.put(Metric.PURGE_VERIFIED, spec.name(), ReadBack.purgeVerified((String) purge.get("status"),
-					((Number) purge.get("blocksFound")).longValue(), (String) purge.get("reason")));
+		if (result.purgeVerification() != null) {
+			PhaseResult.PurgeVerification purge = result.purgeVerification();
+			values.put(Metric.PURGE_VERIFIED, spec.name(),
+					ReadBack.purgeVerified(purge.status(), purge.blocksFound(), purge.reason()));
 		}
-		if (result.get("verify") instanceof Map<?, ?> verify) {
+		if (result.verify() != null) {
 			values.put(Metric.VERIFY_MISMATCHES, spec.name(),
-					ReadBack.verifyMismatches(((Number) verify.get("blocksChecked")).longValue(),
-							((Number) verify.get("mismatches")).longValue()));
+					ReadBack.verifyMismatches(result.verify().blocksChecked(), result.verify().mismatches()));
 		}
-		if (result.get("powerCycle") instanceof Map<?, ?> power) {
-			long cycles = ((Number) power.get("cycles")).longValue();
+		if (result.powerCycle() != null) {
+			PhaseResult.PowerCycleResult power = result.powerCycle();
 			values.put(Metric.POWER_LOSS_FAILED_CYCLES, spec.name(),
-					ReadBack.powerLossFailedCycles(cycles, ((Number) power.get("cyclesFailed")).longValue()));
+					ReadBack.powerLossFailedCycles(power.cycles(), power.cyclesFailed()));
 			values.put(Metric.POWER_LOSS_LOST_DURABLE_BLOCKS, spec.name(),
-					ReadBack.powerLossLostDurableBlocks(cycles, ((Number) power.get("lostDurable")).longValue()));
+					ReadBack.powerLossLostDurableBlocks(power.cycles(), power.lostDurable()));
 		}
 	}
 
@@ -319,19 +312,13 @@ final class JobAnalyzer {
 		return series.build();
 	}
 
-	@SuppressWarnings("unchecked")
-	private static Optional<PhaseLatencyHistogram> histogram(Map<String, Object> result, String direction) {
-		if (result == null || !(result.get(direction) instanceof Map<?, ?> totals)
-				|| !(totals.get("latencyHistogram") instanceof Map<?, ?> histogram)) {
+	private static Optional<PhaseLatencyHistogram> histogram(PhaseResult.DirectionTotals totals) {
+		if (totals == null || totals.latencyHistogram() == null) {
 			return Optional.empty();
 		}
-		List<List<Number>> counts = (List<List<Number>>) histogram.get("counts");
-		long[][] pairs = new long[counts.size()][];
-		for (int i = 0; i < pairs.length; i++) {
-			pairs[i] = new long[] { counts.get(i).get(0).longValue(), counts.get(i).get(1).longValue() };
-		}
-		return Optional.of(PhaseLatencyHistogram.fromPairs(((Number) histogram.get("totalCount")).longValue(),
-				((Number) histogram.get("minNs")).longValue(), ((Number) histogram.get("maxNs")).longValue(), pairs));
+		PhaseResult.LatencyHistogram histogram = totals.latencyHistogram();
+		return Optional.of(PhaseLatencyHistogram.fromPairs(histogram.totalCount(), histogram.minNs(), histogram.maxNs(),
+				histogram.pairs()));
 	}
 
 	/**
@@ -339,33 +326,30 @@ final class JobAnalyzer {
 	 * without IOs gives no figure: buyers' floors name the directions their workload
 	 * has).
 	 */
-	@SuppressWarnings("unchecked")
-	private static void putBandwidthPerTb(MetricValues values, String phaseName, Map<String, Object> result,
+	private static void putBandwidthPerTb(MetricValues values, String phaseName, PhaseResult result,
 			Long capacityBytes) {
-		if (result == null || !(result.get("durationNs") instanceof Number duration)) {
+		if (result == null) {
 			return;
 		}
-		Map<String, Metric> metrics = Map.of("read", Metric.READ_KIBPS_PER_TB, "write", Metric.WRITE_KIBPS_PER_TB,
-				"trim", Metric.TRIM_KIBPS_PER_TB);
-		metrics.forEach((direction, metric) -> {
-			if (result.get(direction) instanceof Map<?, ?> totals
-					&& ((Map<String, Object>) totals).get("ios") instanceof Number ios && ios.longValue() > 0) {
-				values.putBandwidthPerTb(metric, phaseName, ((Number) totals.get("bytes")).longValue(),
-						duration.longValue(),
+		Map<Metric, PhaseResult.DirectionTotals> directions = new LinkedHashMap<>();
+		directions.put(Metric.READ_KIBPS_PER_TB, result.read());
+		directions.put(Metric.WRITE_KIBPS_PER_TB, result.write());
+		directions.put(Metric.TRIM_KIBPS_PER_TB, result.trim());
+		directions.forEach((metric, totals) -> {
+			if (totals != null && totals.ios() > 0) {
+				values.putBandwidthPerTb(metric, phaseName, totals.bytes(), result.durationNs(),
 						(capacityBytes != null) ? OptionalLong.of(capacityBytes) : OptionalLong.empty());
 			}
 		});
 	}
 
-	@SuppressWarnings("unchecked")
-	static SmartCounters counters(Map<String, Object> smart) {
-		if (!Boolean.TRUE.equals(smart.get("available"))) {
-			return SmartCounters.unavailable(String.valueOf(smart.getOrDefault("reason", "unavailable")));
+	static SmartCounters counters(SmartSnapshot smart) {
+		if (!smart.available()) {
+			return SmartCounters.unavailable((smart.reason() != null) ? smart.reason() : "unavailable");
 		}
-		long dataUnitsWritten = ((Number) smart.get("dataUnitsWritten")).longValue();
-		if (smart.get("ocp") instanceof Map<?, ?> ocp) {
-			return SmartCounters.withOcp(dataUnitsWritten,
-					((Number) ((Map<String, Object>) ocp).get("physicalMediaUnitsWrittenBytes")).longValue());
+		long dataUnitsWritten = smart.dataUnitsWritten();
+		if (smart.ocp() != null) {
+			return SmartCounters.withOcp(dataUnitsWritten, smart.physicalMediaUnitsWrittenBytes());
 		}
 		return SmartCounters.withoutOcp(dataUnitsWritten);
 	}

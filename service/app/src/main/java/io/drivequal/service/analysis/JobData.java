@@ -7,6 +7,7 @@ package io.drivequal.service.analysis;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -16,12 +17,14 @@ import java.util.Optional;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch.core.search.Hit;
+import com.fasterxml.jackson.core.type.TypeReference;
 import io.drivequal.service.ingest.HealthQueries;
 import io.drivequal.service.ingest.HealthReading;
-import io.drivequal.service.ingest.PhaseResults;
+import io.drivequal.service.ingest.PhaseResult;
 import io.drivequal.service.ingest.SamplePoint;
 import io.drivequal.service.ingest.SampleQueries;
-import io.drivequal.service.qualification.CompletedJobs;
+import io.drivequal.service.qualification.JobEventDocument;
+import io.drivequal.service.qualification.SmartSnapshot;
 
 import org.springframework.stereotype.Component;
 
@@ -55,7 +58,7 @@ class JobData {
 	void refreshEventIndices() {
 		try {
 			this.client.indices()
-				.refresh((refresh) -> refresh.index(HealthReading.INDEX, PhaseResults.INDEX, CompletedJobs.EVENTS_INDEX)
+				.refresh((refresh) -> refresh.index(HealthReading.INDEX, PhaseResult.INDEX, JobEventDocument.INDEX)
 					.ignoreUnavailable(true)
 					.allowNoIndices(true));
 		}
@@ -70,26 +73,25 @@ class JobData {
 	}
 
 	/** Phase-completed results by phase index. */
-	@SuppressWarnings("rawtypes")
-	Map<Integer, Map<String, Object>> phaseResults(String jobId) {
-		Map<Integer, Map<String, Object>> byPhase = new HashMap<>();
-		for (Hit<Map> hit : search(PhaseResults.INDEX, jobId, null, "phaseIndex")) {
-			@SuppressWarnings("unchecked")
-			Map<String, Object> source = hit.source();
-			byPhase.put(((Number) source.get("phaseIndex")).intValue(), source);
+	Map<Integer, PhaseResult> phaseResults(String jobId) {
+		Map<Integer, PhaseResult> byPhase = new HashMap<>();
+		for (Hit<PhaseResult> hit : this.<PhaseResult>search(PhaseResult.INDEX, jobId, null, "phaseIndex",
+				PhaseResult.class)) {
+			byPhase.put(hit.source().phaseIndex(), hit.source());
 		}
 		return byPhase;
 	}
 
 	/** SMART snapshots by phase index and "before"/"after". */
-	@SuppressWarnings({ "rawtypes", "unchecked" })
-	Map<Integer, Map<String, Map<String, Object>>> smartSnapshots(String jobId) {
-		Map<Integer, Map<String, Map<String, Object>>> byPhase = new HashMap<>();
-		for (Hit<Map> hit : search(CompletedJobs.EVENTS_INDEX, jobId, "smart-snapshot", "seq")) {
-			Map<String, Object> payload = (Map<String, Object>) hit.source().get("payload");
-			int phaseIndex = ((Number) payload.get("phaseIndex")).intValue();
-			byPhase.computeIfAbsent(phaseIndex, (index) -> new HashMap<>())
-				.put((String) payload.get("when"), (Map<String, Object>) payload.get("smart"));
+	Map<Integer, Map<String, SmartSnapshot>> smartSnapshots(String jobId) {
+		Map<Integer, Map<String, SmartSnapshot>> byPhase = new HashMap<>();
+		Type document = new TypeReference<JobEventDocument<JobEventDocument.SmartSnapshotPayload>>() {
+		}.getType();
+		for (Hit<JobEventDocument<JobEventDocument.SmartSnapshotPayload>> hit : this.<JobEventDocument<JobEventDocument.SmartSnapshotPayload>>search(
+				JobEventDocument.INDEX, jobId, JobEventDocument.SMART_SNAPSHOT, "seq", document)) {
+			JobEventDocument.SmartSnapshotPayload payload = hit.source().payload();
+			byPhase.computeIfAbsent(payload.phaseIndex(), (index) -> new HashMap<>())
+				.put(payload.when(), payload.smart());
 		}
 		return byPhase;
 	}
@@ -113,10 +115,9 @@ class JobData {
 		return this.samples.count(jobId, phaseIndex);
 	}
 
-	@SuppressWarnings("rawtypes")
-	private List<Hit<Map>> search(String index, String jobId, String type, String sortField) {
+	private <T> List<Hit<T>> search(String index, String jobId, String type, String sortField, Type documentType) {
 		try {
-			return this.client.search((search) -> search.index(index)
+			return this.client.<T>search((search) -> search.index(index)
 				.ignoreUnavailable(true)
 				.allowNoIndices(true)
 				.size(1000)
@@ -126,7 +127,7 @@ class JobData {
 						.ifPresent((t) -> bool.filter((f) -> f.term((term) -> term.field("type").value(t))));
 					return bool;
 				}))
-				.sort((sort) -> sort.field((field) -> field.field(sortField).order(SortOrder.Asc))), Map.class)
+				.sort((sort) -> sort.field((field) -> field.field(sortField).order(SortOrder.Asc))), documentType)
 				.hits()
 				.hits();
 		}

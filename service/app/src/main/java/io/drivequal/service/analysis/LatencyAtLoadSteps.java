@@ -7,7 +7,6 @@ package io.drivequal.service.analysis;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
@@ -17,6 +16,7 @@ import io.drivequal.analysis.LatencyQosAnalyzer;
 import io.drivequal.analysis.PhaseLatencyHistogram;
 import io.drivequal.service.catalog.PhaseSpec;
 import io.drivequal.service.catalog.StreamSpec;
+import io.drivequal.service.ingest.PhaseResult;
 
 /**
  * A step is a multi-stream workload phase with at least one open-loop read stream
@@ -129,12 +129,8 @@ final class LatencyAtLoadSteps {
 	}
 
 	/** The runner's message when it skipped the phase, empty when the phase ran. */
-	static Optional<String> skippedMessage(Map<String, Object> result) {
-		if (result != null && result.get("skipped") instanceof Map<?, ?> skipped
-				&& skipped.get("message") instanceof String message) {
-			return Optional.of(message);
-		}
-		return Optional.empty();
+	static Optional<String> skippedMessage(PhaseResult result) {
+		return Optional.ofNullable(result).map(PhaseResult::skipped).map(PhaseResult.Skipped::message);
 	}
 
 	/** The indexes of the phase's open-loop read streams at a rate in IOPS. */
@@ -152,28 +148,23 @@ final class LatencyAtLoadSteps {
 		return reads;
 	}
 
-	@SuppressWarnings("unchecked")
-	private static Optional<LatencyAtLoad.Step> step(String phaseName, List<Integer> reads,
-			Map<String, Object> result) {
-		if (result == null || !(result.get("durationNs") instanceof Number duration) || duration.longValue() <= 0
-				|| !(result.get("streams") instanceof List<?> streams)) {
+	private static Optional<LatencyAtLoad.Step> step(String phaseName, List<Integer> reads, PhaseResult result) {
+		if (result == null || result.durationNs() <= 0 || result.streams() == null) {
 			return Optional.empty();
 		}
-		double seconds = duration.longValue() / 1e9;
+		double seconds = result.durationNs() / 1e9;
 		long offered = 0;
 		long achieved = 0;
-		List<Map<String, Object>> histograms = new ArrayList<>();
-		for (Object item : streams) {
-			Map<String, Object> stream = (Map<String, Object>) item;
-			if (!reads.contains(((Number) stream.get("index")).intValue())) {
+		List<PhaseResult.LatencyHistogram> histograms = new ArrayList<>();
+		for (PhaseResult.StreamTotals stream : result.streams()) {
+			if (!reads.contains(stream.index())) {
 				continue;
 			}
-			offered += (stream.get("offeredIos") instanceof Number n) ? n.longValue() : 0;
-			if (stream.get("read") instanceof Map<?, ?> read) {
-				achieved += ((Number) read.get("ios")).longValue();
-				if (read.get("responseTime") instanceof Map<?, ?> response
-						&& response.get("latencyHistogram") instanceof Map<?, ?> histogram) {
-					histograms.add((Map<String, Object>) histogram);
+			offered += (stream.offeredIos() != null) ? stream.offeredIos() : 0;
+			if (stream.read() != null) {
+				achieved += stream.read().ios();
+				if (stream.read().responseTime() != null && stream.read().responseTime().latencyHistogram() != null) {
+					histograms.add(stream.read().responseTime().latencyHistogram());
 				}
 			}
 		}
@@ -186,8 +177,7 @@ final class LatencyAtLoadSteps {
 	}
 
 	/** The percentiles of several contract histograms (same bucket layout) merged. */
-	@SuppressWarnings("unchecked")
-	static Optional<LatencyQos> merged(List<Map<String, Object>> histograms) {
+	static Optional<LatencyQos> merged(List<PhaseResult.LatencyHistogram> histograms) {
 		if (histograms.isEmpty()) {
 			return Optional.empty();
 		}
@@ -195,16 +185,15 @@ final class LatencyAtLoadSteps {
 		long total = 0;
 		long min = Long.MAX_VALUE;
 		long max = 0;
-		for (Map<String, Object> histogram : histograms) {
-			long count = ((Number) histogram.get("totalCount")).longValue();
-			if (count == 0) {
+		for (PhaseResult.LatencyHistogram histogram : histograms) {
+			if (histogram.totalCount() == 0) {
 				continue;
 			}
-			total += count;
-			min = Math.min(min, ((Number) histogram.get("minNs")).longValue());
-			max = Math.max(max, ((Number) histogram.get("maxNs")).longValue());
-			for (List<Number> pair : (List<List<Number>>) histogram.get("counts")) {
-				buckets.merge(pair.get(0).longValue(), pair.get(1).longValue(), Long::sum);
+			total += histogram.totalCount();
+			min = Math.min(min, histogram.minNs());
+			max = Math.max(max, histogram.maxNs());
+			for (long[] pair : histogram.pairs()) {
+				buckets.merge(pair[0], pair[1], Long::sum);
 			}
 		}
 		if (total == 0) {

@@ -10,7 +10,6 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 
 import io.drivequal.analysis.Eligibility;
@@ -97,11 +96,9 @@ final class PhaseEligibility {
 	 * The phase's write bytes: the runner's phase total when its result arrived, else the
 	 * sum of the samples indexed.
 	 */
-	@SuppressWarnings("unchecked")
 	private static long randomWriteBytes(JobAnalyzer.PhaseInput input) {
-		if (input.result() != null && input.result().get("write") instanceof Map<?, ?> write
-				&& ((Map<String, Object>) write).get("bytes") instanceof Number bytes) {
-			return bytes.longValue();
+		if (input.result() != null && input.result().write() != null) {
+			return input.result().write().bytes();
 		}
 		return input.samples().stream().mapToLong(SamplePoint::writeBytes).sum();
 	}

@@ -12,10 +12,11 @@ package io.drivequal.service.analysis;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+
 import java.util.Optional;
 
 import io.drivequal.service.catalog.PhaseSpec;
+import io.drivequal.service.ingest.PhaseResult;
 import io.drivequal.service.runners.Capability;
 
 final class SniaConformance {
@@ -97,10 +98,9 @@ final class SniaConformance {
 			departures.add("no purge before the test, PTS starts every test from a purge (Format/Sanitize)");
 			return "none";
 		}
-		Object method = Optional.ofNullable(purge.result())
-			.map((result) -> result.get("purgeVerification"))
-			.filter(Map.class::isInstance)
-			.map((verification) -> ((Map<?, ?>) verification).get("method"))
+		String method = Optional.ofNullable(purge.result())
+			.map(PhaseResult::purgeVerification)
+			.map(PhaseResult.PurgeVerification::method)
 			.orElse(null);
 		if (method == null) {
 			departures.add("the purge's method is not known (purgeMethod " + purge.spec().purgeMethod()
@@ -111,7 +111,7 @@ final class SniaConformance {
 			departures.add("purge was deallocate (TRIM), PTS requires Format/Sanitize");
 			return "deallocate (TRIM)";
 		}
-		return method.toString();
+		return method;
 	}
 
 	private static String wipc(PhaseSpec test, List<PhaseSpec> wipc, List<String> departures) {
@@ -153,22 +153,20 @@ final class SniaConformance {
 		return "unknown (" + c.missing() + ")";
 	}
 
-	@SuppressWarnings("unchecked")
 	private static String rounds(JobAnalyzer.PhaseInput test, Long capacityBytes, List<String> departures) {
 		PhaseSpec spec = test.spec();
 		if (spec.rounds() != null) {
-			Map<String, Object> rounds = (test.result() != null && test.result().get("rounds") instanceof Map<?, ?> r)
-					? (Map<String, Object>) r : null;
+			PhaseResult.RoundsResult rounds = (test.result() != null) ? test.result().rounds() : null;
 			if (rounds == null) {
 				departures.add("the rounds' outcome is not known (the runner did not report it)");
 				return "rounds: outcome unknown";
 			}
-			if ("steady".equals(rounds.get("stoppedBecause"))) {
-				return "steady state reached at round " + rounds.get("reachedAtRound") + " of at most "
+			if ("steady".equals(rounds.stoppedBecause())) {
+				return "steady state reached at round " + rounds.reachedAtRound() + " of at most "
 						+ spec.rounds().maxRounds();
 			}
-			String text = "not steady in " + rounds.get("roundsRun") + " rounds";
-			departures.add("steady state not reached in " + rounds.get("roundsRun")
+			String text = "not steady in " + rounds.roundsRun() + " rounds";
+			departures.add("steady state not reached in " + rounds.roundsRun()
 					+ " rounds, PTS reports such a test as not steady");
 			return text;
 		}

@@ -9,10 +9,8 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -30,7 +28,7 @@ import io.drivequal.service.catalog.Catalog;
 import io.drivequal.service.catalog.PhaseSpec;
 import io.drivequal.service.qualification.AnalysisSettings;
 import io.drivequal.service.ingest.DriveLabels;
-import io.drivequal.service.ingest.PhaseResults;
+import io.drivequal.service.ingest.PhaseResult;
 import io.drivequal.service.ingest.SampleIndexer;
 import io.drivequal.service.ingest.SamplePoint;
 import io.drivequal.service.platform.BadRequestException;
@@ -183,35 +181,33 @@ class FioImports {
 	private static BulkOperation phaseResult(String jobId, ImportRequest request, PhaseSpec phase, FioJob job,
 			Instant now) {
 		long runtimeMs = job.totals().values().stream().mapToLong(FioJobTotals::runtimeMs).max().orElse(0);
-		return PhaseResults.document(now.toString(), jobId, IMPORT_RUNNER, request.drive().serial(), phase.index(),
+		return new PhaseResult(now.toString(), jobId, IMPORT_RUNNER, request.drive().serial(), phase.index(),
 				phase.name(), phase.kind(), runtimeMs * 1_000_000L, job.seconds().size(),
-				totals(job, FioDirection.READ), totals(job, FioDirection.WRITE), null, Map.of());
+				totals(job, FioDirection.READ), totals(job, FioDirection.WRITE), null, null, null, null, null, null,
+				null, null, null, null)
+			.indexOperation();
 	}
 
 	/**
 	 * The contract's directionTotals shape, so the analysis reads imports like runner
 	 * results.
 	 */
-	private static Map<String, Object> totals(FioJob job, FioDirection direction) {
-		Map<String, Object> totals = new LinkedHashMap<>();
+	private static PhaseResult.DirectionTotals totals(FioJob job, FioDirection direction) {
 		FioJobTotals given = job.totals().get(direction);
-		totals.put("ios", (given != null) ? given.totalIos() : 0L);
-		totals.put("bytes", (given != null) ? given.ioBytes() : 0L);
+		long ios = (given != null) ? given.totalIos() : 0L;
+		long bytes = (given != null) ? given.ioBytes() : 0L;
 		PhaseLatencyHistogram histogram = job.clatHistograms().get(direction);
-		if (histogram != null && histogram.totalCount() > 0) {
-			Map<String, Object> encoded = new LinkedHashMap<>();
-			encoded.put("significantDigits", histogram.significantDigits());
-			encoded.put("totalCount", histogram.totalCount());
-			encoded.put("minNs", histogram.minNs());
-			encoded.put("maxNs", histogram.maxNs());
-			encoded.put("counts",
-					histogram.counts()
-						.stream()
-						.map((bucket) -> List.of(bucket.lowestEquivalentValueNs(), bucket.count()))
-						.toList());
-			totals.put("latencyHistogram", encoded);
+		if (histogram == null || histogram.totalCount() == 0) {
+			return new PhaseResult.DirectionTotals(ios, bytes);
 		}
-		return totals;
+		return new PhaseResult.DirectionTotals(ios, bytes, null, null,
+				new PhaseResult.LatencyHistogram(histogram.significantDigits(), histogram.totalCount(),
+						histogram.minNs(), histogram.maxNs(),
+						histogram.counts()
+							.stream()
+							.map((bucket) -> List.of(bucket.lowestEquivalentValueNs(), bucket.count()))
+							.toList()),
+				null);
 	}
 
 }

@@ -1,7 +1,7 @@
 /*
- * The drive labels of the jobs a batch of samples belongs to, read from the jobs index once per
+ * The drive labels of the jobs a batch of samples belongs to, asked of the jobs' owner once per
  * job and then kept: a job never changes the drive it qualifies, so a batch usually costs no
- * request at all.
+ * request at all. The jobs index is qualification's: it answers through JobLabelSource.
  */
 package io.drivequal.service.ingest;
 
@@ -12,19 +12,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import io.drivequal.service.platform.Documents;
-
 import org.springframework.stereotype.Component;
 
 @Component
 class JobLabels {
 
-	static final String JOBS_INDEX = "drivequal-jobs";
-
 	private static final int CACHED_JOBS = 4096;
 
-	private final ElasticsearchClient client;
+	private final JobLabelSource source;
 
 	private final Map<String, DriveLabels> cache = new LinkedHashMap<>(256, 0.75f, true) {
 
@@ -35,8 +30,8 @@ class JobLabels {
 
 	};
 
-	JobLabels(ElasticsearchClient client) {
-		this.client = client;
+	JobLabels(JobLabelSource source) {
+		this.source = source;
 	}
 
 	/**
@@ -44,8 +39,8 @@ class JobLabels {
 	 * the jobs index does not hold. That answer is kept too: the service writes a job
 	 * before it dispatches it and a get is real-time, so a job missing now is not one of
 	 * ours (a replayed or foreign sample stream) and will not appear later.
-	 * @throws UncheckedIOException when Elasticsearch cannot be reached (the batch is
-	 * retried like a failed bulk request)
+	 * @throws UncheckedIOException when the jobs cannot be read (the batch is retried
+	 * like a failed bulk request)
 	 */
 	Map<String, DriveLabels> of(Collection<String> jobIds) {
 		Map<String, DriveLabels> labels = new HashMap<>();
@@ -72,15 +67,7 @@ class JobLabels {
 	}
 
 	private Map<String, DriveLabels> fetch(List<String> jobIds) {
-		Map<String, DriveLabels> found = new HashMap<>();
-		Documents.getAll(this.client, JOBS_INDEX, jobIds, JobDrive.class, "driveModel", "firmware", "engine")
-			.forEach((jobId, job) -> found.put(jobId,
-					new DriveLabels(job.driveModel(), job.firmware(), "sim".equals(job.engine()))));
-		return found;
-	}
-
-	/** The part of a job document the labels come from. */
-	record JobDrive(String driveModel, String firmware, String engine) {
+		return new HashMap<>(this.source.labelsOf(jobIds));
 	}
 
 }

@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
@@ -39,19 +38,18 @@ public class PhaseHistograms {
 	}
 
 	/** The job's phases with their histograms, by phase index. */
-	@SuppressWarnings("rawtypes")
 	public List<Phase> ofJob(String jobId) {
-		List<Hit<Map>> hits;
+		List<Hit<PhaseResult>> hits;
 		try {
 			hits = this.client
-				.search((search) -> search.index(PhaseResults.INDEX)
+				.search((search) -> search.index(PhaseResult.INDEX)
 					.ignoreUnavailable(true)
 					.allowNoIndices(true)
 					.size(1000)
 					.source((source) -> source.filter((filter) -> filter.includes("phaseIndex", "phaseName",
 							"write.latencyHistogram", "read.latencyHistogram")))
 					.query((q) -> q.term((term) -> term.field("jobId").value(jobId)))
-					.sort((sort) -> sort.field((f) -> f.field("phaseIndex").order(SortOrder.Asc))), Map.class)
+					.sort((sort) -> sort.field((f) -> f.field("phaseIndex").order(SortOrder.Asc))), PhaseResult.class)
 				.hits()
 				.hits();
 		}
@@ -59,32 +57,22 @@ public class PhaseHistograms {
 			throw new UncheckedIOException(ex);
 		}
 		List<Phase> phases = new ArrayList<>();
-		for (Hit<Map> hit : hits) {
-			Map<?, ?> source = hit.source();
-			phases
-				.add(new Phase(((Number) source.get("phaseIndex")).intValue(), String.valueOf(source.get("phaseName")),
-						histogram(source.get("write")), histogram(source.get("read"))));
+		for (Hit<PhaseResult> hit : hits) {
+			PhaseResult result = hit.source();
+			phases.add(new Phase(result.phaseIndex(), result.phaseName(), histogram(result.write()),
+					histogram(result.read())));
 		}
 		return phases;
 	}
 
 	/** The contract's directionTotals.latencyHistogram, when there is one. */
-	static Optional<PhaseLatencyHistogram> histogram(Object totals) {
-		if (!(totals instanceof Map<?, ?> direction) || !(direction.get("latencyHistogram") instanceof Map<?, ?> h)
-				|| !(h.get("counts") instanceof List<?> counts)) {
+	static Optional<PhaseLatencyHistogram> histogram(PhaseResult.DirectionTotals totals) {
+		if (totals == null || totals.latencyHistogram() == null || totals.latencyHistogram().counts() == null
+				|| totals.latencyHistogram().totalCount() == 0) {
 			return Optional.empty();
 		}
-		long[][] pairs = new long[counts.size()][];
-		for (int i = 0; i < pairs.length; i++) {
-			List<?> pair = (List<?>) counts.get(i);
-			pairs[i] = new long[] { ((Number) pair.get(0)).longValue(), ((Number) pair.get(1)).longValue() };
-		}
-		long total = ((Number) h.get("totalCount")).longValue();
-		if (total == 0) {
-			return Optional.empty();
-		}
-		return Optional.of(PhaseLatencyHistogram.fromPairs(total, ((Number) h.get("minNs")).longValue(),
-				((Number) h.get("maxNs")).longValue(), pairs));
+		PhaseResult.LatencyHistogram h = totals.latencyHistogram();
+		return Optional.of(PhaseLatencyHistogram.fromPairs(h.totalCount(), h.minNs(), h.maxNs(), h.pairs()));
 	}
 
 }

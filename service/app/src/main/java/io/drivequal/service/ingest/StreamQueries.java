@@ -69,7 +69,7 @@ public class StreamQueries {
 	 */
 	@SuppressWarnings({ "rawtypes", "unchecked" })
 	public Map<Integer, List<Map<String, Object>>> totals(String jobId) {
-		SearchResponse<Map> response = search(() -> this.client.search((search) -> search.index(PhaseResults.INDEX)
+		SearchResponse<Map> response = search(() -> this.client.search((search) -> search.index(PhaseResult.INDEX)
 			.ignoreUnavailable(true)
 			.allowNoIndices(true)
 			.size(256)

@@ -37,16 +37,17 @@ class IndexTemplateInstaller implements SmartLifecycle {
 
 	static final String SAMPLES_TEMPLATE = "drivequal-samples";
 
-	/** Every index but the monthly sample indices, which a sample's month creates. */
-	static final List<String> FIXED_INDICES = List.of("drivequal-jobs", "drivequal-events", "drivequal-phase-results",
-			"drivequal-drives", "drivequal-runners", "drivequal-drive-leases", "drivequal-webhook-subscriptions",
-			"drivequal-webhook-deliveries", "drivequal-health", "drivequal-runner-drains", "drivequal-campaigns");
-
 	private final ElasticsearchClient client;
 
 	private final Contracts contracts;
 
 	private final ElasticsearchSettings settings;
+
+	/**
+	 * Every index but the monthly sample and audit indices, which a document's month
+	 * creates.
+	 */
+	private final List<String> fixedIndices;
 
 	private volatile boolean installed;
 
@@ -54,6 +55,25 @@ class IndexTemplateInstaller implements SmartLifecycle {
 		this.client = client;
 		this.contracts = contracts;
 		this.settings = settings;
+		this.fixedIndices = fixedIndices(contracts);
+	}
+
+	/**
+	 * The indices with a fixed name, as the contract's templates name them: each
+	 * template's index patterns without a wildcard. The modules that own them name them
+	 * once each (e.g. ingest's PhaseResult.INDEX); this reads the same names from
+	 * schemas/ rather than listing them again.
+	 */
+	static List<String> fixedIndices(Contracts contracts) {
+		List<String> fixed = new ArrayList<>();
+		for (String name : Contracts.INDEX_TEMPLATE_NAMES) {
+			contracts.mapper().readTree(contracts.indexTemplate(name)).get("index_patterns").forEach((pattern) -> {
+				if (!pattern.asString().contains("*")) {
+					fixed.add(pattern.asString());
+				}
+			});
+		}
+		return List.copyOf(fixed);
 	}
 
 	@Override
@@ -93,7 +113,7 @@ class IndexTemplateInstaller implements SmartLifecycle {
 		// Indices with a fixed name exist before anyone reads them, so a first read never
 		// meets a
 		// half-created index (its shard not yet assigned answers 503).
-		for (String index : FIXED_INDICES) {
+		for (String index : this.fixedIndices) {
 			if (!this.client.indices().exists((exists) -> exists.index(index)).value()) {
 				try {
 					this.client.indices().create((create) -> create.index(index));
@@ -106,11 +126,11 @@ class IndexTemplateInstaller implements SmartLifecycle {
 			}
 		}
 		this.client.cluster()
-			.health((health) -> health.index(FIXED_INDICES)
+			.health((health) -> health.index(this.fixedIndices)
 				.waitForStatus(HealthStatus.Yellow)
 				.timeout((timeout) -> timeout.time("30s")));
 		log.info("Installed {} index templates and {} indices into {}", Contracts.INDEX_TEMPLATE_NAMES.size(),
-				FIXED_INDICES.size(), this.settings.url());
+				this.fixedIndices.size(), this.settings.url());
 	}
 
 	/**

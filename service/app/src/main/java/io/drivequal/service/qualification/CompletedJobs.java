@@ -15,7 +15,7 @@ import java.util.Optional;
 import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
 import io.drivequal.service.catalog.PhaseSpec;
 import io.drivequal.service.runners.Capability;
-import io.drivequal.service.ingest.PhaseResults;
+import io.drivequal.service.ingest.PhaseResult;
 import io.drivequal.service.platform.BulkWriter;
 import io.drivequal.service.platform.PoisonAwareBatch;
 
@@ -23,12 +23,6 @@ import org.springframework.stereotype.Component;
 
 @Component
 public class CompletedJobs {
-
-	/**
-	 * Where the job event consumer stores every job's events, in order; the analysis
-	 * reads the SMART snapshots among them.
-	 */
-	public static final String EVENTS_INDEX = "drivequal-events";
 
 	/** Attempts Elasticsearch makes at a figures update that raced another replica's. */
 	static final int UPDATE_RETRIES = 5;
@@ -123,8 +117,8 @@ public class CompletedJobs {
 		// of refusing it with a version conflict.
 		List<BulkOperation> updates = figures.entrySet()
 			.stream()
-			.map((entry) -> BulkOperation.of((op) -> op.update((update) -> update.index(PhaseResults.INDEX)
-				.id(jobId + "/" + entry.getKey())
+			.map((entry) -> BulkOperation.of((op) -> op.update((update) -> update.index(PhaseResult.INDEX)
+				.id(PhaseResult.documentId(jobId, entry.getKey()))
 				.retryOnConflict(UPDATE_RETRIES)
 				.action((action) -> action.doc(entry.getValue())))))
 			.toList();

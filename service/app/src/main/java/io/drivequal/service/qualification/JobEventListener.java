@@ -19,7 +19,7 @@ import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
 import io.drivequal.schemas.Contracts;
 import io.drivequal.schemas.MessageType;
 import io.drivequal.service.ingest.HealthReading;
-import io.drivequal.service.ingest.PhaseResults;
+import io.drivequal.service.ingest.PhaseResult;
 import io.drivequal.service.platform.BulkWriter;
 import io.drivequal.service.platform.InvalidMessageException;
 import io.drivequal.service.platform.MessageDecoder;
@@ -29,6 +29,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.stereotype.Component;
@@ -129,7 +130,7 @@ class JobEventListener {
 			try (MDC.MDCCloseable jobContext = MDC.putCloseable("jobId", job.getKey())) {
 				if (updates.missing().contains(job.getKey())) {
 					log.warn("events {} name unknown job {}; kept in {} only", job.getValue(), job.getKey(),
-							CompletedJobs.EVENTS_INDEX);
+							JobEventDocument.INDEX);
 					continue;
 				}
 				Job current = updates.written().get(job.getKey());
@@ -145,71 +146,46 @@ class JobEventListener {
 	}
 
 	private BulkOperation eventDocument(JsonNode event) {
-		Map<String, Object> document = new LinkedHashMap<>();
-		document.put("@timestamp", event.path("time").asString());
-		document.put("eventId", event.path("eventId").asString());
-		document.put("type", event.path("type").asString());
-		document.put("jobId", event.path("jobId").asString());
-		document.put("runnerId", event.path("runnerId").asString());
-		document.put("seq", event.path("seq").asLong());
-		putIfPresent(document, "phaseIndex", event, "phaseIndex");
-		putIfPresent(document, "reason", event, "reason");
-		putIfPresent(document, "message", event, "message");
-		document.put("payload", toMap(event));
-		return BulkOperation.of((op) -> op.index((index) -> index.index(CompletedJobs.EVENTS_INDEX)
-			.id(event.path("eventId").asString())
-			.document(document)));
+		return JobEventDocument.of(event, this.contracts.mapper()).indexOperation();
 	}
 
 	/** A phase-completed event's drivequal-phase-results document. */
 	BulkOperation phaseResultDocument(JsonNode event) {
-		JsonNode deallocated = event.get("deallocatedBytes");
-		return PhaseResults.document(event.path("time").asString(), event.path("jobId").asString(),
-				event.path("runnerId").asString(), null, event.path("phaseIndex").asInt(),
-				event.path("phaseName").asString(), event.path("kind").asString(), event.path("durationNs").asLong(),
-				event.path("samples").asLong(), toMap(event.path("read")), toMap(event.path("write")),
-				(deallocated != null) ? deallocated.asLong() : null, measured(event));
+		return phaseResult(event).indexOperation();
 	}
 
 	/**
-	 * The effective queue depth as a plain number (the message carries it x 1000), and
-	 * the read-backs, a multi-stream phase's trims and streams, and how the phase stopped
-	 * (its adaptive rounds, or the limit it reached) or why it never ran (skipped), as
-	 * sent.
+	 * A phase-completed event's result: the effective queue depth as a plain number (the
+	 * message carries it x 1000), and the read-backs, a multi-stream phase's trims and
+	 * streams, and how the phase stopped (its adaptive rounds, or the limit it reached)
+	 * or why it never ran (skipped), as sent.
 	 */
-	private Map<String, Object> measured(JsonNode event) {
-		Map<String, Object> measured = new LinkedHashMap<>();
+	PhaseResult phaseResult(JsonNode event) {
+		JsonNode deallocated = event.get("deallocatedBytes");
 		JsonNode milli = event.get("effectiveQueueDepthMilli");
-		if (milli != null) {
-			measured.put("effectiveQueueDepth", milli.asLong() / 1000.0);
-		}
-		for (String readBack : new String[] { "purgeVerification", "verify", "powerCycle", "rounds", "trim",
-				"skipped" }) {
-			if (event.get(readBack) != null) {
-				measured.put(readBack, toMap(event.get(readBack)));
-			}
-		}
-		JsonNode streams = event.get("streams");
-		if (streams != null) {
-			measured.put("streams", this.contracts.mapper().convertValue(streams, List.class));
-		}
 		JsonNode limit = event.get("limitReached");
-		if (limit != null) {
-			measured.put("limitReached", limit.asString());
-		}
-		return measured;
+		JsonNode streams = event.get("streams");
+		ObjectMapper mapper = this.contracts.mapper();
+		return new PhaseResult(event.path("time").asString(), event.path("jobId").asString(),
+				event.path("runnerId").asString(), null, event.path("phaseIndex").asInt(),
+				event.path("phaseName").asString(), event.path("kind").asString(), event.path("durationNs").asLong(),
+				event.path("samples").asLong(), part(event, "read", PhaseResult.DirectionTotals.class),
+				part(event, "write", PhaseResult.DirectionTotals.class),
+				part(event, "trim", PhaseResult.DirectionTotals.class),
+				(streams != null) ? mapper.treeToValue(streams,
+						mapper.getTypeFactory().constructCollectionType(List.class, PhaseResult.StreamTotals.class))
+						: null,
+				(deallocated != null) ? deallocated.asLong() : null, (milli != null) ? milli.asLong() / 1000.0 : null,
+				part(event, "purgeVerification", PhaseResult.PurgeVerification.class),
+				part(event, "verify", PhaseResult.VerifyResult.class),
+				part(event, "powerCycle", PhaseResult.PowerCycleResult.class),
+				part(event, "rounds", PhaseResult.RoundsResult.class), (limit != null) ? limit.asString() : null,
+				part(event, "skipped", PhaseResult.Skipped.class));
 	}
 
-	@SuppressWarnings("unchecked")
-	private Map<String, Object> toMap(JsonNode node) {
-		return this.contracts.mapper().convertValue(node, Map.class);
-	}
-
-	private void putIfPresent(Map<String, Object> document, String field, JsonNode event, String name) {
-		JsonNode value = event.get(name);
-		if (value != null && !value.isNull()) {
-			document.put(field, value.isNumber() ? value.numberValue() : value.asString());
-		}
+	private <T> T part(JsonNode event, String name, Class<T> type) {
+		JsonNode member = event.get(name);
+		return (member != null && !member.isNull()) ? this.contracts.mapper().treeToValue(member, type) : null;
 	}
 
 }

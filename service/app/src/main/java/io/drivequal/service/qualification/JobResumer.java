@@ -22,7 +22,7 @@ import java.util.OptionalInt;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import io.drivequal.analysis.Rounds;
 import io.drivequal.service.catalog.PhaseSpec;
-import io.drivequal.service.ingest.PhaseResults;
+import io.drivequal.service.ingest.PhaseResult;
 import io.drivequal.service.ingest.SampleQueries;
 import io.drivequal.service.runners.Runner;
 import org.slf4j.Logger;
@@ -151,7 +151,8 @@ class JobResumer {
 
 	private boolean phaseCompleted(String jobId, int phaseIndex) {
 		try {
-			return this.client.exists((exists) -> exists.index(PhaseResults.INDEX).id(jobId + "/" + phaseIndex))
+			return this.client
+				.exists((exists) -> exists.index(PhaseResult.INDEX).id(PhaseResult.documentId(jobId, phaseIndex)))
 				.value();
 		}
 		catch (IOException ex) {

@@ -21,10 +21,12 @@ import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
+import io.drivequal.service.ingest.HealthReading;
 import io.drivequal.service.it.ApiClient;
 import io.drivequal.service.it.HeadlessChromium;
 import io.drivequal.service.it.RunnerAgents;
 import io.drivequal.service.it.WithRealInfrastructure;
+import io.drivequal.service.qualification.JobEventDocument;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -58,7 +60,7 @@ class HealthIT {
 		// back to refreshing every second (Elasticsearch's default interval; the template
 		// sets none, and the client cannot send the null that would restore "none")
 		this.elasticsearch.indices()
-			.putSettings((put) -> put.index("drivequal-health")
+			.putSettings((put) -> put.index(HealthReading.INDEX)
 				.settings((settings) -> settings.refreshInterval((interval) -> interval.time("1s"))));
 	}
 
@@ -69,7 +71,7 @@ class HealthIT {
 		// searchable, so an analysis that read before it would find none (as it once did
 		// in CI, where a refresh came late).
 		this.elasticsearch.indices()
-			.putSettings((put) -> put.index("drivequal-health")
+			.putSettings((put) -> put.index(HealthReading.INDEX)
 				.settings((settings) -> settings.refreshInterval((interval) -> interval.time("-1"))));
 		String runnerId = "health-" + UUID.randomUUID().toString().substring(0, 8);
 		this.agents.start(runnerId, List.of("sim:test-thermal-throttle@3"), "\"healthPollIntervalS\":1");
@@ -92,9 +94,9 @@ class HealthIT {
 		// none while the purge ran.
 		List<JsonNode> readings = list(api().get("viewer", "/api/v1/qualifications/" + jobId + "/health").body());
 		long indexed = this.elasticsearch.count(
-				(count) -> count.index("drivequal-health").query((q) -> q.term((t) -> t.field("jobId").value(jobId))))
+				(count) -> count.index(HealthReading.INDEX).query((q) -> q.term((t) -> t.field("jobId").value(jobId))))
 			.count();
-		long events = this.elasticsearch.count((count) -> count.index("drivequal-events")
+		long events = this.elasticsearch.count((count) -> count.index(JobEventDocument.INDEX)
 			.query((q) -> q.bool((b) -> b.filter((f) -> f.term((t) -> t.field("jobId").value(jobId)))
 				.filter((f) -> f.term((t) -> t.field("type").value("health"))))))
 			.count();

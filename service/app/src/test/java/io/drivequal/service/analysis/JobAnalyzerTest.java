@@ -70,15 +70,17 @@ class JobAnalyzerTest {
 				"after", Map.of("available", true, "dataUnitsWritten", 2_000_000L, "ocp",
 						Map.of("physicalMediaUnitsWrittenBytes", 1_280_000_000_000L)));
 		CompletedJobs.JobFacts job = job(List.of(new Criterion("waf", "atMost", 3.0, null)));
-		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(job, Optional.of(this.consistency),
-				List.of(new JobAnalyzer.PhaseInput(this.randwrite, null, flat(2000, 10000), smart)), List.of());
+		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(job, Optional.of(this.consistency), List
+			.of(new JobAnalyzer.PhaseInput(this.randwrite, null, flat(2000, 10000), StoredDocuments.smart(smart))),
+				List.of());
 		assertThat(analysis.phases().get(0).waf().waf().value()).hasValue(2.5);
 		assertThat(analysis.verdict().outcome()).isEqualTo(Outcome.PASS);
 
 		Map<String, Map<String, Object>> noOcp = Map.of("before", Map.of("available", true, "dataUnitsWritten", 1L),
 				"after", Map.of("available", true, "dataUnitsWritten", 2L));
-		JobAnalyzer.JobAnalysis unknown = JobAnalyzer.analyze(job, Optional.of(this.consistency),
-				List.of(new JobAnalyzer.PhaseInput(this.randwrite, null, flat(2000, 10000), noOcp)), List.of());
+		JobAnalyzer.JobAnalysis unknown = JobAnalyzer.analyze(job, Optional.of(this.consistency), List
+			.of(new JobAnalyzer.PhaseInput(this.randwrite, null, flat(2000, 10000), StoredDocuments.smart(noOcp))),
+				List.of());
 		assertThat(unknown.phases().get(0).waf().waf().isKnown()).isFalse();
 		assertThat(unknown.verdict().outcome()).isEqualTo(Outcome.INCONCLUSIVE);
 	}
@@ -90,22 +92,24 @@ class JobAnalyzerTest {
 		PhaseSpec placed = PhaseSpec.ofStreams(1, "placed", 600, List.of());
 		PhaseSpec notPlaced = PhaseSpec.ofStreams(2, "not-placed", 600, List.of());
 		CompletedJobs.JobFacts job = job(List.of(new Criterion("placementWafRatio", "atMost", 0.9, null)));
-		JobAnalyzer.JobAnalysis analysis = JobAnalyzer
-			.analyze(job, Optional.empty(),
-					List.of(new JobAnalyzer.PhaseInput(placed, null, List.of(), media(1_280_000_000_000L)),
-							new JobAnalyzer.PhaseInput(notPlaced, null, List.of(), media(1_600_000_000_000L))),
-					List.of());
+		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(job, Optional.empty(),
+				List.of(new JobAnalyzer.PhaseInput(placed, null, List.of(),
+						StoredDocuments.smart(media(1_280_000_000_000L))),
+						new JobAnalyzer.PhaseInput(notPlaced, null, List.of(),
+								StoredDocuments.smart(media(1_600_000_000_000L)))),
+				List.of());
 		assertThat(analysis.metrics().get("placementWafRatio").values().iterator().next()).isCloseTo(0.8,
 				org.assertj.core.data.Offset.offset(1e-12));
 		assertThat(analysis.verdict().outcome()).as(analysis.verdict().toString()).isEqualTo(Outcome.PASS);
 
 		// the same with a ratio above the limit fails; without the not-placed phase it is
 		// unknown
-		JobAnalyzer.JobAnalysis worse = JobAnalyzer
-			.analyze(job, Optional.empty(),
-					List.of(new JobAnalyzer.PhaseInput(placed, null, List.of(), media(1_550_000_000_000L)),
-							new JobAnalyzer.PhaseInput(notPlaced, null, List.of(), media(1_600_000_000_000L))),
-					List.of());
+		JobAnalyzer.JobAnalysis worse = JobAnalyzer.analyze(job, Optional.empty(),
+				List.of(new JobAnalyzer.PhaseInput(placed, null, List.of(),
+						StoredDocuments.smart(media(1_550_000_000_000L))),
+						new JobAnalyzer.PhaseInput(notPlaced, null, List.of(),
+								StoredDocuments.smart(media(1_600_000_000_000L)))),
+				List.of());
 		assertThat(worse.verdict().outcome()).isEqualTo(Outcome.FAIL);
 		assertThat(JobAnalyzer.placementWafRatio(java.util.Map.of("placed", Measure.known(2.5))))
 			.isEqualTo(Measure.unknown("the job has no placed and not-placed phases with SMART snapshots"));
@@ -159,8 +163,8 @@ class JobAnalyzerTest {
 		CompletedJobs.JobFacts job = job(List.of(new Criterion("purgeVerified", "atLeast", 1.0, null),
 				new Criterion("verifyMismatches", "atMost", 0.0, null)));
 		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(job, Optional.of(this.consistency),
-				List.of(new JobAnalyzer.PhaseInput(purge, silentPurge, List.of(), null),
-						new JobAnalyzer.PhaseInput(verify, corrupted, List.of(), null)),
+				List.of(new JobAnalyzer.PhaseInput(purge, StoredDocuments.result(silentPurge), List.of(), null),
+						new JobAnalyzer.PhaseInput(verify, StoredDocuments.result(corrupted), List.of(), null)),
 				List.of());
 		assertThat(analysis.verdict().criteria()).extracting((c) -> c.outcome())
 			.containsExactly(Outcome.FAIL, Outcome.FAIL);
@@ -175,7 +179,8 @@ class JobAnalyzerTest {
 						"blocksFound", 0));
 		JobAnalyzer.JobAnalysis proven = JobAnalyzer.analyze(
 				job(List.of(new Criterion("purgeVerified", "atLeast", 1.0, null))), Optional.of(this.consistency),
-				List.of(new JobAnalyzer.PhaseInput(purge, unverifiable, List.of(), null)), List.of());
+				List.of(new JobAnalyzer.PhaseInput(purge, StoredDocuments.result(unverifiable), List.of(), null)),
+				List.of());
 		assertThat(proven.verdict().outcome()).isEqualTo(Outcome.INCONCLUSIVE);
 		assertThat(proven.verdict().criteria().get(0).explanation()).contains("the null engine stores nothing");
 	}
@@ -191,13 +196,14 @@ class JobAnalyzerTest {
 		Map<String, Object> honest = Map.of("samples", 0, "powerCycle",
 				Map.of("cycles", 100, "cyclesFailed", 0, "lostDurable", 0, "lostAllowed", 2458, "verdict", "pass"));
 		JobAnalyzer.JobAnalysis lied = JobAnalyzer.analyze(job(criteria), Optional.empty(),
-				List.of(new JobAnalyzer.PhaseInput(cycles, liar, List.of(), null)), List.of());
+				List.of(new JobAnalyzer.PhaseInput(cycles, StoredDocuments.result(liar), List.of(), null)), List.of());
 		assertThat(lied.verdict().criteria()).extracting((c) -> c.outcome())
 			.containsExactly(Outcome.FAIL, Outcome.FAIL);
 		assertThat(lied.verdict().criteria().get(0).explanation())
 			.isEqualTo("powerLossFailedCycles measured 42 cycles in phase power-cycles, limit <= 0");
 		JobAnalyzer.JobAnalysis kept = JobAnalyzer.analyze(job(criteria), Optional.empty(),
-				List.of(new JobAnalyzer.PhaseInput(cycles, honest, List.of(), null)), List.of());
+				List.of(new JobAnalyzer.PhaseInput(cycles, StoredDocuments.result(honest), List.of(), null)),
+				List.of());
 		assertThat(kept.verdict().outcome()).isEqualTo(Outcome.PASS);
 	}
 
@@ -214,13 +220,22 @@ class JobAnalyzerTest {
 						.readTree(Contracts
 							.resource("examples/job-event/valid/phase-completed-rounds-latency-window.json")),
 					Map.class);
+		// the event's envelope stays on the event (time becomes the document's
+		// @timestamp)
+		result.keySet().removeAll(java.util.Set.of("schemaVersion", "type", "eventId", "seq", "time"));
 		CompletedJobs.JobFacts job = new CompletedJobs.JobFacts("q-2", "pts-latency", "SIM-1", "DQSIM-T", "1.0",
 				8L << 30, latency.phases(), null, List.of(), Instant.parse("2026-11-25T16:00:00Z"), null);
-		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(job, Optional.of(latency),
-				List.of(new JobAnalyzer.PhaseInput(latency.phases().get(3), result, List.of(), null)), List.of());
-		assertThat(analysis.phases().get(0).rounds()).isEqualTo(result.get("rounds"));
-		// stored as the sweeper stores it, and served as the report reads it
-		Map<String, Object> stored = JsonMapper.builder().build().convertValue(analysis, Map.class);
+		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(job, Optional.of(latency), List
+			.of(new JobAnalyzer.PhaseInput(latency.phases().get(3), StoredDocuments.result(result), List.of(), null)),
+				List.of());
+		// the rounds as JSON are the rounds the runner reported
+		JsonMapper json = JsonMapper.builder().build();
+		assertThat(json.readValue(json.writeValueAsString(analysis.phases().get(0).rounds()), Map.class))
+			.isEqualTo(result.get("rounds"));
+		// stored as the sweeper stores it (JSON in the jobs index), and served as the
+		// report reads it
+		Map<String, Object> stored = json.readValue(json.writeValueAsString(json.convertValue(analysis, Map.class)),
+				Map.class);
 		Map<String, Object> phase = ((List<Map<String, Object>>) stored.get("phases")).get(0);
 		Map<String, Object> window = (Map<String, Object>) ((Map<String, Object>) phase.get("rounds"))
 			.get("windowLatency");
@@ -259,7 +274,7 @@ class JobAnalyzerTest {
 		for (PhaseSpec phase : idle.phases()) {
 			Map<String, Object> result = "randwrite-4k-qd32".equals(phase.name())
 					? Map.of("samples", 2000, "write", Map.of("ios", 1L, "bytes", 20_000_000_000L)) : null;
-			inputs.add(new JobAnalyzer.PhaseInput(phase, result, List.of(), null));
+			inputs.add(new JobAnalyzer.PhaseInput(phase, StoredDocuments.result(result), List.of(), null));
 		}
 		io.drivequal.analysis.Eligibility afterIdle = PhaseEligibility.of(inputs, 4, 1.0, 16L << 30, false);
 		assertThat(afterIdle.randomWriteBytesBefore()).isEqualTo(20_000_000_000L);
@@ -301,8 +316,9 @@ class JobAnalyzerTest {
 								List.of(List.of(fast, 999_000L), List.of(slow, 1_000L)))),
 				"read", Map.of("ios", 0L, "bytes", 0L));
 		CompletedJobs.JobFacts job = job(List.of(new Criterion("writeIosAbove8MsPerMillion", "atMost", 500.0, null)));
-		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(job, Optional.of(this.consistency),
-				List.of(new JobAnalyzer.PhaseInput(this.randwrite, result, flat(2000, 10000), null)), List.of());
+		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(job, Optional.of(this.consistency), List
+			.of(new JobAnalyzer.PhaseInput(this.randwrite, StoredDocuments.result(result), flat(2000, 10000), null)),
+				List.of());
 		assertThat(analysis.metrics().get("writeIosAbove8Ms")).containsExactly(Map.entry("randwrite-4k-qd32", 1000.0));
 		assertThat(analysis.metrics().get("writeIosAbove8MsPerMillion"))
 			.containsExactly(Map.entry("randwrite-4k-qd32", 1000.0));

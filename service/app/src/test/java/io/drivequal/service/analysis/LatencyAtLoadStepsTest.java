@@ -57,8 +57,8 @@ class LatencyAtLoadStepsTest {
 		for (int i = 0; i < achievedIops.length; i++) {
 			PhaseSpec spec = this.profile.phases().get(2 + i);
 			long offered = spec.streams().get(0).rateIops() * 60;
-			inputs.add(new JobAnalyzer.PhaseInput(spec, result(spec, offered, achievedIops[i] * 60, p9999Us[i]),
-					List.of(), null));
+			inputs.add(new JobAnalyzer.PhaseInput(spec,
+					StoredDocuments.result(result(spec, offered, achievedIops[i] * 60, p9999Us[i])), List.of(), null));
 		}
 		return inputs;
 	}
@@ -138,7 +138,8 @@ class LatencyAtLoadStepsTest {
 		for (int i = 7; i <= 8; i++) {
 			PhaseSpec spec = this.profile.phases().get(i);
 			assertThat(spec.sweepGroup()).isEqualTo("randread-4k");
-			inputs.add(new JobAnalyzer.PhaseInput(spec, skippedResult(spec, 6), List.of(), null));
+			inputs
+				.add(new JobAnalyzer.PhaseInput(spec, StoredDocuments.result(skippedResult(spec, 6)), List.of(), null));
 		}
 		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(job(List.of()), Optional.of(this.profile), inputs,
 				List.of());
@@ -160,14 +161,14 @@ class LatencyAtLoadStepsTest {
 		assertThat(analysis.metrics().get("kneeReadIopsPerTb"))
 			.containsExactly(Map.entry("randread-4k-100k", 12_500.0));
 		JobAnalyzer.PhaseAnalysis phase = analysis.phases().get(analysis.phases().size() - 1);
-		assertThat(phase.skipped()).containsEntry("saturatedPhaseIndex", 6);
+		assertThat(phase.skipped().saturatedPhaseIndex()).isEqualTo(6);
 	}
 
 	@Test
 	void phasesWhoseRatesDoNotRiseAreNoSweep() {
 		PhaseSpec first = this.profile.phases().get(2);
-		JobAnalyzer.PhaseInput a = new JobAnalyzer.PhaseInput(first, result(first, 600_000, 600_000, 100), List.of(),
-				null);
+		JobAnalyzer.PhaseInput a = new JobAnalyzer.PhaseInput(first,
+				StoredDocuments.result(result(first, 600_000, 600_000, 100)), List.of(), null);
 		assertThat(LatencyAtLoadSteps.of(List.of(a, a))).isEmpty();
 		assertThat(LatencyAtLoadSteps.of(List.of(a))).isEmpty();
 	}

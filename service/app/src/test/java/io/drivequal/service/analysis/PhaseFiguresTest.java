@@ -113,7 +113,8 @@ class PhaseFiguresTest {
 		}
 		return JobAnalyzer
 			.analyze(this.job, Optional.of(this.consistency),
-					List.of(new JobAnalyzer.PhaseInput(this.randwrite, null, samples, smart)), List.of())
+					List.of(new JobAnalyzer.PhaseInput(this.randwrite, null, samples, StoredDocuments.smart(smart))),
+					List.of())
 			.phases()
 			.get(0);
 	}

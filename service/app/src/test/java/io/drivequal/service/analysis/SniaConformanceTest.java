@@ -92,7 +92,7 @@ class SniaConformanceTest {
 	}
 
 	private static JobAnalyzer.PhaseInput input(PhaseSpec spec, Map<String, Object> result) {
-		return new JobAnalyzer.PhaseInput(spec, result, List.of(), null);
+		return new JobAnalyzer.PhaseInput(spec, StoredDocuments.result(result), List.of(), null);
 	}
 
 }

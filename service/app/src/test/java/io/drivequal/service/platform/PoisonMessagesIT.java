@@ -25,6 +25,7 @@ import io.drivequal.service.it.FaultFigures;
 import io.drivequal.service.it.RunnerAgents;
 import io.drivequal.service.it.RunnerStandIn;
 import io.drivequal.service.it.WithRealInfrastructure;
+import io.drivequal.service.qualification.JobEventDocument;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -118,7 +119,8 @@ class PoisonMessagesIT {
 		await().atMost(Duration.ofSeconds(60))
 			.until(() -> api().get("viewer", "/api/v1/drives/" + serial).status() == 200);
 		await().atMost(Duration.ofSeconds(60))
-			.until(() -> this.elasticsearch.exists((e) -> e.index("drivequal-events").id(eventsKey + ":0")).value());
+			.until(() -> this.elasticsearch.exists((e) -> e.index(JobEventDocument.INDEX).id(eventsKey + ":0"))
+				.value());
 		await().atMost(Duration.ofSeconds(60)).until(() -> countSamples(samplesKey) == 3);
 
 		for (String topic : topics) {

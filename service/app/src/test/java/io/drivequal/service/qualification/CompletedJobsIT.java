@@ -17,7 +17,7 @@ import java.util.concurrent.Future;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.Refresh;
-import io.drivequal.service.ingest.PhaseResults;
+import io.drivequal.service.ingest.PhaseResult;
 import io.drivequal.service.it.WithRealInfrastructure;
 import org.junit.jupiter.api.Test;
 
@@ -43,7 +43,7 @@ class CompletedJobsIT {
 	@Test
 	void figuresMergedIntoOnePhaseResultByManyWritersAtOnceAreAllStored() throws Exception {
 		String jobId = "race-" + UUID.randomUUID();
-		this.client.index((index) -> index.index(PhaseResults.INDEX)
+		this.client.index((index) -> index.index(PhaseResult.INDEX)
 			.id(jobId + "/0")
 			.document(Map.of("jobId", jobId, "phaseIndex", 0, "phaseName", "randwrite-4k-qd32"))
 			.refresh(Refresh.True));
@@ -73,7 +73,7 @@ class CompletedJobsIT {
 		}
 		assertThat(refusals).as("updates refused").isEmpty();
 		@SuppressWarnings("unchecked")
-		Map<String, Object> stored = this.client.get((get) -> get.index(PhaseResults.INDEX).id(jobId + "/0"), Map.class)
+		Map<String, Object> stored = this.client.get((get) -> get.index(PhaseResult.INDEX).id(jobId + "/0"), Map.class)
 			.source();
 		assertThat(stored).containsEntry("driveModel", "DQSIM Test Enterprise 8GB")
 			.containsEntry("firmware", "SIM0100")

@@ -34,6 +34,8 @@ import io.drivequal.harness.RealInfrastructure;
 import io.drivequal.schemas.Contracts;
 import io.drivequal.schemas.MessageType;
 import io.drivequal.schemas.Validation;
+import io.drivequal.service.ingest.HealthReading;
+import io.drivequal.service.ingest.PhaseResult;
 import io.drivequal.service.it.ApiClient;
 import io.drivequal.service.it.EmulatedNvmeGuest;
 import io.drivequal.service.it.RunnerReplay;
@@ -199,7 +201,7 @@ class EmulatedNvmeIT {
 		assertThat(job.get("verdict").asString()).isEqualTo("PASS");
 
 		Map<String, Object> result = this.elasticsearch
-			.get((get) -> get.index("drivequal-phase-results").id(jobId + "/1"), Map.class)
+			.get((get) -> get.index(PhaseResult.INDEX).id(jobId + "/1"), Map.class)
 			.source();
 		assertThat(result).extractingByKey("waf")
 			.asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
@@ -268,7 +270,7 @@ class EmulatedNvmeIT {
 	private List<JsonNode> healthReadings(String jobId, int criticalWarning) throws IOException {
 		List<JsonNode> readings = new ArrayList<>();
 		api().get("viewer", "/api/v1/qualifications/" + jobId + "/health").body().forEach(readings::add);
-		long indexed = this.elasticsearch.count((count) -> count.index("drivequal-health")
+		long indexed = this.elasticsearch.count((count) -> count.index(HealthReading.INDEX)
 			.query((q) -> q.bool((b) -> b.filter((f) -> f.term((t) -> t.field("jobId").value(jobId)))
 				.filter((f) -> f.term((t) -> t.field("criticalWarning").value(criticalWarning))))))
 			.count();

@@ -16,6 +16,7 @@ import java.util.stream.Stream;
 
 import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
 import io.drivequal.schemas.Contracts;
+import io.drivequal.service.ingest.PhaseResult;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -42,18 +43,18 @@ class PhaseResultDocumentTest {
 		.path("mappings");
 
 	@Test
-	void aSkippedSweepStepKeepsWhyAndWhichStepSaturated() {
+	void aSkippedSweepStepKeepsWhyAndWhichStepSaturated() throws Exception {
 		JsonNode event = this.contracts.mapper()
 			.readTree(Contracts.resource("examples/job-event/valid/phase-completed-skipped-sweep-saturated.json"));
 		Map<String, Object> document = document(event);
 		assertThat(document).extractingByKey("skipped", MAP)
 			.containsEntry("reason", "sweep-saturated")
 			.containsEntry("saturatedPhaseIndex", 1);
-		assertThat(document).containsEntry("durationNs", 0L).containsEntry("samples", 0L);
+		assertThat(document).containsEntry("durationNs", 0).containsEntry("samples", 0);
 	}
 
 	@Test
-	void aPhaseWithRoundsKeepsEachStepsWindowLatency() {
+	void aPhaseWithRoundsKeepsEachStepsWindowLatency() throws Exception {
 		JsonNode event = this.contracts.mapper()
 			.readTree(Contracts.resource("examples/job-event/valid/phase-completed-rounds-latency-window.json"));
 		Map<String, Object> document = document(event);
@@ -75,14 +76,14 @@ class PhaseResultDocumentTest {
 	}
 
 	@Test
-	void anOlderPhaseWithRoundsHasNoWindowLatency() {
+	void anOlderPhaseWithRoundsHasNoWindowLatency() throws Exception {
 		JsonNode event = this.contracts.mapper()
 			.readTree(Contracts.resource("examples/job-event/valid/phase-completed-rounds-latency.json"));
 		assertThat(document(event)).extractingByKey("rounds", MAP).doesNotContainKey("windowLatency");
 	}
 
 	@Test
-	void aPowerCyclePhaseKeepsItsVerdictAndLostCounts() {
+	void aPowerCyclePhaseKeepsItsVerdictAndLostCounts() throws Exception {
 		JsonNode event = this.contracts.mapper()
 			.readTree(Contracts.resource("examples/job-event/valid/phase-completed-power-cycle-liar.json"));
 		assertThat(document(event)).extractingByKey("powerCycle", MAP)
@@ -91,6 +92,56 @@ class PhaseResultDocumentTest {
 			.containsEntry("cycles", 100)
 			.containsEntry("lostDurable", event.path("powerCycle").path("lostDurable").asInt())
 			.containsEntry("cyclesFailed", event.path("powerCycle").path("cyclesFailed").asInt());
+	}
+
+	/**
+	 * The record keeps every member the runner sent: each vector's document holds the
+	 * event's members (time as @timestamp, the queue depth x 1000 as a plain number), and
+	 * nothing else.
+	 */
+	@TestFactory
+	Stream<DynamicTest> everyMemberOfEveryPhaseCompletedEventIsKept() throws IOException {
+		Set<String> envelope = Set.of("schemaVersion", "eventId", "seq", "type", "time", "effectiveQueueDepthMilli");
+		return phaseCompletedVectors().stream()
+			.map((file) -> DynamicTest.dynamicTest(file.getFileName().toString(), () -> {
+				JsonNode event = this.contracts.mapper().readTree(Files.readString(file));
+				Map<String, Object> expected = new java.util.LinkedHashMap<>(
+						this.contracts.mapper().readValue(Files.readString(file), Map.class));
+				expected.keySet().removeAll(envelope);
+				expected.put("@timestamp", event.path("time").asString());
+				if (event.has("effectiveQueueDepthMilli")) {
+					expected.put("effectiveQueueDepth", event.path("effectiveQueueDepthMilli").asLong() / 1000.0);
+				}
+				assertThat(document(event)).isEqualTo(expected);
+			}));
+	}
+
+	/**
+	 * Every top-level field the template maps is either the record's (what the runner
+	 * reported) or one the analysis merges in afterwards, and not both.
+	 */
+	@Test
+	void theRecordAndTheAnalysisFiguresCoverTheTemplate() {
+		Set<String> components = java.util.Arrays.stream(PhaseResult.class.getRecordComponents())
+			.map((component) -> "timestamp".equals(component.getName()) ? "@timestamp" : component.getName())
+			.collect(java.util.stream.Collectors.toSet());
+		Set<String> mapped = new java.util.HashSet<>(this.mapping.path("properties").propertyNames());
+		assertThat(components).doesNotContainAnyElementsOf(PhaseResult.ANALYSIS_FIELDS);
+		Set<String> both = new java.util.HashSet<>(components);
+		both.addAll(PhaseResult.ANALYSIS_FIELDS);
+		assertThat(both).isEqualTo(mapped);
+		assertThat(PhaseResult.class.getAnnotation(com.fasterxml.jackson.annotation.JsonIgnoreProperties.class).value())
+			.containsExactlyInAnyOrderElementsOf(PhaseResult.ANALYSIS_FIELDS);
+	}
+
+	private static List<Path> phaseCompletedVectors() throws IOException {
+		try (Stream<Path> files = Files.list(EXAMPLES)) {
+			List<Path> vectors = files.filter((f) -> f.getFileName().toString().startsWith("phase-completed"))
+				.sorted()
+				.toList();
+			assertThat(vectors).isNotEmpty();
+			return vectors;
+		}
 	}
 
 	@TestFactory
@@ -107,10 +158,19 @@ class PhaseResultDocumentTest {
 		}
 	}
 
+	/**
+	 * The document as Elasticsearch receives it: the record written as JSON by Jackson 2
+	 * (the client's mapper, absent values omitted), read back as plain JSON values.
+	 */
 	@SuppressWarnings("unchecked")
-	private Map<String, Object> document(JsonNode event) {
+	private Map<String, Object> document(JsonNode event) throws Exception {
 		BulkOperation operation = this.listener.phaseResultDocument(event);
-		return (Map<String, Object>) operation.index().document();
+		assertThat(operation.index().index()).isEqualTo(PhaseResult.INDEX);
+		assertThat(operation.index().id())
+			.isEqualTo(event.path("jobId").asString() + "/" + event.path("phaseIndex").asInt());
+		com.fasterxml.jackson.databind.ObjectMapper client = new com.fasterxml.jackson.databind.ObjectMapper()
+			.setSerializationInclusion(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL);
+		return client.readValue(client.writeValueAsString(operation.index().document()), Map.class);
 	}
 
 	/**

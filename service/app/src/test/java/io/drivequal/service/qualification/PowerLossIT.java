@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import io.drivequal.service.ingest.PhaseResult;
 import io.drivequal.service.it.ApiClient;
 import io.drivequal.service.it.RunnerAgents;
 import io.drivequal.service.it.WithRealInfrastructure;
@@ -126,7 +127,7 @@ class PowerLossIT {
 	@SuppressWarnings("unchecked")
 	private Map<String, Object> powerCycle(String jobId) throws Exception {
 		Map<String, Object> result = this.elasticsearch
-			.get((get) -> get.index("drivequal-phase-results").id(jobId + "/0"), Map.class)
+			.get((get) -> get.index(PhaseResult.INDEX).id(jobId + "/0"), Map.class)
 			.source();
 		assertThat(result).extractingByKey("powerCycle", MAP).isNotEmpty();
 		return (Map<String, Object>) result.get("powerCycle");

@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import io.drivequal.service.ingest.PhaseResult;
 import io.drivequal.service.it.ApiClient;
 import io.drivequal.service.it.RunnerAgents;
 import io.drivequal.service.it.WithRealInfrastructure;
@@ -377,8 +378,7 @@ class PtsProfilesIT {
 	@SuppressWarnings("unchecked")
 	private Map<String, Object> result(String jobId, int phase) {
 		try {
-			return this.elasticsearch
-				.get((get) -> get.index("drivequal-phase-results").id(jobId + "/" + phase), Map.class)
+			return this.elasticsearch.get((get) -> get.index(PhaseResult.INDEX).id(jobId + "/" + phase), Map.class)
 				.source();
 		}
 		catch (java.io.IOException ex) {

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import io.drivequal.harness.RealInfrastructure;
+import io.drivequal.service.ingest.PhaseResult;
 import io.drivequal.service.it.ApiClient;
 import io.drivequal.service.it.FaultFigures;
 import io.drivequal.service.it.RunnerAgents;
@@ -145,7 +146,7 @@ class RunnerAgentIT {
 			.containsEntry("simulated", true);
 		// Kibana's consistency / QoS / WAF tables read the phase result's figures.
 		Map<String, Object> result = this.elasticsearch
-			.get((get) -> get.index("drivequal-phase-results").id(full + "/2"), Map.class)
+			.get((get) -> get.index(PhaseResult.INDEX).id(full + "/2"), Map.class)
 			.source();
 		assertThat(result).containsEntry("driveModel", fullJob.get("drive").get("model").asString())
 			.containsEntry("profile", "consistency-2000s");
@@ -160,7 +161,7 @@ class RunnerAgentIT {
 		assertThat(result).extractingByKey("qos", MAP)
 			.containsKeys("writeP99Ns", "writeP9999Ns", "writeP99999Ns", "writeP999999Ns");
 		Map<String, Object> spareResult = this.elasticsearch
-			.get((get) -> get.index("drivequal-phase-results").id(spare + "/2"), Map.class)
+			.get((get) -> get.index(PhaseResult.INDEX).id(spare + "/2"), Map.class)
 			.source();
 		assertThat(spareResult).extractingByKey("steadyState", MAP)
 			.containsEntry("steadyAtEnd", true)
@@ -277,11 +278,11 @@ class RunnerAgentIT {
 		assertThat(caught.get("status").asString()).isEqualTo("failed");
 		assertThat(caught.get("blocksFound").asLong()).isEqualTo(65536);
 		Map<String, Object> purgeResult = this.elasticsearch
-			.get((get) -> get.index("drivequal-phase-results").id(bad + "/0"), Map.class)
+			.get((get) -> get.index(PhaseResult.INDEX).id(bad + "/0"), Map.class)
 			.source();
 		assertThat(purgeResult).extractingByKey("purgeVerification", MAP).containsEntry("status", "failed");
 		Map<String, Object> workloadResult = this.elasticsearch
-			.get((get) -> get.index("drivequal-phase-results").id(good + "/1"), Map.class)
+			.get((get) -> get.index(PhaseResult.INDEX).id(good + "/1"), Map.class)
 			.source();
 		assertThat(workloadResult).containsKey("effectiveQueueDepth");
 		assertThat(StoredSamples.anyOf(this.elasticsearch, good)).containsKey("effectiveQueueDepth");

@@ -30,6 +30,7 @@ import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import co.elastic.clients.elasticsearch.core.SearchResponse;
 import co.elastic.clients.elasticsearch.core.search.Hit;
 import io.drivequal.harness.RealInfrastructure;
+import io.drivequal.service.ingest.HealthReading;
 import io.drivequal.service.it.ApiClient;
 import io.drivequal.service.it.RunnerAgents;
 import io.drivequal.service.it.WithRealInfrastructure;
@@ -308,7 +309,7 @@ class KibanaVegaIT {
 
 	@SuppressWarnings("unchecked")
 	private List<Map<String, Object>> readings(List<String> jobs) throws IOException {
-		SearchResponse<Map> response = this.elasticsearch.search((search) -> search.index("drivequal-health")
+		SearchResponse<Map> response = this.elasticsearch.search((search) -> search.index(HealthReading.INDEX)
 			.size(10000)
 			.query((q) -> q.bool((b) -> b
 				.filter((f) -> f
