@@ -15,6 +15,8 @@ import io.drivequal.service.ingest.HealthReading;
  * @param reason why they are not available, when available is false
  * @param ocp every OCP C0h member the drive reported, by the contract's names (null when
  * it has no C0h log)
+ * @param fdp the FDP statistics (log 22h) and event counts (23h), when FDP is enabled
+ * @param fdpReason why there are none on a drive with FDP enabled
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SmartSnapshot(boolean available, String source, String reason, Long dataUnitsWritten, Long dataUnitsRead,
@@ -23,7 +25,8 @@ public record SmartSnapshot(boolean available, String source, String reason, Lon
 		Long mediaErrors, Long warningTemperatureTimeMin, Long criticalTemperatureTimeMin,
 		Integer warningTemperatureThresholdK, Integer criticalTemperatureThresholdK, Integer thermalManagementTemp1K,
 		HealthReading.ThermalManagement thermalManagement, Map<String, Long> ocp, String ocpReason,
-		HealthReading.LatencyMonitor latencyMonitor, String latencyMonitorReason) {
+		HealthReading.LatencyMonitor latencyMonitor, String latencyMonitorReason, HealthReading.Fdp fdp,
+		String fdpReason) {
 
 	/**
 	 * The OCP C0h physical media units written, in bytes (required in the contract's
