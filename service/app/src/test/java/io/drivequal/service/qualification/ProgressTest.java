@@ -127,12 +127,16 @@ class ProgressTest {
 		// Between a reading 6 s ago (t = 50) and now, 100 s in 6 s: 16.7 x, so the
 		// phase's 2000 s take 120 s, 110 s from now (t = 150 is a second behind: 1850 s
 		// at 16.7 x would be 111 s); at 15 x (the slower measure) 133 s, 123 s from now.
+		// The measures are 1.11 x apart, 7.5 % of the phase done: the rest may run at
+		// the average over or times 1.11^0.46 = 1.05 (EtaInterval.forRest), 14.3 x to
+		// 16.7 x: 130 s to 110 s from now, the floor (2 s + 3 % of 110 s) takes the low
+		// end to 105 s.
 		PhaseReadings.Reading earlier = new PhaseReadings.Reading(2, 50, ago(6));
 		Progress progress = EtaEstimator.estimate(new EtaEstimator.Inputs(NOW, job,
 				new PhaseMeasurement(2, 150, 150, 0, List.of()), List.of(), null, earlier));
 		assertThat(progress.etaS()).isEqualTo(110);
-		assertThat(progress.eta().lowS()).isEqualTo(110);
-		assertThat(progress.eta().highS()).isEqualTo(123);
+		assertThat(progress.eta().lowS()).isEqualTo(105);
+		assertThat(progress.eta().highS()).isEqualTo(130);
 		assertThat(progress.eta().phases().get(0).detail())
 			.isEqualTo("150 of 2000 s, simulated clock at 16.7 x real time");
 		// a reading of another phase, or too recent, is no reading
@@ -226,14 +230,14 @@ class ProgressTest {
 		Progress own = estimate(queued, null, List.of());
 		EtaEstimator.Part holder = new EtaEstimator.Part(1000, null, null, EtaView.Basis.PLAN, null, null);
 		EtaEstimator.Part ahead = EtaEstimator.asPart(own);
-		Progress waiting = EtaEstimator.withWait(own, EtaEstimator.combine(List.of(holder, ahead)), 0);
+		Progress waiting = EtaEstimator.withWait(own, EtaInterval.combine(List.of(holder, ahead)), 0);
 		assertThat(waiting.eta().waitS()).isEqualTo(1000 + 2752);
 		assertThat(waiting.etaS()).isEqualTo(1000 + 2752 + 2752);
 		// the holder's time left has no interval, and it matters: none for the whole
 		assertThat(waiting.eta().lowS()).isNull();
 		assertThat(waiting.eta().basis()).isEqualTo(EtaView.Basis.CONSTANT);
 		// a start window further out than the wait is the wait
-		Progress windowed = EtaEstimator.withWait(own, EtaEstimator.combine(List.of(holder)), 5000);
+		Progress windowed = EtaEstimator.withWait(own, EtaInterval.combine(List.of(holder)), 5000);
 		assertThat(windowed.eta().waitS()).isEqualTo(5000);
 		assertThat(windowed.etaS()).isEqualTo(5000 + 2752);
 	}
