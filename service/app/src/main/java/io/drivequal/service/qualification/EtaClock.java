@@ -107,7 +107,7 @@ final class EtaClock {
 			return null;
 		}
 		if (measured.clock() != null) {
-			return runnerMeasured(measured, elapsedS);
+			return withFinishedPhases(runnerMeasured(measured, elapsedS));
 		}
 		if (elapsedS < MIN_MEASURED_WALL_S || measured.latestT() < MIN_MEASURED_T) {
 			return null;
@@ -119,11 +119,30 @@ final class EtaClock {
 			int clockS = measured.latestT() - earlier.t();
 			if (wallS >= MIN_MEASURED_WALL_S && clockS >= MIN_MEASURED_T) {
 				double between = clockS / wallS;
-				return new Rate(between, Math.min(between, sinceStart), Math.max(between, sinceStart), null,
-						sinceStart);
+				return withFinishedPhases(new Rate(between, Math.min(between, sinceStart),
+						Math.max(between, sinceStart), null, sinceStart));
 			}
 		}
-		return new Rate(sinceStart, sinceStart, sinceStart, null, sinceStart);
+		return withFinishedPhases(new Rate(sinceStart, sinceStart, sinceStart, null, sinceStart));
+	}
+
+	/**
+	 * The running phase's bounds reaching to the rates this job's finished phases ran the
+	 * same clock at: the rest of a phase may run at them (an unpaced simulator's random
+	 * writes start well below its fill's rate and, after the cliff, reach it or more),
+	 * which its first seconds cannot show. A paced clock runs every phase at its pace,
+	 * and this changes nothing.
+	 */
+	private Rate withFinishedPhases(Rate rate) {
+		double low = rate.low();
+		double high = rate.high();
+		for (double finished : rates(phaseTimes(this.job).stream()
+			.filter((time) -> time.endedAt() != null && time.wallS() != null && time.wallS() >= 1)
+			.toList())) {
+			low = Math.min(low, finished);
+			high = Math.max(high, finished);
+		}
+		return new Rate(rate.rate(), low, high, rate.positionS(), rate.average());
 	}
 
 	/**

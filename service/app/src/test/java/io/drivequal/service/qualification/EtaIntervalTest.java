@@ -81,7 +81,9 @@ class EtaIntervalTest {
 			Job job = RUNNING.edit((draft) -> {
 				draft.engine = "sim";
 				draft.currentPhaseIndex = 2;
-				draft.phaseTimes = List.of(done(0, elapsed + 20, 1, true, 0), done(1, elapsed + 19, 19, true, 900),
+				// the fill before it ran at the clock's first rate
+				draft.phaseTimes = List.of(done(0, elapsed + 20, 1, true, 0),
+						done(1, elapsed + 19, 19, true, Math.round(19 * rateOfSecond.applyAsDouble(1))),
 						running(2, elapsed, true));
 			});
 			polls.add(new Poll(w, actualEndS - w, estimate(job, measured, List.of()).eta()));
