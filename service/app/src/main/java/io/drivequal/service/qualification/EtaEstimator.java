@@ -222,7 +222,7 @@ final class EtaEstimator {
 		boolean sizedAndMoving = sizeBytes > 0 && measured != null && measured.bytes() > 0 && measured.latestT() > 0;
 		if ("purge".equals(phase.kind()) || measured == null || clockRate == null
 				|| !(phase.rounds() != null || timed || sizedAndMoving)) {
-			Part full = ahead(phase);
+			Part full = EtaInterval.ahead(ahead(phase), this.swing);
 			double remaining = Math.max(0, full.remainingS() - elapsedS);
 			String detail = full.detail();
 			if ("purge".equals(phase.kind())) {

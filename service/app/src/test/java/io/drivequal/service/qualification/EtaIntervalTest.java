@@ -161,6 +161,25 @@ class EtaIntervalTest {
 	}
 
 	@Test
+	void aRunningPhaseNotYetMeasuredOnOneEarlierRunStillHasAnInterval() {
+		// the fill started a second ago, nothing indexed yet: one earlier run of it (10
+		// s)
+		// and of the random writes (20 s) are all there is
+		Job earlier = ProgressTest.completed("q-0", 20, 10);
+		Job job = RUNNING.edit((draft) -> {
+			draft.engine = "sim";
+			draft.currentPhaseIndex = 1;
+			draft.phaseTimes = List.of(done(0, 2, 1, true, 0), running(1, 1, true));
+		});
+		EtaView eta = estimate(job, null, List.of(earlier)).eta();
+		assertThat(eta.remainingS()).isEqualTo(9 + 20);
+		assertThat(eta.basis()).isEqualTo(EtaView.Basis.HISTORY);
+		// no spread measured yet: the floor, 2 s + 3 % of 29 s either way
+		assertThat(eta.lowS()).isEqualTo(26);
+		assertThat(eta.highS()).isEqualTo(32);
+	}
+
+	@Test
 	void anExactWholeStaysExactAndPartsAddBoundToBound() {
 		EtaEstimator.Part exact = new EtaEstimator.Part(1000, 1000.0, 1000.0, EtaView.Basis.PLAN, null, null);
 		assertThat(EtaInterval.floor(exact)).isEqualTo(exact);
