@@ -286,7 +286,8 @@ const DQ = (() => {
 
 	/**
 	 * How sure a job's ETA is, in words: its basis ("measured", "from history (3 jobs)",
-	 * "estimate: constant"), its interval where it has one, and a queued job's wait.
+	 * "estimate: constant"), its interval where it has one (an 80 % interval: the end
+	 * falls inside it about 8 times in 10, docs/api.md), and a queued job's wait.
 	 */
 	function etaSureness(eta) {
 		if (!eta) {
@@ -294,7 +295,7 @@ const DQ = (() => {
 		}
 		const parts = [eta.label];
 		if (eta.lowS != null && eta.highS != null && eta.lowS !== eta.highS) {
-			parts.push(`${duration(eta.lowS)} – ${duration(eta.highS)}`);
+			parts.push(`80 % interval ${duration(eta.lowS)} – ${duration(eta.highS)}`);
 		}
 		if (eta.waitS) {
 			parts.push(`incl. ${duration(eta.waitS)} wait`);

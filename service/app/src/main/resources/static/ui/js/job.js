@@ -106,7 +106,7 @@
 				j.state === 'COMPLETED' && !j.verdict ? ' — analysing…' : '');
 			// Each phase not done yet: its time left and what that rests on.
 			const rows = (j.eta && j.eta.phases) || [];
-			phases.replaceChildren(...(rows.length ? [el('thead', {}, el('tr', {}, ['phase', 'time left', 'interval', 'rests on', 'how'].map((h) => el('th', {}, h))))] : []),
+			phases.replaceChildren(...(rows.length ? [el('thead', {}, el('tr', {}, ['phase', 'time left', 'range', 'rests on', 'how'].map((h) => el('th', {}, h))))] : []),
 				el('tbody', {}, rows.map((p) => el('tr', { 'data-phase': p.index, class: p.running ? 'running' : '' },
 					el('td', {}, `${p.index} ${p.name}${p.running ? ' (running)' : ''}`),
 					el('td', { class: 'num' }, duration(p.remainingS)),

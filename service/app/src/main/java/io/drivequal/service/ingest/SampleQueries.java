@@ -15,9 +15,11 @@ import java.util.function.Function;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.FieldValue;
 import co.elastic.clients.elasticsearch._types.SortOrder;
+import co.elastic.clients.elasticsearch._types.aggregations.ArrayPercentilesItem;
 import co.elastic.clients.elasticsearch._types.aggregations.HistogramBucket;
 import co.elastic.clients.elasticsearch._types.aggregations.LongTermsBucket;
 import co.elastic.clients.elasticsearch._types.aggregations.StringTermsBucket;
+import co.elastic.clients.elasticsearch._types.aggregations.TDigestPercentilesAggregate;
 import co.elastic.clients.elasticsearch._types.aggregations.TopHitsAggregate;
 import co.elastic.clients.elasticsearch._types.query_dsl.BoolQuery;
 import co.elastic.clients.elasticsearch.core.SearchRequest;
@@ -144,6 +146,8 @@ public class SampleQueries {
 						(latest) -> latest.topHits((top) -> top.size(1)
 							.sort((sort) -> sort.field((f) -> f.field("t").order(SortOrder.Desc)))
 							.source((source) -> source.filter((f) -> f.includes("wallMs", "clockRate")))))
+				.aggregations("clockRates",
+						(rates) -> rates.percentiles((p) -> p.field("clockRate").percents(5.0, 95.0).keyed(false)))
 				.aggregations("readBytes", (sum) -> sum.sum((m) -> m.field("read.bytes")))
 				.aggregations("writeBytes", (sum) -> sum.sum((m) -> m.field("write.bytes")))
 				.aggregations("byRound", (rounds) -> rounds.terms((terms) -> terms.field("round").size(MAX_ROUNDS))
@@ -170,11 +174,12 @@ public class SampleQueries {
 				}
 			}
 			String jobId = job.key().stringValue();
-			measured.put(jobId,
-					new PhaseMeasurement(phaseByJob.get(jobId), (int) lastT, job.docCount(),
-							(long) job.aggregations().get("readBytes").sum().value()
-									+ (long) job.aggregations().get("writeBytes").sum().value(),
-							rounds, simulatedClock(job.aggregations().get("latest").topHits())));
+			PhaseMeasurement.SimulatedClock clock = simulatedClock(job.aggregations().get("latest").topHits());
+			measured.put(jobId, new PhaseMeasurement(phaseByJob.get(jobId), (int) lastT, job.docCount(),
+					(long) job.aggregations().get("readBytes").sum().value()
+							+ (long) job.aggregations().get("writeBytes").sum().value(),
+					rounds, clock,
+					(clock != null) ? clockSpread(job.aggregations().get("clockRates").tdigestPercentiles()) : null));
 		}
 		return measured;
 	}
@@ -197,6 +202,30 @@ public class SampleQueries {
 			return null;
 		}
 		return new PhaseMeasurement.SimulatedClock(wallMs.longValue(), rate.doubleValue());
+	}
+
+	/**
+	 * The 5th and 95th percentiles of the phase's stamped clock rates; null when there
+	 * are none.
+	 */
+	private static PhaseMeasurement.ClockSpread clockSpread(TDigestPercentilesAggregate rates) {
+		if (rates == null || !rates.values().isArray()) {
+			return null;
+		}
+		Double p5 = null;
+		Double p95 = null;
+		for (ArrayPercentilesItem item : rates.values().array()) {
+			if (!Double.isFinite(item.value())) {
+				return null;
+			}
+			if (item.key() < 50) {
+				p5 = item.value();
+			}
+			else {
+				p95 = item.value();
+			}
+		}
+		return (p5 != null && p95 != null && p5 > 0) ? new PhaseMeasurement.ClockSpread(p5, p95) : null;
 	}
 
 	/** Indexed samples of a job, or of one of its phases when phaseIndex is not null. */

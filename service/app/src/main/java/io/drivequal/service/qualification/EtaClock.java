@@ -50,9 +50,10 @@ final class EtaClock {
 	/**
 	 * The running phase's clock rate, the lower and the higher of its measures, and,
 	 * where the runner said when it sent the last indexed second, where the phase's clock
-	 * is now (that second plus the rate times the wall time since); else null.
+	 * is now (that second plus the rate times the wall time since); else null. Its
+	 * average is the phase's since it started (its clock over the wall time).
 	 */
-	record Rate(double rate, double low, double high, Double positionS) {
+	record Rate(double rate, double low, double high, Double positionS, double average) {
 	}
 
 	/**
@@ -100,13 +101,13 @@ final class EtaClock {
 	 */
 	Rate current(PhaseMeasurement measured, double elapsedS) {
 		if (!this.simulated) {
-			return new Rate(1.0, 1.0, 1.0, null);
+			return new Rate(1.0, 1.0, 1.0, null, 1.0);
 		}
 		if (measured == null) {
 			return null;
 		}
 		if (measured.clock() != null) {
-			return runnerMeasured(measured, elapsedS);
+			return withFinishedPhases(runnerMeasured(measured, elapsedS));
 		}
 		if (elapsedS < MIN_MEASURED_WALL_S || measured.latestT() < MIN_MEASURED_T) {
 			return null;
@@ -118,23 +119,51 @@ final class EtaClock {
 			int clockS = measured.latestT() - earlier.t();
 			if (wallS >= MIN_MEASURED_WALL_S && clockS >= MIN_MEASURED_T) {
 				double between = clockS / wallS;
-				return new Rate(between, Math.min(between, sinceStart), Math.max(between, sinceStart), null);
+				return withFinishedPhases(new Rate(between, Math.min(between, sinceStart),
+						Math.max(between, sinceStart), null, sinceStart));
 			}
 		}
-		return new Rate(sinceStart, sinceStart, sinceStart, null);
+		return withFinishedPhases(new Rate(sinceStart, sinceStart, sinceStart, null, sinceStart));
+	}
+
+	/**
+	 * The running phase's bounds reaching to the rates this job's finished phases ran the
+	 * same clock at: the rest of a phase may run at them (an unpaced simulator's random
+	 * writes start well below its fill's rate and, after the cliff, reach it or more),
+	 * which its first seconds cannot show. A paced clock runs every phase at its pace,
+	 * and this changes nothing.
+	 */
+	private Rate withFinishedPhases(Rate rate) {
+		double low = rate.low();
+		double high = rate.high();
+		for (double finished : rates(phaseTimes(this.job).stream()
+			.filter((time) -> time.endedAt() != null && time.wallS() != null && time.wallS() >= 1)
+			.toList())) {
+			low = Math.min(low, finished);
+			high = Math.max(high, finished);
+		}
+		return new Rate(rate.rate(), low, high, rate.positionS(), rate.average());
 	}
 
 	/**
 	 * The runner's rate over its last wall second, the phase's clock moved on by it for
 	 * the time since that second was sent (the samples' delay to the index); its bounds
-	 * the same rate and the phase's average since it started, whichever differ.
+	 * the lowest and highest of that rate, the phase's average since it started and the
+	 * 5th and 95th percentiles of its seconds' rates so far (EtaInterval widens by them).
 	 */
 	private Rate runnerMeasured(PhaseMeasurement measured, double elapsedS) {
 		double rate = measured.clock().rate();
 		double sinceSentS = Math.max(0, this.inputs.now().toEpochMilli() - measured.clock().wallMs()) / 1000.0;
 		double position = measured.latestT() + rate * sinceSentS;
 		double sinceStart = (elapsedS > 0) ? position / elapsedS : rate;
-		return new Rate(rate, Math.min(rate, sinceStart), Math.max(rate, sinceStart), position);
+		double low = Math.min(rate, sinceStart);
+		double high = Math.max(rate, sinceStart);
+		PhaseMeasurement.ClockSpread spread = measured.clockSpread();
+		if (spread != null && spread.p5() > 0 && spread.p95() >= spread.p5()) {
+			low = Math.min(low, spread.p5());
+			high = Math.max(high, spread.p95());
+		}
+		return new Rate(rate, low, high, position, sinceStart);
 	}
 
 	Double currentRate(PhaseMeasurement measured, double elapsedS) {

@@ -13,7 +13,6 @@ package io.drivequal.service.qualification;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -28,9 +27,6 @@ import io.drivequal.service.catalog.RoundSpec;
 import io.drivequal.service.ingest.PhaseMeasurement;
 
 final class EtaEstimator {
-
-	/** A part of the ETA smaller than this share of the whole does not set its basis. */
-	static final double MINOR_SHARE = 0.05;
 
 	/** A constant's interval: drives run this much faster or slower than nominal. */
 	static final double CONSTANT_SPREAD = 3.0;
@@ -86,6 +82,9 @@ final class EtaEstimator {
 	/** The running phase's share done, once measured: the phases ahead read it. */
 	private double currentShareDone;
 
+	/** How far the running phase's clock rate has spread (EtaInterval.swing). */
+	private double swing = 1.0;
+
 	private EtaEstimator(Inputs inputs) {
 		this.inputs = inputs;
 		this.job = inputs.job();
@@ -122,7 +121,7 @@ final class EtaEstimator {
 					(waited.highS() != null) ? Math.max(waited.highS(), startWindowS) : null, waited.basis(),
 					waited.historyJobs(), "its start window");
 		}
-		Part total = combine(List.of(waited, asPart(own)));
+		Part total = EtaInterval.combine(List.of(waited, asPart(own)));
 		return new Progress(own.percent(), view(total, Math.round(waited.remainingS()), own.eta().phases()));
 	}
 
@@ -139,41 +138,6 @@ final class EtaEstimator {
 	private static EtaView view(Part total, Long waitS, List<EtaView.PhaseEta> phases) {
 		return new EtaView(Math.round(total.remainingS()), round(total.lowS()), round(total.highS()), waitS,
 				total.basis(), total.historyJobs(), total.label(), phases);
-	}
-
-	/**
-	 * The parts summed: each bound a part has, its estimate where it has none (but no
-	 * interval when a part that matters has none); the basis of the least sure part that
-	 * matters.
-	 */
-	static Part combine(Collection<Part> parts) {
-		double remaining = 0;
-		for (Part part : parts) {
-			remaining += part.remainingS();
-		}
-		double low = 0;
-		double high = 0;
-		boolean bounded = true;
-		Part leastSure = null;
-		for (Part part : parts) {
-			boolean matters = remaining <= 0 || part.remainingS() >= MINOR_SHARE * remaining;
-			low += (part.lowS() != null) ? part.lowS() : part.remainingS();
-			high += (part.highS() != null) ? part.highS() : part.remainingS();
-			if (matters && (part.lowS() == null || part.highS() == null)) {
-				bounded = false;
-			}
-			if (matters && (leastSure == null || part.basis().lessSureThan(leastSure.basis())
-					|| (part.basis() == leastSure.basis() && part.basis() == EtaView.Basis.HISTORY
-							&& part.historyJobs() != null && leastSure.historyJobs() != null
-							&& part.historyJobs() < leastSure.historyJobs()))) {
-				leastSure = part;
-			}
-		}
-		if (leastSure == null) {
-			leastSure = new Part(0, null, null, EtaView.Basis.PLAN, null, null);
-		}
-		return new Part(remaining, bounded ? low : null, bounded ? high : null, leastSure.basis(),
-				leastSure.historyJobs(), null);
 	}
 
 	private Progress estimate() {
@@ -215,7 +179,7 @@ final class EtaEstimator {
 				fraction = running.fraction();
 			}
 			else {
-				part = ahead(phase);
+				part = EtaInterval.ahead(ahead(phase), this.swing);
 			}
 			doneS += fraction * (elapsedS + part.remainingS());
 			totalS += elapsedS + part.remainingS();
@@ -224,7 +188,7 @@ final class EtaEstimator {
 					Math.round(part.remainingS()), round(part.lowS()), round(part.highS()), part.basis(),
 					part.historyJobs(), part.label(), part.detail()));
 		}
-		Part total = combine(parts);
+		Part total = EtaInterval.floor(EtaInterval.combine(parts));
 		double percent = (totalS > 0) ? Math.min(99.9, 100.0 * doneS / totalS) : 0.0;
 		if (state != JobState.RUNNING) {
 			percent = 0.0;
@@ -243,15 +207,21 @@ final class EtaEstimator {
 		if (measured != null && measured.phaseIndex() != phase.index()) {
 			measured = null;
 		}
-		EtaClock.Rate rates = this.clock.current(measured, elapsedS);
-		Double clockRate = (rates != null) ? rates.rate() : null;
 		Long timeLimitS = timeLimitS(phase);
 		long sizeBytes = sizeBytes(phase);
+		EtaClock.Rate rates = this.clock.current(measured, elapsedS);
+		if (rates != null) {
+			this.swing = EtaInterval.swing(rates);
+			Double shareDone = (measured != null && phase.rounds() == null) ? workDone(measured, timeLimitS, sizeBytes)
+					: null;
+			rates = EtaInterval.forRest(rates, (shareDone != null) ? shareDone : 0);
+		}
+		Double clockRate = (rates != null) ? rates.rate() : null;
 		boolean timed = sizeBytes <= 0 && timeLimitS != null;
 		boolean sizedAndMoving = sizeBytes > 0 && measured != null && measured.bytes() > 0 && measured.latestT() > 0;
 		if ("purge".equals(phase.kind()) || measured == null || clockRate == null
 				|| !(phase.rounds() != null || timed || sizedAndMoving)) {
-			Part full = ahead(phase);
+			Part full = EtaInterval.ahead(ahead(phase), this.swing);
 			double remaining = Math.max(0, full.remainingS() - elapsedS);
 			String detail = full.detail();
 			if ("purge".equals(phase.kind())) {
@@ -309,7 +279,7 @@ final class EtaEstimator {
 		if (exact || past.isEmpty() || done >= 1) {
 			return measured;
 		}
-		Part history = ahead(phase);
+		Part history = EtaInterval.ahead(ahead(phase), this.swing);
 		double fromHistory = Math.max(0, history.remainingS() - elapsedS);
 		double remaining = (1 - done) * fromHistory + done * measured.remainingS();
 		Double low = null;

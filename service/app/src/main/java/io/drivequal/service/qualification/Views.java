@@ -158,7 +158,7 @@ class Views {
 			long startWindowS = (job.notBefore() != null)
 					? Math.max(0, job.notBefore().getEpochSecond() - now.getEpochSecond()) : 0;
 			progress.put(job.jobId(),
-					EtaEstimator.withWait(own, parts.isEmpty() ? null : EtaEstimator.combine(parts), startWindowS));
+					EtaEstimator.withWait(own, parts.isEmpty() ? null : EtaInterval.combine(parts), startWindowS));
 		}
 	}
 

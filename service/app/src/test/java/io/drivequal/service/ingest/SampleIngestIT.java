@@ -119,6 +119,9 @@ class SampleIngestIT {
 		PhaseMeasurement measured = this.queries.measure(Map.of(jobId, 2)).get(jobId);
 		assertThat(measured.latestT()).isEqualTo(5);
 		assertThat(measured.clock()).isEqualTo(new PhaseMeasurement.SimulatedClock(1795300005000L, 500.0));
+		// the spread of its seconds' rates, 100 x to 500 x, by the index's percentiles
+		assertThat(measured.clockSpread().p5()).isBetween(100.0, 200.0);
+		assertThat(measured.clockSpread().p95()).isBetween(400.0, 500.0);
 
 		// A wall clock's samples carry no stamp: no simulated clock.
 		String realJob = "it-" + UUID.randomUUID().toString().substring(0, 8);
@@ -128,6 +131,7 @@ class SampleIngestIT {
 		awaitConsumedAndCommitted(ConsumerGroups.endOffsets(admin, SAMPLES_TOPIC));
 		assertThat(countSamples(realJob)).isEqualTo(2);
 		assertThat(this.queries.measure(Map.of(realJob, 2)).get(realJob).clock()).isNull();
+		assertThat(this.queries.measure(Map.of(realJob, 2)).get(realJob).clockSpread()).isNull();
 	}
 
 	@Test

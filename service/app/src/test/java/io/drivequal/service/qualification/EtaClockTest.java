@@ -39,12 +39,16 @@ class EtaClockTest {
 		});
 		// 4 wall s into the phase (too soon for the service's own measure of the rate);
 		// second 200 was sent 1 s ago at 200 x: the clock is at 400 now, 1600 s to go at
-		// 200 x is 8 s; at the phase's average so far (400 s in 4 s, 100 x) 16 s.
+		// 200 x is 8 s. Its measures, 200 x, the phase's average so far (400 s in 4 s,
+		// 100 x) and the finished fill's 90 x, are 2.2 x apart; with 10 % of the phase
+		// done the rest may run at that average over or times 2.22^0.45 = 1.43
+		// (EtaInterval.forRest): 70 x to 200 x, 22.9 s to 8 s; the floor (2 s + 3 % of
+		// 8 s) takes the low end to 5.8.
 		Progress progress = estimate(job, measured(2, 200, 0, 1000, 200.0), List.of());
 		assertThat(progress.etaS()).isEqualTo(8);
 		assertThat(progress.eta().basis()).isEqualTo(EtaView.Basis.MEASURED);
-		assertThat(progress.eta().lowS()).isEqualTo(8);
-		assertThat(progress.eta().highS()).isEqualTo(16);
+		assertThat(progress.eta().lowS()).isEqualTo(6);
+		assertThat(progress.eta().highS()).isEqualTo(23);
 		assertThat(progress.eta().phases().get(0).detail())
 			.isEqualTo("200 of 2000 s, simulated clock at 200.0 x real time");
 	}

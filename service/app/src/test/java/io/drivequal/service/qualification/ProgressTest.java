@@ -127,12 +127,15 @@ class ProgressTest {
 		// Between a reading 6 s ago (t = 50) and now, 100 s in 6 s: 16.7 x, so the
 		// phase's 2000 s take 120 s, 110 s from now (t = 150 is a second behind: 1850 s
 		// at 16.7 x would be 111 s); at 15 x (the slower measure) 133 s, 123 s from now.
+		// With the finished fill's 10 x (20 s in 2 s) the measures are 1.67 x apart,
+		// 7.5 % of the phase done: the rest may run from 10 x to the average times
+		// 1.67^0.46 = 1.27 (EtaInterval.forRest), 19 x: 95 s to 190 s from now.
 		PhaseReadings.Reading earlier = new PhaseReadings.Reading(2, 50, ago(6));
 		Progress progress = EtaEstimator.estimate(new EtaEstimator.Inputs(NOW, job,
 				new PhaseMeasurement(2, 150, 150, 0, List.of()), List.of(), null, earlier));
 		assertThat(progress.etaS()).isEqualTo(110);
-		assertThat(progress.eta().lowS()).isEqualTo(110);
-		assertThat(progress.eta().highS()).isEqualTo(123);
+		assertThat(progress.eta().lowS()).isEqualTo(95);
+		assertThat(progress.eta().highS()).isEqualTo(190);
 		assertThat(progress.eta().phases().get(0).detail())
 			.isEqualTo("150 of 2000 s, simulated clock at 16.7 x real time");
 		// a reading of another phase, or too recent, is no reading
@@ -140,7 +143,9 @@ class ProgressTest {
 			.estimate(new EtaEstimator.Inputs(NOW, job, new PhaseMeasurement(2, 150, 150, 0, List.of()), List.of(),
 					null, new PhaseReadings.Reading(1, 5, ago(9))));
 		assertThat(unread.etaS()).isEqualTo(123);
-		assertThat(unread.eta().lowS()).isNull();
+		// its range: the average since the start, 15 x, to the fill's 10 x (widened)
+		assertThat(unread.eta().lowS()).isEqualTo(101);
+		assertThat(unread.eta().highS()).isEqualTo(190);
 	}
 
 	@Test
@@ -226,14 +231,14 @@ class ProgressTest {
 		Progress own = estimate(queued, null, List.of());
 		EtaEstimator.Part holder = new EtaEstimator.Part(1000, null, null, EtaView.Basis.PLAN, null, null);
 		EtaEstimator.Part ahead = EtaEstimator.asPart(own);
-		Progress waiting = EtaEstimator.withWait(own, EtaEstimator.combine(List.of(holder, ahead)), 0);
+		Progress waiting = EtaEstimator.withWait(own, EtaInterval.combine(List.of(holder, ahead)), 0);
 		assertThat(waiting.eta().waitS()).isEqualTo(1000 + 2752);
 		assertThat(waiting.etaS()).isEqualTo(1000 + 2752 + 2752);
 		// the holder's time left has no interval, and it matters: none for the whole
 		assertThat(waiting.eta().lowS()).isNull();
 		assertThat(waiting.eta().basis()).isEqualTo(EtaView.Basis.CONSTANT);
 		// a start window further out than the wait is the wait
-		Progress windowed = EtaEstimator.withWait(own, EtaEstimator.combine(List.of(holder)), 5000);
+		Progress windowed = EtaEstimator.withWait(own, EtaInterval.combine(List.of(holder)), 5000);
 		assertThat(windowed.eta().waitS()).isEqualTo(5000);
 		assertThat(windowed.etaS()).isEqualTo(5000 + 2752);
 	}
