@@ -62,7 +62,7 @@ class ApiProblems extends ResponseEntityExceptionHandler {
 	@ExceptionHandler(BadRequestException.class)
 	ProblemDetail badRequest(BadRequestException ex) {
 		ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, "Invalid request", ex.getMessage());
-		problem.setProperty("errors", List.of(Map.of("field", ex.field(), "message", ex.getMessage())));
+		problem.setProperty("errors", ex.errors());
 		return problem;
 	}
 
