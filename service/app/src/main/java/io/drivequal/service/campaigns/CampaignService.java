@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
+import io.drivequal.analysis.Criterion;
 import io.drivequal.analysis.Metric;
 import io.drivequal.analysis.ModelJudge;
 import io.drivequal.analysis.ModelVerdict;
@@ -31,7 +32,6 @@ import io.drivequal.service.platform.ConflictException;
 import io.drivequal.service.platform.ForbiddenException;
 import io.drivequal.service.platform.NotFoundException;
 import io.drivequal.service.qualification.CampaignJobs;
-import io.drivequal.service.qualification.Criterion;
 import io.drivequal.service.qualification.JobState;
 import io.drivequal.service.qualification.QualificationView;
 import io.drivequal.service.qualification.SubmitRequest;
@@ -175,7 +175,6 @@ class CampaignService {
 	}
 
 	private static void checkSpreadCriteria(CampaignRequest request, List<Campaign.Plan> plans) {
-		Criterion.requireKnownMetrics(request.criteria(), "criteria");
 		if (request.spreadCriteria() == null) {
 			return;
 		}

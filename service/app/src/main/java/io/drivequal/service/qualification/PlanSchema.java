@@ -14,19 +14,43 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import io.drivequal.analysis.Criterion;
 import io.drivequal.analysis.Metric;
 import io.drivequal.service.catalog.Catalog;
 import io.drivequal.service.catalog.CriteriaSet;
 import io.drivequal.service.catalog.Profile;
 import io.drivequal.service.fiojobs.FioJobFiles;
 import io.swagger.v3.oas.models.media.Schema;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
 import org.springdoc.core.customizers.OpenApiCustomizer;
+import org.springdoc.core.utils.SpringDocUtils;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 @Configuration(proxyBeanMethods = false)
 class PlanSchema {
+
+	static {
+		// A criterion's JSON is what Criterion.fromJson reads and toJson writes, not the
+		// record's components: the document describes that form.
+		SpringDocUtils.getConfig().replaceWithClass(Criterion.class, CriterionJson.class);
+	}
+
+	/**
+	 * The JSON form of io.drivequal.analysis.Criterion, for the document only.
+	 *
+	 * @param metric a metric's wire name (GET /api/v1/metrics; docs/methodology.md)
+	 * @param comparator atLeast (measured >= limit) or atMost (measured <= limit)
+	 * @param phase the phase it applies to; the profile's primary phase when absent
+	 * @param source in a criteria set: where its source states this number
+	 */
+	@io.swagger.v3.oas.annotations.media.Schema(name = "Criterion")
+	record CriterionJson(@NotBlank String metric,
+			@NotNull @jakarta.validation.constraints.Pattern(regexp = "^(atLeast|atMost)$") String comparator,
+			@NotNull Double limit, String phase, String source) {
+	}
 
 	private static final Pattern PLAIN_NAME = Pattern.compile("[A-Za-z0-9._-]+");
 

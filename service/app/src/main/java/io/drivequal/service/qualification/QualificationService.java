@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import io.drivequal.analysis.Criterion;
 import io.drivequal.analysis.Eligibility;
 import io.drivequal.schemas.Validation;
 import io.drivequal.service.catalog.Catalog;
@@ -130,7 +131,6 @@ class QualificationService {
 		RoundsPlan.Checked rounds = RoundsPlan.checked(resolvePlan(request.plan(), drive), drive.lbaSizeBytes(),
 				jobRangeWritesRequired(analysisSettings, profileName));
 		List<PhaseSpec> plan = rounds.phases();
-		Criterion.requireKnownMetrics(request.criteria(), "criteria");
 		List<Criterion> criteria = criteria(this.catalog, request, profileName);
 		// After every check of the request itself: a 422 says the drive cannot, not that
 		// the request is wrong.
@@ -308,9 +308,11 @@ class QualificationService {
 								+ "; the plan "
 								+ ((profileName != null) ? "uses " + profileName : "has explicit phases"));
 			}
+			// the job keeps each line as the buyer's criteria are kept; the set's
+			// source stays with the set
 			set.criteria()
 				.forEach((line) -> criteria
-					.add(new Criterion(line.metric(), line.comparator(), line.limit(), line.phase())));
+					.add(new Criterion(line.metric(), line.comparison(), line.limit(), line.phaseName())));
 		}
 		if (request.criteria() != null) {
 			criteria.addAll(request.criteria());

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
+import io.drivequal.analysis.Criterion;
 import io.drivequal.service.catalog.PhaseSpec;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMax;
@@ -26,7 +27,7 @@ import jakarta.validation.constraints.Size;
  * up
  */
 public record SubmitRequest(@NotNull @Valid DriveSelector drive, @NotNull @Valid TestPlan plan, @Valid DriveSpec spec,
-		@Size(max = 64) List<@Valid @NotNull Criterion> criteria, @Size(max = 64) String criteriaSet,
+		@Size(max = 64) List<@NotNull Criterion> criteria, @Size(max = 64) String criteriaSet,
 		@Pattern(regexp = "^(normal|high|urgent)$", message = "must be normal, high or urgent") String priority,
 		Instant notBefore) {
 
