@@ -1,13 +1,34 @@
 // How a criterion compares a measured value with its limit; both bounds are inclusive.
 package io.drivequal.analysis;
 
+import java.util.Arrays;
+import java.util.Optional;
+
 /** The direction of a criterion. */
 public enum Comparison {
 
 	/** measured &gt;= limit. */
-	AT_LEAST,
+	AT_LEAST("atLeast"),
 	/** measured &lt;= limit. */
-	AT_MOST;
+	AT_MOST("atMost");
+
+	private final String wireName;
+
+	Comparison(String wireName) {
+		this.wireName = wireName;
+	}
+
+	/** As a criterion's JSON names it: atLeast or atMost. */
+	public String wireName() {
+		return this.wireName;
+	}
+
+	/**
+	 * @param wireName atLeast or atMost (exact, case-sensitive)
+	 */
+	public static Optional<Comparison> fromWireName(String wireName) {
+		return Arrays.stream(values()).filter((comparison) -> comparison.wireName.equals(wireName)).findFirst();
+	}
 
 	boolean accepts(double measured, double limit) {
 		return (this == AT_LEAST) ? measured >= limit : measured <= limit;

@@ -13,7 +13,6 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 
-import io.drivequal.analysis.Comparison;
 import io.drivequal.analysis.Criterion;
 import io.drivequal.analysis.Eligibility;
 import io.drivequal.analysis.Endurance;
@@ -432,14 +431,11 @@ final class JobAnalyzer {
 		if (job.criteria() == null) {
 			return criteria;
 		}
-		for (io.drivequal.service.qualification.Criterion given : job.criteria()) {
-			Metric metric = Metric.fromWireName(given.metric())
-				.orElseThrow(() -> new IllegalStateException("unknown metric " + given.metric()));
-			Comparison comparison = "atMost".equals(given.comparator()) ? Comparison.AT_MOST : Comparison.AT_LEAST;
-			Optional<String> phase = Optional.ofNullable(given.phase())
+		for (Criterion given : job.criteria()) {
+			Optional<String> phase = given.phaseName()
 				.or(() -> profile.map(Profile::primaryPhase)
-					.filter((primary) -> values.of(metric).containsKey(primary)));
-			criteria.add(new Criterion(metric, comparison, given.limit(), phase));
+					.filter((primary) -> values.of(given.metric()).containsKey(primary)));
+			criteria.add(new Criterion(given.metric(), given.comparison(), given.limit(), phase));
 		}
 		return criteria;
 	}

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import io.drivequal.service.qualification.Criterion;
+import io.drivequal.analysis.Criterion;
 import io.drivequal.service.qualification.DriveSpec;
 import io.drivequal.service.qualification.SubmitRequest;
 

@@ -6,7 +6,7 @@ package io.drivequal.service.campaigns;
 
 import java.util.List;
 
-import io.drivequal.service.qualification.Criterion;
+import io.drivequal.analysis.Criterion;
 import io.drivequal.service.qualification.DriveSpec;
 import io.drivequal.service.qualification.SubmitRequest;
 import jakarta.validation.Valid;
@@ -33,7 +33,7 @@ import jakarta.validation.constraints.Size;
 public record CampaignRequest(@Size(max = 128) String name, @NotNull @Valid ModelRef model,
 		@NotNull @Size(min = 1, max = 64) List<@Valid @NotNull SampleSelector> samples,
 		@NotNull @Size(min = 1, max = 16) List<SubmitRequest.@Valid @NotNull TestPlan> profiles, @Valid DriveSpec spec,
-		@Size(max = 64) List<@Valid @NotNull Criterion> criteria, @Size(max = 64) String criteriaSet,
+		@Size(max = 64) List<@NotNull Criterion> criteria, @Size(max = 64) String criteriaSet,
 		@Size(max = 16) List<@Valid @NotNull SpreadLimit> spreadCriteria,
 		@Pattern(regexp = "^(normal|high|urgent)$", message = "must be normal, high or urgent") String priority) {
 

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
+import io.drivequal.analysis.Criterion;
 import io.drivequal.analysis.Metric;
 import io.drivequal.analysis.ModelJudge;
 import io.drivequal.analysis.ModelVerdict;
@@ -31,7 +32,6 @@ import io.drivequal.service.platform.ConflictException;
 import io.drivequal.service.platform.ForbiddenException;
 import io.drivequal.service.platform.NotFoundException;
 import io.drivequal.service.qualification.CampaignJobs;
-import io.drivequal.service.qualification.Criterion;
 import io.drivequal.service.qualification.JobState;
 import io.drivequal.service.qualification.QualificationView;
 import io.drivequal.service.qualification.SubmitRequest;
@@ -153,12 +153,16 @@ class CampaignService {
 		}
 	}
 
-	/** Each profile once; a plan of explicit phases is named phases-N (its position). */
+	/**
+	 * Each profile once; a plan of explicit phases (or an inline fio job file) is named
+	 * phases-N (its position), a shipped fio job file fio-NAME.
+	 */
 	private static List<Campaign.Plan> plans(CampaignRequest request) {
 		List<Campaign.Plan> plans = new ArrayList<>();
 		for (int i = 0; i < request.profiles().size(); i++) {
 			SubmitRequest.TestPlan plan = request.profiles().get(i);
-			String name = (plan.profile() != null) ? plan.profile() : "phases-" + (i + 1);
+			String name = (plan.profile() != null) ? plan.profile() : (plan.fio() != null && plan.fio().name() != null)
+					? "fio-" + plan.fio().name() : "phases-" + (i + 1);
 			for (Campaign.Plan earlier : plans) {
 				if (earlier.name().equals(name)) {
 					throw new BadRequestException("profiles[" + i + "].profile",
@@ -171,7 +175,6 @@ class CampaignService {
 	}
 
 	private static void checkSpreadCriteria(CampaignRequest request, List<Campaign.Plan> plans) {
-		Criterion.requireKnownMetrics(request.criteria(), "criteria");
 		if (request.spreadCriteria() == null) {
 			return;
 		}
@@ -210,8 +213,17 @@ class CampaignService {
 			else if (field.equals("plan") || field.startsWith("plan.")) {
 				field = "profiles[" + planIndex + "]" + field.substring("plan".length());
 			}
+			String renamed = field;
+			// a job file's problems keep their lines and options, under the campaign's
+			// field
+			List<Map<String, Object>> errors = ex.errors().stream().map((error) -> {
+				Map<String, Object> moved = new LinkedHashMap<>(error);
+				moved.put("field", renamed);
+				return (Map<String, Object>) moved;
+			}).toList();
 			throw new BadRequestException(field,
-					ex.getMessage() + " (sample " + sample.serial() + ", profile " + plan.name() + ")");
+					ex.getMessage() + " (sample " + sample.serial() + ", profile " + plan.name() + ")",
+					(errors.size() > 1 || errors.get(0).containsKey("line")) ? errors : List.of());
 		}
 	}
 

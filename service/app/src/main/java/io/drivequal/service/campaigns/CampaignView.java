@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.drivequal.service.qualification.Criterion;
+import io.drivequal.analysis.Criterion;
 import io.drivequal.service.qualification.DriveSpec;
 import io.drivequal.service.qualification.SubmitRequest;
 

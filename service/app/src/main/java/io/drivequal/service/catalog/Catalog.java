@@ -15,7 +15,7 @@ import java.util.Optional;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.drivequal.analysis.Metric;
+import io.drivequal.analysis.Criterion;
 
 import org.springframework.stereotype.Component;
 
@@ -96,18 +96,11 @@ public class Catalog {
 				|| set.source().section() == null) {
 			throw new IllegalStateException(where + ": name the document, version and section its criteria follow");
 		}
-		for (CriteriaSet.Line line : set.criteria()) {
-			if (Metric.fromWireName(line.metric()).isEmpty()) {
-				throw new IllegalStateException(where + ": unknown metric " + line.metric());
-			}
-			if (!"atLeast".equals(line.comparator()) && !"atMost".equals(line.comparator())) {
-				throw new IllegalStateException(where + ": comparator " + line.comparator());
-			}
-			if (!Double.isFinite(line.limit())) {
-				throw new IllegalStateException(where + ": limit of " + line.metric() + " is not finite");
-			}
-			if (line.phase() != null && set.profiles() == null) {
-				throw new IllegalStateException(where + ": phase " + line.phase() + " needs the set's profiles");
+		// metric, comparator and limit were read with the criteria (Criterion.fromJson)
+		for (Criterion line : set.criteria()) {
+			if (line.phaseName().isPresent() && set.profiles() == null) {
+				throw new IllegalStateException(
+						where + ": phase " + line.phaseName().get() + " needs the set's profiles");
 			}
 		}
 		for (String name : (set.profiles() != null) ? set.profiles() : List.<String>of()) {
@@ -115,10 +108,11 @@ public class Catalog {
 			if (profile == null) {
 				throw new IllegalStateException(where + ": no profile " + name);
 			}
-			for (CriteriaSet.Line line : set.criteria()) {
-				if (line.phase() != null
-						&& profile.phases().stream().noneMatch((phase) -> phase.name().equals(line.phase()))) {
-					throw new IllegalStateException(where + ": profile " + name + " has no phase " + line.phase());
+			for (Criterion line : set.criteria()) {
+				String phaseName = line.phaseName().orElse(null);
+				if (phaseName != null
+						&& profile.phases().stream().noneMatch((phase) -> phase.name().equals(phaseName))) {
+					throw new IllegalStateException(where + ": profile " + name + " has no phase " + phaseName);
 				}
 			}
 		}

@@ -6,14 +6,15 @@ package io.drivequal.service.catalog;
 
 import java.util.List;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
+import io.drivequal.analysis.Criterion;
 
 /**
  * @param profiles the profiles whose phases the criteria name; null for any profile
- * @param criteria in the form of the submission's criteria
+ * @param criteria in the form of the submission's criteria, each with the place in the
+ * source its number comes from when the set takes its numbers from several places
  */
 public record CriteriaSet(String name, String title, String description, Source source, List<String> profiles,
-		List<Line> criteria) {
+		List<Criterion> criteria) {
 
 	public CriteriaSet {
 		profiles = (profiles != null) ? List.copyOf(profiles) : null;
@@ -22,20 +23,6 @@ public record CriteriaSet(String name, String title, String description, Source 
 
 	/** Where the numbers come from: document, version, section, address. */
 	public record Source(String document, String version, String section, String url) {
-	}
-
-	/**
-	 * One criterion: a metric's wire name, atLeast or atMost, the limit, optionally the
-	 * phase, and where the set's source states this number (its key or row), when the set
-	 * takes its numbers from several places of one source.
-	 */
-	@JsonInclude(JsonInclude.Include.NON_NULL)
-	public record Line(String metric, String comparator, double limit, String phase, String source) {
-
-		public Line(String metric, String comparator, double limit, String phase) {
-			this(metric, comparator, limit, phase, null);
-		}
-
 	}
 
 	/**

@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.Set;
 
 import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
+import io.drivequal.analysis.Criterion;
 import io.drivequal.analysis.PhaseLatencyHistogram;
 import io.drivequal.analysis.fio.FioDirection;
 import io.drivequal.analysis.fio.FioDirectionSecond;
@@ -33,7 +34,6 @@ import io.drivequal.service.ingest.SampleIndexer;
 import io.drivequal.service.ingest.SamplePoint;
 import io.drivequal.service.platform.BadRequestException;
 import io.drivequal.service.platform.BulkWriter;
-import io.drivequal.service.qualification.Criterion;
 import io.drivequal.service.qualification.ImportedJobs;
 import io.drivequal.service.qualification.QualificationView;
 import org.slf4j.Logger;
@@ -82,7 +82,6 @@ class FioImports {
 		if (request.profile() != null && this.catalog.find(request.profile()).isEmpty()) {
 			throw new BadRequestException("request.profile", "no profile named " + request.profile());
 		}
-		Criterion.requireKnownMetrics(request.criteria(), "request.criteria");
 		FioImportResult imported = FioImport.read(fioJson, logs);
 		if (imported.jobs().isEmpty()) {
 			throw new BadRequestException("fio", "the fio output holds no job");

@@ -6,7 +6,7 @@ package io.drivequal.service.imports;
 
 import java.util.List;
 
-import io.drivequal.service.qualification.Criterion;
+import io.drivequal.analysis.Criterion;
 import io.drivequal.service.qualification.DriveSpec;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
@@ -24,7 +24,7 @@ import jakarta.validation.constraints.Size;
  * history is unknown and SNIA's published steady-state rules apply, labelled as such
  */
 record ImportRequest(@NotNull @Valid ImportedDrive drive, @Size(max = 64) String profile, @Valid DriveSpec spec,
-		@Size(max = 64) List<@Valid @NotNull Criterion> criteria, @Pattern(regexp = "^(unknown|purge-and-fill|fill)$",
+		@Size(max = 64) List<@NotNull Criterion> criteria, @Pattern(regexp = "^(unknown|purge-and-fill|fill)$",
 				message = "must be \"purge-and-fill\", \"fill\" or \"unknown\"") String preconditioning) {
 
 	/** Whether the vendor states a purge or fill before the first imported job. */

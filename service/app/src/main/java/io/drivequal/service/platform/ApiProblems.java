@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import io.drivequal.analysis.Criterion;
 import jakarta.validation.ConstraintViolationException;
 import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
@@ -62,7 +63,7 @@ class ApiProblems extends ResponseEntityExceptionHandler {
 	@ExceptionHandler(BadRequestException.class)
 	ProblemDetail badRequest(BadRequestException ex) {
 		ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, "Invalid request", ex.getMessage());
-		problem.setProperty("errors", List.of(Map.of("field", ex.field(), "message", ex.getMessage())));
+		problem.setProperty("errors", ex.errors());
 		return problem;
 	}
 
@@ -141,6 +142,17 @@ class ApiProblems extends ResponseEntityExceptionHandler {
 	@Override
 	protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
 			HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+		Criterion.Invalid criterion = criterionProblem(ex);
+		if (criterion != null) {
+			// read once, at submission: the criterion's member that is wrong, as
+			// criteria[i].metric
+			String at = criterionPath(ex);
+			String field = ((at != null) ? at + "." : "") + criterion.member();
+			ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, "Invalid request",
+					field + ": " + criterion.getMessage());
+			problem.setProperty("errors", List.of(Map.of("field", field, "message", criterion.getMessage())));
+			return ResponseEntity.badRequest().body(problem);
+		}
 		String field = fieldOf(ex);
 		String detail = "the body is not valid JSON for this request: " + ((field != null) ? field + ": " : "")
 				+ mostSpecific(ex);
@@ -187,6 +199,34 @@ class ApiProblems extends ResponseEntityExceptionHandler {
 	private static String leaf(String path) {
 		int dot = path.indexOf('.');
 		return (dot >= 0) ? path.substring(dot + 1) : path;
+	}
+
+	private static Criterion.Invalid criterionProblem(Throwable ex) {
+		for (Throwable cause = ex; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
+			if (cause instanceof Criterion.Invalid invalid) {
+				return invalid;
+			}
+		}
+		return null;
+	}
+
+	/** Where the criterion is in the body, e.g. "criteria[2]". */
+	private static String criterionPath(Throwable ex) {
+		for (Throwable cause = ex; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
+			if (cause instanceof tools.jackson.core.JacksonException jackson && !jackson.getPath().isEmpty()) {
+				StringBuilder path = new StringBuilder();
+				for (tools.jackson.core.JacksonException.Reference reference : jackson.getPath()) {
+					if (reference.getPropertyName() != null) {
+						path.append(path.isEmpty() ? "" : ".").append(reference.getPropertyName());
+					}
+					else {
+						path.append('[').append(reference.getIndex()).append(']');
+					}
+				}
+				return path.toString();
+			}
+		}
+		return null;
 	}
 
 	/** The JSON path of the value Jackson could not read, e.g. "drive.capacityBytes". */

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import io.drivequal.analysis.Criterion;
 import io.drivequal.service.catalog.PhaseSpec;
 import io.drivequal.service.catalog.StreamSpec;
 import io.drivequal.service.platform.UnprocessableException;
@@ -105,7 +106,7 @@ final class CapabilityCheck {
 		}
 		if (criteria != null) {
 			for (int i = 0; i < criteria.size(); i++) {
-				String metric = criteria.get(i).metric();
+				String metric = criteria.get(i).metric().wireName();
 				String neededBy = "criteria[" + i + "] (" + metric + ")";
 				if (MEDIA_WRITES_METRICS.contains(metric)) {
 					lacking(capabilities, "smart").ifPresent((c) -> missing.add(of(c, neededBy, null)));

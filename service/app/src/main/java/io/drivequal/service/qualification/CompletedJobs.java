@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
+import io.drivequal.analysis.Criterion;
 import io.drivequal.service.catalog.PhaseSpec;
 import io.drivequal.service.runners.Capability;
 import io.drivequal.service.ingest.PhaseResult;

@@ -7,6 +7,7 @@ package io.drivequal.service.qualification;
 import java.time.Instant;
 import java.util.List;
 
+import io.drivequal.analysis.Criterion;
 import io.drivequal.service.catalog.PhaseSpec;
 
 import org.springframework.stereotype.Component;

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
+import io.drivequal.analysis.Criterion;
 import io.drivequal.service.catalog.PhaseSpec;
 
 import org.springframework.stereotype.Component;

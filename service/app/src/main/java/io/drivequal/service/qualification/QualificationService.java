@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import io.drivequal.analysis.Criterion;
 import io.drivequal.analysis.Eligibility;
 import io.drivequal.schemas.Validation;
 import io.drivequal.service.catalog.Catalog;
@@ -23,6 +24,7 @@ import io.drivequal.service.catalog.CriteriaSet;
 import io.drivequal.service.catalog.Durations;
 import io.drivequal.service.catalog.PhaseSpec;
 import io.drivequal.service.catalog.Profile;
+import io.drivequal.service.fiojobs.FioJobFiles;
 import io.drivequal.service.platform.BadRequestException;
 import io.drivequal.service.platform.ConflictException;
 import io.drivequal.service.platform.ForbiddenException;
@@ -129,7 +131,6 @@ class QualificationService {
 		RoundsPlan.Checked rounds = RoundsPlan.checked(resolvePlan(request.plan(), drive), drive.lbaSizeBytes(),
 				jobRangeWritesRequired(analysisSettings, profileName));
 		List<PhaseSpec> plan = rounds.phases();
-		Criterion.requireKnownMetrics(request.criteria(), "criteria");
 		List<Criterion> criteria = criteria(this.catalog, request, profileName);
 		// After every check of the request itself: a 422 says the drive cannot, not that
 		// the request is wrong.
@@ -237,8 +238,10 @@ class QualificationService {
 	private List<PhaseSpec> resolvePlan(SubmitRequest.TestPlan plan, Drive drive) {
 		boolean hasProfile = plan.profile() != null;
 		boolean hasPhases = plan.phases() != null && !plan.phases().isEmpty();
-		if (hasProfile == hasPhases) {
-			throw new BadRequestException("plan", "give either a catalog profile or explicit phases");
+		boolean hasFio = plan.fio() != null;
+		if ((hasProfile ? 1 : 0) + (hasPhases ? 1 : 0) + (hasFio ? 1 : 0) != 1) {
+			throw new BadRequestException("plan",
+					"give exactly one of a catalog profile, explicit phases or a fio job file (fio)");
 		}
 		List<PhaseSpec> phases;
 		if (hasProfile) {
@@ -261,7 +264,7 @@ class QualificationService {
 			if (plan.phaseOverrides() != null) {
 				throw new BadRequestException("plan.phaseOverrides", "overrides apply to a profile's phases only");
 			}
-			phases = plan.phases();
+			phases = hasFio ? FioJobFiles.phases(plan.fio().name(), plan.fio().jobFile(), "plan.fio") : plan.phases();
 		}
 		phases = SweepPlan.expanded(phases, plan.sweep());
 		if (plan.purgeFallback() != null && phases.stream().noneMatch((phase) -> "purge".equals(phase.kind()))) {
@@ -305,9 +308,11 @@ class QualificationService {
 								+ "; the plan "
 								+ ((profileName != null) ? "uses " + profileName : "has explicit phases"));
 			}
+			// the job keeps each line as the buyer's criteria are kept; the set's
+			// source stays with the set
 			set.criteria()
 				.forEach((line) -> criteria
-					.add(new Criterion(line.metric(), line.comparator(), line.limit(), line.phase())));
+					.add(new Criterion(line.metric(), line.comparison(), line.limit(), line.phaseName())));
 		}
 		if (request.criteria() != null) {
 			criteria.addAll(request.criteria());

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
+import io.drivequal.analysis.Criterion;
 import io.drivequal.service.catalog.PhaseSpec;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMax;
@@ -26,7 +27,7 @@ import jakarta.validation.constraints.Size;
  * up
  */
 public record SubmitRequest(@NotNull @Valid DriveSelector drive, @NotNull @Valid TestPlan plan, @Valid DriveSpec spec,
-		@Size(max = 64) List<@Valid @NotNull Criterion> criteria, @Size(max = 64) String criteriaSet,
+		@Size(max = 64) List<@NotNull Criterion> criteria, @Size(max = 64) String criteriaSet,
 		@Pattern(regexp = "^(normal|high|urgent)$", message = "must be normal, high or urgent") String priority,
 		Instant notBefore) {
 
@@ -39,7 +40,8 @@ public record SubmitRequest(@NotNull @Valid DriveSelector drive, @NotNull @Valid
 	}
 
 	/**
-	 * Either a catalog profile (with optional overrides) or explicit phases.
+	 * A catalog profile (with optional overrides), explicit phases or a fio job file:
+	 * exactly one.
 	 *
 	 * @param rangePercent limits every phase's LBA range (spare-area emulation)
 	 * @param phaseOverrides fields replacing those of the profile's phases, by phase name
@@ -52,22 +54,31 @@ public record SubmitRequest(@NotNull @Valid DriveSelector drive, @NotNull @Valid
 	 * phase
 	 * @param sweep a latency-at-load sweep: one of the plan's multi-stream phases
 	 * expanded into a step per offered rate (docs/api.md)
+	 * @param fio a fio job file instead of phases: it becomes the phases POST
+	 * /api/v1/plans/fio answers for it
 	 */
 	public record TestPlan(@Size(max = 64) String profile, @Positive @DecimalMax("100") Double rangePercent,
 			Map<String, PhaseSpec> phaseOverrides, @Size(min = 1, max = 64) List<@NotNull PhaseSpec> phases,
 			@Valid AnalysisSettings analysis,
 			@Pattern(regexp = "^deallocate$", message = "must be deallocate") String purgeFallback,
-			@Valid LatencyMonitorConfig latencyMonitor, Sweep sweep) {
+			@Valid LatencyMonitorConfig latencyMonitor, Sweep sweep, @Valid FioJob fio) {
 
 		@JsonCreator
 		public TestPlan {
+		}
+
+		/** A plan without a fio job file. */
+		public TestPlan(String profile, Double rangePercent, Map<String, PhaseSpec> phaseOverrides,
+				List<PhaseSpec> phases, AnalysisSettings analysis, String purgeFallback,
+				LatencyMonitorConfig latencyMonitor, Sweep sweep) {
+			this(profile, rangePercent, phaseOverrides, phases, analysis, purgeFallback, latencyMonitor, sweep, null);
 		}
 
 		/** A plan without a sweep. */
 		public TestPlan(String profile, Double rangePercent, Map<String, PhaseSpec> phaseOverrides,
 				List<PhaseSpec> phases, AnalysisSettings analysis, String purgeFallback,
 				LatencyMonitorConfig latencyMonitor) {
-			this(profile, rangePercent, phaseOverrides, phases, analysis, purgeFallback, latencyMonitor, null);
+			this(profile, rangePercent, phaseOverrides, phases, analysis, purgeFallback, latencyMonitor, null, null);
 		}
 
 	}
@@ -87,6 +98,16 @@ public record SubmitRequest(@NotNull @Valid DriveSelector drive, @NotNull @Valid
 	 */
 	public record Sweep(String phase, String stream, List<Long> ratesIops, Long startIops, Long stepIops,
 			Integer steps) {
+	}
+
+	/**
+	 * plan.fio: a fio job file, the way POST /api/v1/plans/fio takes it; exactly one of
+	 * the two.
+	 *
+	 * @param name a shipped job file (schemas/examples/fio-jobs/accepted/, without .fio)
+	 * @param jobFile the job file's text
+	 */
+	public record FioJob(@Size(max = 64) String name, @Size(max = 65_536) String jobFile) {
 	}
 
 }

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+import io.drivequal.analysis.Criterion;
 import io.drivequal.analysis.CriterionResult;
 import io.drivequal.analysis.Metric;
 import io.drivequal.analysis.Outcome;
@@ -20,7 +21,6 @@ import io.drivequal.service.catalog.PhaseSpec;
 import io.drivequal.service.ingest.HealthReading;
 import io.drivequal.service.ingest.SamplePoint;
 import io.drivequal.service.qualification.CompletedJobs;
-import io.drivequal.service.qualification.Criterion;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -31,12 +31,13 @@ import static org.assertj.core.api.Assertions.within;
 class HealthCriteriaTest {
 
 	private static final List<Criterion> HEALTH_CRITERIA = List.of(
-			new Criterion("maxTemperatureC", "atMost", 70.0, null),
-			new Criterion("criticalWarning", "atMost", 0.0, null), new Criterion("newMediaErrors", "atMost", 0.0, null),
-			new Criterion("thermalThrottleSeconds", "atMost", 10.0, null),
-			new Criterion("ocpUncorrectableReadErrorsDelta", "atMost", 0.0, null),
-			new Criterion("ocpIncompleteShutdownsDelta", "atMost", 0.0, null),
-			new Criterion("ocpLatencyMonitorCommands", "atMost", 0.0, null));
+			Criterion.fromJson("maxTemperatureC", "atMost", 70.0, null, null),
+			Criterion.fromJson("criticalWarning", "atMost", 0.0, null, null),
+			Criterion.fromJson("newMediaErrors", "atMost", 0.0, null, null),
+			Criterion.fromJson("thermalThrottleSeconds", "atMost", 10.0, null, null),
+			Criterion.fromJson("ocpUncorrectableReadErrorsDelta", "atMost", 0.0, null, null),
+			Criterion.fromJson("ocpIncompleteShutdownsDelta", "atMost", 0.0, null, null),
+			Criterion.fromJson("ocpLatencyMonitorCommands", "atMost", 0.0, null, null));
 
 	private final Contracts contracts = Contracts.load();
 

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import io.drivequal.analysis.Criterion;
 import io.drivequal.analysis.Measure;
 import io.drivequal.analysis.Outcome;
 import io.drivequal.schemas.Contracts;
@@ -21,7 +22,6 @@ import io.drivequal.service.catalog.PowerCycleSpec;
 import io.drivequal.service.catalog.Profile;
 import io.drivequal.service.ingest.SamplePoint;
 import io.drivequal.service.qualification.CompletedJobs;
-import io.drivequal.service.qualification.Criterion;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -35,8 +35,8 @@ class JobAnalyzerTest {
 
 	@Test
 	void flatPhaseIsSteadyOnceOutOfItsFreshStateAndPerfectlyConsistent() {
-		CompletedJobs.JobFacts job = job(List.of(new Criterion("consistencyRatio", "atLeast", 0.9, null),
-				new Criterion("steadyStateIops", "atLeast", 20000.0, null)));
+		CompletedJobs.JobFacts job = job(List.of(Criterion.fromJson("consistencyRatio", "atLeast", 0.9, null, null),
+				Criterion.fromJson("steadyStateIops", "atLeast", 20000.0, null, null)));
 		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(job, Optional.of(this.consistency),
 				List.of(new JobAnalyzer.PhaseInput(this.randwrite, null, flat(2000, 10000), null)), List.of());
 		JobAnalyzer.PhaseAnalysis phase = analysis.phases().get(0);
@@ -69,7 +69,7 @@ class JobAnalyzerTest {
 						Map.of("physicalMediaUnitsWrittenBytes", 0L)),
 				"after", Map.of("available", true, "dataUnitsWritten", 2_000_000L, "ocp",
 						Map.of("physicalMediaUnitsWrittenBytes", 1_280_000_000_000L)));
-		CompletedJobs.JobFacts job = job(List.of(new Criterion("waf", "atMost", 3.0, null)));
+		CompletedJobs.JobFacts job = job(List.of(Criterion.fromJson("waf", "atMost", 3.0, null, null)));
 		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(job, Optional.of(this.consistency), List
 			.of(new JobAnalyzer.PhaseInput(this.randwrite, null, flat(2000, 10000), StoredDocuments.smart(smart))),
 				List.of());
@@ -91,7 +91,7 @@ class JobAnalyzerTest {
 		// ratio 0.8
 		PhaseSpec placed = PhaseSpec.ofStreams(1, "placed", 600, List.of());
 		PhaseSpec notPlaced = PhaseSpec.ofStreams(2, "not-placed", 600, List.of());
-		CompletedJobs.JobFacts job = job(List.of(new Criterion("placementWafRatio", "atMost", 0.9, null)));
+		CompletedJobs.JobFacts job = job(List.of(Criterion.fromJson("placementWafRatio", "atMost", 0.9, null, null)));
 		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(job, Optional.empty(),
 				List.of(new JobAnalyzer.PhaseInput(placed, null, List.of(),
 						StoredDocuments.smart(media(1_280_000_000_000L))),
@@ -142,7 +142,7 @@ class JobAnalyzerTest {
 		}
 		// A job-level metric is judged even though the profile has a primary phase.
 		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(
-				job(List.of(new Criterion("trimRecovery", "atLeast", 0.7, null))), Optional.of(trim), inputs,
+				job(List.of(Criterion.fromJson("trimRecovery", "atLeast", 0.7, null, null))), Optional.of(trim), inputs,
 				List.of());
 		// (1600 - 400) / (2000 - 400) = 0.75
 		assertThat(analysis.trimRecovery().value()).hasValue(0.75);
@@ -160,8 +160,8 @@ class JobAnalyzerTest {
 						131072, "bytesRead", 67108864, "blocksFound", 16384));
 		Map<String, Object> corrupted = Map.of("samples", 0, "verify", Map.of("blocksChecked", 16384, "unwrittenBlocks",
 				0, "bytesRead", 67108864, "mismatches", 2, "firstMismatches", List.of()));
-		CompletedJobs.JobFacts job = job(List.of(new Criterion("purgeVerified", "atLeast", 1.0, null),
-				new Criterion("verifyMismatches", "atMost", 0.0, null)));
+		CompletedJobs.JobFacts job = job(List.of(Criterion.fromJson("purgeVerified", "atLeast", 1.0, null, null),
+				Criterion.fromJson("verifyMismatches", "atMost", 0.0, null, null)));
 		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(job, Optional.of(this.consistency),
 				List.of(new JobAnalyzer.PhaseInput(purge, StoredDocuments.result(silentPurge), List.of(), null),
 						new JobAnalyzer.PhaseInput(verify, StoredDocuments.result(corrupted), List.of(), null)),
@@ -178,7 +178,7 @@ class JobAnalyzerTest {
 						"coverage", "none", "canaryBlocks", 0, "blocksRead", 0, "lbasRead", 0, "bytesRead", 0,
 						"blocksFound", 0));
 		JobAnalyzer.JobAnalysis proven = JobAnalyzer.analyze(
-				job(List.of(new Criterion("purgeVerified", "atLeast", 1.0, null))), Optional.of(this.consistency),
+				job(List.of(Criterion.fromJson("purgeVerified", "atLeast", 1.0, null, null))), Optional.of(this.consistency),
 				List.of(new JobAnalyzer.PhaseInput(purge, StoredDocuments.result(unverifiable), List.of(), null)),
 				List.of());
 		assertThat(proven.verdict().outcome()).isEqualTo(Outcome.INCONCLUSIVE);
@@ -189,8 +189,8 @@ class JobAnalyzerTest {
 	void aDriveThatLostFlushedWritesFailsThePowerLossCriteriaAndAnHonestOnePasses() {
 		PhaseSpec cycles = PhaseSpec.ofPowerCycle(0, "power-cycles", 8, 1.0,
 				new PowerCycleSpec("sim", 100, 2000, 128, null));
-		List<Criterion> criteria = List.of(new Criterion("powerLossFailedCycles", "atMost", 0.0, null),
-				new Criterion("powerLossLostDurableBlocks", "atMost", 0.0, null));
+		List<Criterion> criteria = List.of(Criterion.fromJson("powerLossFailedCycles", "atMost", 0.0, null, null),
+				Criterion.fromJson("powerLossLostDurableBlocks", "atMost", 0.0, null, null));
 		Map<String, Object> liar = Map.of("samples", 0, "powerCycle",
 				Map.of("cycles", 100, "cyclesFailed", 42, "lostDurable", 747, "lostAllowed", 2449, "verdict", "fail"));
 		Map<String, Object> honest = Map.of("samples", 0, "powerCycle",
@@ -315,7 +315,7 @@ class JobAnalyzerTest {
 						Map.of("totalCount", 1_000_000L, "minNs", fast, "maxNs", slow, "counts",
 								List.of(List.of(fast, 999_000L), List.of(slow, 1_000L)))),
 				"read", Map.of("ios", 0L, "bytes", 0L));
-		CompletedJobs.JobFacts job = job(List.of(new Criterion("writeIosAbove8MsPerMillion", "atMost", 500.0, null)));
+		CompletedJobs.JobFacts job = job(List.of(Criterion.fromJson("writeIosAbove8MsPerMillion", "atMost", 500.0, null, null)));
 		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(job, Optional.of(this.consistency), List
 			.of(new JobAnalyzer.PhaseInput(this.randwrite, StoredDocuments.result(result), flat(2000, 10000), null)),
 				List.of());

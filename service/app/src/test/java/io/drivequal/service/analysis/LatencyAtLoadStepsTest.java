@@ -12,12 +12,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import io.drivequal.analysis.Criterion;
 import io.drivequal.analysis.Outcome;
 import io.drivequal.service.catalog.Catalog;
 import io.drivequal.service.catalog.PhaseSpec;
 import io.drivequal.service.catalog.Profile;
 import io.drivequal.service.qualification.CompletedJobs;
-import io.drivequal.service.qualification.Criterion;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -87,7 +87,7 @@ class LatencyAtLoadStepsTest {
 				new long[] { 10_000, 20_000, 50_000, 100_000, 110_000, 110_000, 110_000 },
 				new long[] { 100, 110, 150, 400, 30_000, 90_000, 120_000 });
 		// "read P99.99 <= 2.5 ms up to 12,000 IOPS per TB": held to 100k / 8 TB = 12,500
-		Criterion line = new Criterion("readIopsPerTbWithinP9999Of2500Us", "atLeast", 12_000.0, null);
+		Criterion line = Criterion.fromJson("readIopsPerTbWithinP9999Of2500Us", "atLeast", 12_000.0, null, null);
 		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(job(List.of(line)), Optional.of(this.profile), inputs,
 				List.of());
 		assertThat(analysis.metrics().get("kneeReadIopsPerTb"))
@@ -113,7 +113,7 @@ class LatencyAtLoadStepsTest {
 	@Test
 	void aTailOverTheBoundAtTheFirstStepFailsTheLineAndAFlatSweepHasNoKnee() {
 		List<JobAnalyzer.PhaseInput> inputs = inputs(new long[] { 10_000, 20_000 }, new long[] { 3_000, 3_100 });
-		Criterion line = new Criterion("readIopsPerTbWithinP9999Of2500Us", "atLeast", 1.0, null);
+		Criterion line = Criterion.fromJson("readIopsPerTbWithinP9999Of2500Us", "atLeast", 1.0, null, null);
 		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(job(List.of(line)), Optional.of(this.profile), inputs,
 				List.of());
 		assertThat(analysis.metrics().get("readIopsPerTbWithinP9999Of2500Us")).containsExactly(Map.entry("", 0.0));

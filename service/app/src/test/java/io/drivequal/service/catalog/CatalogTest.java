@@ -8,6 +8,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.drivequal.analysis.Criterion;
+import io.drivequal.analysis.Metric;
 import io.drivequal.schemas.Contracts;
 import io.drivequal.schemas.Validation;
 import org.junit.jupiter.api.Test;
@@ -16,6 +19,7 @@ import tools.jackson.databind.JsonNode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class CatalogTest {
 
@@ -156,24 +160,25 @@ class CatalogTest {
 		assertThat(optane.appliesTo("latency-qos")).isTrue();
 		assertThat(optane.appliesTo("consistency-2000s")).isFalse();
 		assertThat(optane.appliesTo(null)).isFalse();
-		assertThat(optane.criteria()).extracting(CriteriaSet.Line::limit).containsExactly(60.0, 100.0);
+		assertThat(optane.criteria()).extracting(Criterion::limit).containsExactly(60.0, 100.0);
 		Map<String, Profile> profiles = new LinkedHashMap<>();
 		this.catalog.all().forEach((profile) -> profiles.put(profile.name(), profile));
 		CriteriaSet.Source source = new CriteriaSet.Source("doc", "1", "2.3", null);
-		assertThatIllegalStateException()
-			.isThrownBy(() -> Catalog.check(
-					new CriteriaSet("x", "x", "x", source, List.of("latency-qos"),
-							List.of(new CriteriaSet.Line("readLatencyP99999Us", "atMost", 1, "no-such-phase"))),
-					profiles))
+		assertThatIllegalStateException().isThrownBy(() -> Catalog.check(
+				new CriteriaSet("x", "x", "x", source, List.of("latency-qos"),
+						List.of(Criterion.fromJson("readLatencyP99999Us", "atMost", 1.0, "no-such-phase", null))),
+				profiles))
 			.withMessage("criteria set x: profile latency-qos has no phase no-such-phase");
-		assertThatIllegalStateException()
-			.isThrownBy(() -> Catalog.check(new CriteriaSet("x", "x", "x", source, null,
-					List.of(new CriteriaSet.Line("latencyP100", "atMost", 1, null))), profiles))
-			.withMessage("criteria set x: unknown metric latencyP100");
+		// a set's lines are read as every criterion is: an unknown metric does not load
+		assertThatThrownBy(() -> new ObjectMapper()
+			.readValue("{\"metric\":\"latencyP100\",\"comparator\":\"atMost\",\"limit\":1}", Criterion.class))
+			.rootCause()
+			.isInstanceOf(Criterion.Invalid.class)
+			.hasMessageStartingWith("unknown metric latencyP100");
 		assertThatIllegalStateException()
 			.isThrownBy(
 					() -> Catalog.check(new CriteriaSet("x", "x", "x", new CriteriaSet.Source("doc", null, "1", null),
-							null, List.of(new CriteriaSet.Line("waf", "atMost", 1, null))), profiles))
+							null, List.of(Criterion.atMost(Metric.WAF, 1))), profiles))
 			.withMessageContaining("name the document, version and section");
 	}
 

@@ -8,6 +8,7 @@ package io.drivequal.service.qualification;
 import java.time.Instant;
 import java.util.List;
 
+import io.drivequal.analysis.Criterion;
 import io.drivequal.service.catalog.PhaseSpec;
 import io.drivequal.service.catalog.StreamSpec;
 import io.drivequal.service.platform.UnprocessableException;
@@ -62,9 +63,9 @@ class CapabilityCheckTest {
 
 	@Test
 	void wafAndHealthCriteriaNeedTheDrivesCounters() {
-		List<Criterion> criteria = List.of(new Criterion("waf", "atMost", 3.0, null),
-				new Criterion("maxTemperatureC", "atMost", 70.0, null),
-				new Criterion("steadyStateIops", "atLeast", 1000.0, null));
+		List<Criterion> criteria = List.of(Criterion.fromJson("waf", "atMost", 3.0, null, null),
+				Criterion.fromJson("maxTemperatureC", "atMost", 70.0, null, null),
+				Criterion.fromJson("steadyStateIops", "atLeast", 1000.0, null, null));
 		List<CapabilityCheck.Missing> missing = CapabilityCheck.missing(drive(WITHOUT_SYS_ADMIN), List.of(write()),
 				criteria);
 		assertThat(missing).extracting(CapabilityCheck.Missing::capability, CapabilityCheck.Missing::neededBy)
@@ -86,10 +87,10 @@ class CapabilityCheckTest {
 	@Test
 	void whatTheRunnerDidNotSayIsNotHeldAgainstThePlan() {
 		assertThat(CapabilityCheck.missing(drive(null), List.of(purge("format-crypto", null)),
-				List.of(new Criterion("waf", "atMost", 3.0, null))))
+				List.of(Criterion.fromJson("waf", "atMost", 3.0, null, null))))
 			.isEmpty();
 		assertThat(CapabilityCheck.missing(drive(List.of(new Capability("deallocate", true, null, null, null))),
-				List.of(purge("auto", null)), List.of(new Criterion("waf", "atMost", 3.0, null))))
+				List.of(purge("auto", null)), List.of(Criterion.fromJson("waf", "atMost", 3.0, null, null))))
 			.isEmpty();
 	}
 

@@ -132,6 +132,44 @@ class QualificationControllerTest {
 	}
 
 	@Test
+	void aCriterionIsReadOnceAtSubmissionAndAWrongMemberIsA400NamingIt() throws Exception {
+		String[][] cases = {
+				{ "{\"metric\":\"latencyP100\",\"comparator\":\"atMost\",\"limit\":1}", "criteria[1].metric",
+						"unknown metric latencyP100; known: steadyStateReached, " },
+				{ "{\"metric\":\"waf\",\"comparator\":\"below\",\"limit\":3}", "criteria[1].comparator",
+						"must be atLeast or atMost, got below" },
+				{ "{\"metric\":\"waf\",\"comparator\":\"atMost\"}", "criteria[1].limit",
+						"must be a finite number, got null" } };
+		for (String[] given : cases) {
+			this.mvc.perform(post("/api/v1/qualifications").with(user("alice").roles("SUBMITTER"))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("{\"drive\":{\"serial\":\"SIM-0001\"},\"plan\":{\"profile\":\"consistency-2000s\"},"
+						+ "\"criteria\":[{\"metric\":\"consistencyRatio\",\"comparator\":\"atLeast\",\"limit\":0.9},"
+						+ given[0] + "]}"))
+				.andExpect(status().isBadRequest())
+				.andExpect(content().contentType("application/problem+json"))
+				.andExpect(jsonPath("$.errors[0].field").value(given[1]))
+				.andExpect(jsonPath("$.errors[0].message", org.hamcrest.Matchers.startsWith(given[2])))
+				.andExpect(jsonPath("$.detail", org.hamcrest.Matchers.startsWith(given[1] + ": ")));
+		}
+		verify(this.service, never()).submit(any(), any(), any());
+	}
+
+	@Test
+	void theServiceGetsTheTypedCriteria() throws Exception {
+		given(this.service.submit(argThat((request) -> request.criteria()
+			.equals(List
+				.of(io.drivequal.analysis.Criterion.atLeast(io.drivequal.analysis.Metric.CONSISTENCY_RATIO, 0.9)))),
+				any(), isNull()))
+			.willReturn(new QualificationService.Submitted(this.queued, true, List.of()));
+		this.mvc
+			.perform(post("/api/v1/qualifications").with(user("alice").roles("SUBMITTER"))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content(VALID))
+			.andExpect(status().isCreated());
+	}
+
+	@Test
 	void missingDriveIsA400NamingTheField() throws Exception {
 		this.mvc
 			.perform(post("/api/v1/qualifications").with(user("alice").roles("SUBMITTER"))

@@ -7,6 +7,7 @@ package io.drivequal.service.qualification;
 
 import java.util.List;
 
+import io.drivequal.analysis.Criterion;
 import io.drivequal.service.catalog.Catalog;
 import io.drivequal.service.platform.BadRequestException;
 import org.junit.jupiter.api.Test;
@@ -20,14 +21,15 @@ class SubmissionCriteriaTest {
 
 	@Test
 	void aSetsCriteriaComeFirstThenTheBuyersOwn() {
-		Criterion own = new Criterion("waf", "atMost", 3.0, null);
+		Criterion own = Criterion.fromJson("waf", "atMost", 3.0, null, null);
 		List<Criterion> criteria = QualificationService.criteria(this.catalog,
 				request("latency-qos", "intel-optane-p4800x-qd1", List.of(own), null), "latency-qos");
-		assertThat(criteria).containsExactly(new Criterion("readLatencyP99999Us", "atMost", 60.0, "randread-4k-qd1"),
-				new Criterion("writeLatencyP99999Us", "atMost", 100.0, "randwrite-4k-qd1"), own);
+		assertThat(criteria).containsExactly(
+				Criterion.fromJson("readLatencyP99999Us", "atMost", 60.0, "randread-4k-qd1", null),
+				Criterion.fromJson("writeLatencyP99999Us", "atMost", 100.0, "randwrite-4k-qd1", null), own);
 		assertThat(QualificationService.criteria(this.catalog,
 				request("consistency-2000s", "snia-steady-state", null, null), "consistency-2000s"))
-			.containsExactly(new Criterion("steadyStateReached", "atLeast", 1.0, null));
+			.containsExactly(Criterion.fromJson("steadyStateReached", "atLeast", 1.0, null, null));
 		assertThat(QualificationService.criteria(this.catalog, request("consistency-2000s", null, null, null),
 				"consistency-2000s"))
 			.isEmpty();
