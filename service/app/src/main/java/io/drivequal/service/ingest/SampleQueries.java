@@ -13,6 +13,7 @@ import java.util.OptionalInt;
 import java.util.function.Function;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch._types.ElasticsearchException;
 import co.elastic.clients.elasticsearch._types.FieldValue;
 import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch._types.aggregations.ArrayPercentilesItem;
@@ -30,10 +31,14 @@ import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 @Component
 public class SampleQueries {
+
+	private static final Logger logger = LoggerFactory.getLogger(SampleQueries.class);
 
 	private static final String ALL_SAMPLES = SampleDocument.INDEX_PREFIX + "*";
 
@@ -135,27 +140,20 @@ public class SampleQueries {
 		BoolQuery.Builder anyOf = new BoolQuery.Builder().minimumShouldMatch("1");
 		phaseByJob.forEach((jobId, phaseIndex) -> anyOf.should((q) -> q.bool(filter(jobId, phaseIndex))));
 		BoolQuery query = anyOf.build();
-		SearchResponse<SampleDocument> response = search((search) -> search.index(ALL_SAMPLES)
-			.ignoreUnavailable(true)
-			.allowNoIndices(true)
-			.size(0)
-			.query((q) -> q.bool(query))
-			.aggregations("byJob", (agg) -> agg.terms((terms) -> terms.field("jobId").size(phaseByJob.size()))
-				.aggregations("lastT", (max) -> max.max((m) -> m.field("t")))
-				.aggregations("latest",
-						(latest) -> latest.topHits((top) -> top.size(1)
-							.sort((sort) -> sort.field((f) -> f.field("t").order(SortOrder.Desc)))
-							.source((source) -> source.filter((f) -> f.includes("wallMs", "clockRate")))))
-				.aggregations("clockRates",
-						(rates) -> rates.percentiles((p) -> p.field("clockRate").percents(5.0, 95.0).keyed(false)))
-				.aggregations("readBytes", (sum) -> sum.sum((m) -> m.field("read.bytes")))
-				.aggregations("writeBytes", (sum) -> sum.sum((m) -> m.field("write.bytes")))
-				.aggregations("byRound", (rounds) -> rounds.terms((terms) -> terms.field("round").size(MAX_ROUNDS))
-					.aggregations("byStep",
-							(steps) -> steps.terms((terms) -> terms.field("step").size(MAX_STEPS))
-								.aggregations("iops", (avg) -> avg.avg((m) -> m.field("totalIops")))
-								.aggregations("readBytes", (sum) -> sum.sum((m) -> m.field("read.bytes")))
-								.aggregations("writeBytes", (sum) -> sum.sum((m) -> m.field("write.bytes")))))));
+		SearchResponse<SampleDocument> response;
+		try {
+			response = searchForMeasure(phaseByJob, query);
+		}
+		catch (ElasticsearchException ex) {
+			if (ex.status() != 503) {
+				throw ex;
+			}
+			// A samples index made a moment ago may not have its shard yet
+			// (no_shard_available): the jobs are shown without what they measured, as
+			// before their first sample, rather than not at all.
+			logger.debug("Progress measured without samples: {}", ex.getMessage());
+			return measured;
+		}
 		if (response.aggregations() == null || !response.aggregations().containsKey("byJob")) {
 			return measured;
 		}
@@ -182,6 +180,30 @@ public class SampleQueries {
 					(clock != null) ? clockSpread(job.aggregations().get("clockRates").tdigestPercentiles()) : null));
 		}
 		return measured;
+	}
+
+	private SearchResponse<SampleDocument> searchForMeasure(Map<String, Integer> phaseByJob, BoolQuery query) {
+		return search((search) -> search.index(ALL_SAMPLES)
+			.ignoreUnavailable(true)
+			.allowNoIndices(true)
+			.size(0)
+			.query((q) -> q.bool(query))
+			.aggregations("byJob", (agg) -> agg.terms((terms) -> terms.field("jobId").size(phaseByJob.size()))
+				.aggregations("lastT", (max) -> max.max((m) -> m.field("t")))
+				.aggregations("latest",
+						(latest) -> latest.topHits((top) -> top.size(1)
+							.sort((sort) -> sort.field((f) -> f.field("t").order(SortOrder.Desc)))
+							.source((source) -> source.filter((f) -> f.includes("wallMs", "clockRate")))))
+				.aggregations("clockRates",
+						(rates) -> rates.percentiles((p) -> p.field("clockRate").percents(5.0, 95.0).keyed(false)))
+				.aggregations("readBytes", (sum) -> sum.sum((m) -> m.field("read.bytes")))
+				.aggregations("writeBytes", (sum) -> sum.sum((m) -> m.field("write.bytes")))
+				.aggregations("byRound", (rounds) -> rounds.terms((terms) -> terms.field("round").size(MAX_ROUNDS))
+					.aggregations("byStep",
+							(steps) -> steps.terms((terms) -> terms.field("step").size(MAX_STEPS))
+								.aggregations("iops", (avg) -> avg.avg((m) -> m.field("totalIops")))
+								.aggregations("readBytes", (sum) -> sum.sum((m) -> m.field("read.bytes")))
+								.aggregations("writeBytes", (sum) -> sum.sum((m) -> m.field("write.bytes")))))));
 	}
 
 	/**

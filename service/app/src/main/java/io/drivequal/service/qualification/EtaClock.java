@@ -146,18 +146,24 @@ final class EtaClock {
 	}
 
 	/**
-	 * The runner's rate over its last wall second, the phase's clock moved on by it for
-	 * the time since that second was sent (the samples' delay to the index); its bounds
-	 * the lowest and highest of that rate, the phase's average since it started and the
-	 * 5th and 95th percentiles of its seconds' rates so far (EtaInterval widens by them).
+	 * The phase's clock moved on by the runner's rate over its last wall second for the
+	 * time since that second was sent (the samples' delay to the index). The rate the
+	 * rest is timed at is the phase's average since it started (its clock over the wall
+	 * time) once it has run MIN_MEASURED_WALL_S, before that the last second's: one wall
+	 * second of a loaded machine runs a paced clock anywhere from 0.6 to 1.8 times its
+	 * pace, and timing the rest at it missed the end by up to 20 % (135 % in a fill's
+	 * first seconds), where the average holds the pace. Its bounds: the lowest and
+	 * highest of the last second's rate, the average and the 5th and 95th percentiles of
+	 * its seconds' rates so far (EtaInterval widens by them).
 	 */
 	private Rate runnerMeasured(PhaseMeasurement measured, double elapsedS) {
-		double rate = measured.clock().rate();
+		double last = measured.clock().rate();
 		double sinceSentS = Math.max(0, this.inputs.now().toEpochMilli() - measured.clock().wallMs()) / 1000.0;
-		double position = measured.latestT() + rate * sinceSentS;
-		double sinceStart = (elapsedS > 0) ? position / elapsedS : rate;
-		double low = Math.min(rate, sinceStart);
-		double high = Math.max(rate, sinceStart);
+		double position = measured.latestT() + last * sinceSentS;
+		double sinceStart = (elapsedS > 0) ? position / elapsedS : last;
+		double rate = (elapsedS >= MIN_MEASURED_WALL_S) ? sinceStart : last;
+		double low = Math.min(last, sinceStart);
+		double high = Math.max(last, sinceStart);
 		PhaseMeasurement.ClockSpread spread = measured.clockSpread();
 		if (spread != null && spread.p5() > 0 && spread.p95() >= spread.p5()) {
 			low = Math.min(low, spread.p5());

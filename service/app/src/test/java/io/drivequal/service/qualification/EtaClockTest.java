@@ -54,6 +54,24 @@ class EtaClockTest {
 	}
 
 	@Test
+	void onceThePhaseHasRunFiveWallSecondsItsAverageTimesTheRestNotItsLastSecond() {
+		Job job = RUNNING.edit((draft) -> {
+			draft.engine = "sim";
+			draft.currentPhaseIndex = 2;
+			draft.phaseTimes = List.of(done(0, 15, 1, true, 0), done(1, 14, 10, true, 900), running(2, 20, true));
+		});
+		// A clock paced at 50 x on a loaded machine: second 1000 after 20 wall s, its
+		// last
+		// wall second slow at 30 x. The rest, 1000 s, at the average 50 x is 20 s (at the
+		// last second's 30 x it would be 33 s, 65 % long).
+		Progress progress = estimate(job, measured(2, 1000, 0, 0, 30.0), List.of());
+		assertThat(progress.etaS()).isEqualTo(20);
+		assertThat(progress.eta().phases().get(0).detail())
+			.isEqualTo("1000 of 2000 s, simulated clock at 50.0 x real time");
+		assertThat(progress.eta().highS()).isGreaterThanOrEqualTo(33);
+	}
+
+	@Test
 	void withoutTheRunnersRateASimulatedPhaseWaitsForFiveWallSeconds() {
 		Job job = RUNNING.edit((draft) -> {
 			draft.engine = "sim";
