@@ -178,7 +178,8 @@ class JobAnalyzerTest {
 						"coverage", "none", "canaryBlocks", 0, "blocksRead", 0, "lbasRead", 0, "bytesRead", 0,
 						"blocksFound", 0));
 		JobAnalyzer.JobAnalysis proven = JobAnalyzer.analyze(
-				job(List.of(Criterion.fromJson("purgeVerified", "atLeast", 1.0, null, null))), Optional.of(this.consistency),
+				job(List.of(Criterion.fromJson("purgeVerified", "atLeast", 1.0, null, null))),
+				Optional.of(this.consistency),
 				List.of(new JobAnalyzer.PhaseInput(purge, StoredDocuments.result(unverifiable), List.of(), null)),
 				List.of());
 		assertThat(proven.verdict().outcome()).isEqualTo(Outcome.INCONCLUSIVE);
@@ -315,7 +316,8 @@ class JobAnalyzerTest {
 						Map.of("totalCount", 1_000_000L, "minNs", fast, "maxNs", slow, "counts",
 								List.of(List.of(fast, 999_000L), List.of(slow, 1_000L)))),
 				"read", Map.of("ios", 0L, "bytes", 0L));
-		CompletedJobs.JobFacts job = job(List.of(Criterion.fromJson("writeIosAbove8MsPerMillion", "atMost", 500.0, null, null)));
+		CompletedJobs.JobFacts job = job(
+				List.of(Criterion.fromJson("writeIosAbove8MsPerMillion", "atMost", 500.0, null, null)));
 		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(job, Optional.of(this.consistency), List
 			.of(new JobAnalyzer.PhaseInput(this.randwrite, StoredDocuments.result(result), flat(2000, 10000), null)),
 				List.of());
