@@ -12,11 +12,11 @@ if command -v dnf >/dev/null 2>&1; then
 	case $stage in
 	build) dnf install -y --setopt=install_weak_deps=False gcc make cmake pkgconf-pkg-config \
 		librdkafka-devel liburing-devel json-c-devel libblkid-devel isa-l-devel libcurl-devel spdk-devel ;;
-	runtime) dnf install -y --setopt=install_weak_deps=False librdkafka liburing json-c libblkid isa-l libcurl spdk ;;
+	runtime) dnf install -y --setopt=install_weak_deps=False librdkafka liburing json-c libblkid isa-l libcurl ipmitool spdk ;;
 	esac
 	dnf clean all
 elif command -v microdnf >/dev/null 2>&1; then
-	microdnf install -y --setopt=install_weak_deps=0 librdkafka liburing json-c libblkid isa-l libcurl spdk
+	microdnf install -y --setopt=install_weak_deps=0 librdkafka liburing json-c libblkid isa-l libcurl ipmitool spdk
 	microdnf clean all
 elif command -v apt-get >/dev/null 2>&1; then
 	case $stage in
@@ -26,7 +26,7 @@ elif command -v apt-get >/dev/null 2>&1; then
 		libcurl4-openssl-dev=7.88.1-10+deb12u15" ;;
 	runtime) packages="librdkafka1=2.0.2-1 liburing2=2.3-3 libjson-c5=0.16-2
 		libblkid1=2.38.1-5+deb12u3 libisal2=2.30.0-5 libcurl4=7.88.1-10+deb12u15
-		ca-certificates=20250419~deb12u2" ;;
+		ipmitool=1.8.19-4+deb12u2 ca-certificates=20250419~deb12u2" ;;
 	esac
 	apt-get update -qq
 	# shellcheck disable=SC2086

@@ -15,11 +15,19 @@
 #include "device/interlock.h"
 #include "device/spdk_target.h"
 
-static const char *const entry_keys[] = { "serial",	      "transportAddress",
-					  "allowPartitioned", "allowSignatures",
-					  "allowMounted",     "powerSlot",
-					  "powerRedfishUrl",  "powerRedfishCredentials",
-					  "comment",	      NULL };
+static const char *const entry_keys[] = { "serial",
+					  "transportAddress",
+					  "allowPartitioned",
+					  "allowSignatures",
+					  "allowMounted",
+					  "powerSlot",
+					  "powerRedfishUrl",
+					  "powerRedfishCredentials",
+					  "powerIpmiHost",
+					  "powerIpmiCredentials",
+					  "powerIpmiCipherSuite",
+					  "comment",
+					  NULL };
 
 static bool key_known(const char *key)
 {
@@ -64,7 +72,7 @@ static int entry_parse(struct json_object *obj, size_t index, struct dq_allowlis
 				err, err_len,
 				"devices[%zu]: unknown key '%s' (known: serial, transportAddress, "
 				"allowPartitioned, allowSignatures, allowMounted, powerSlot, powerRedfishUrl, "
-				"powerRedfishCredentials, comment)",
+				"powerRedfishCredentials, powerIpmiHost, powerIpmiCredentials, powerIpmiCipherSuite, comment)",
 				index, key);
 			return -EINVAL;
 		}
@@ -73,6 +81,18 @@ static int entry_parse(struct json_object *obj, size_t index, struct dq_allowlis
 			snprintf(err, err_len, "devices[%zu].%s: must be true or false", index,
 				 key);
 			return -EINVAL;
+		}
+		if (strcmp(key, "powerIpmiCipherSuite") == 0) {
+			if (!json_object_is_type(member, json_type_int) ||
+			    json_object_get_int64(member) < 0 ||
+			    json_object_get_int64(member) > 17) {
+				snprintf(err, err_len,
+					 "devices[%zu].powerIpmiCipherSuite: an RMCP+ cipher suite "
+					 "id, 0..17",
+					 index);
+				return -EINVAL;
+			}
+			continue;
 		}
 		if (strncmp(key, "allow", 5) != 0 &&
 		    !json_object_is_type(member, json_type_string)) {
@@ -144,6 +164,36 @@ static int entry_parse(struct json_object *obj, size_t index, struct dq_allowlis
 			return -EINVAL;
 		}
 		dq_strlcpy(entry->redfish_credentials, text, sizeof(entry->redfish_credentials));
+	}
+	if (json_object_object_get_ex(obj, "powerIpmiHost", &value)) {
+		text = json_object_get_string(value);
+		if (text[0] == '\0' || text[0] == '-' || strlen(text) > DQ_POWER_URL_MAX_LEN ||
+		    strspn(text,
+			   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:[]") !=
+			    strlen(text)) {
+			snprintf(err, err_len,
+				 "devices[%zu].powerIpmiHost: the BMC's host name or address, "
+				 "optionally :port (letters, digits, '-', '_', '.', ':', '[', ']'; "
+				 "not starting with '-')",
+				 index);
+			return -EINVAL;
+		}
+		dq_strlcpy(entry->ipmi_host, text, sizeof(entry->ipmi_host));
+	}
+	if (json_object_object_get_ex(obj, "powerIpmiCredentials", &value)) {
+		text = json_object_get_string(value);
+		if (text[0] != '/' || strlen(text) > DQ_POWER_URL_MAX_LEN) {
+			snprintf(err, err_len,
+				 "devices[%zu].powerIpmiCredentials: the absolute path of a file "
+				 "holding user:password",
+				 index);
+			return -EINVAL;
+		}
+		dq_strlcpy(entry->ipmi_credentials, text, sizeof(entry->ipmi_credentials));
+	}
+	if (json_object_object_get_ex(obj, "powerIpmiCipherSuite", &value)) {
+		snprintf(entry->ipmi_cipher_suite, sizeof(entry->ipmi_cipher_suite), "%d",
+			 (int)json_object_get_int64(value));
 	}
 	entry->allow_partitioned = json_object_object_get_ex(obj, "allowPartitioned", &value) &&
 				   json_object_get_boolean(value);

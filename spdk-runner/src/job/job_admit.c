@@ -220,6 +220,12 @@ int job_admit(struct job *job, const struct dq_allowlist *allowlist)
 				.redfish_credentials = e->redfish_credentials[0] != '\0' ?
 							       e->redfish_credentials :
 							       NULL,
+				.ipmi_host = e->ipmi_host[0] != '\0' ? e->ipmi_host : NULL,
+				.ipmi_credentials =
+					e->ipmi_credentials[0] != '\0' ? e->ipmi_credentials : NULL,
+				.ipmi_cipher_suite = e->ipmi_cipher_suite[0] != '\0' ?
+							     e->ipmi_cipher_suite :
+							     NULL,
 			};
 		}
 		if (job->engine.ops->claim != NULL) {

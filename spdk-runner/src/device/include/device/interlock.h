@@ -38,6 +38,12 @@ struct dq_allowlist_entry {
 	 * credentials ("user:password", never in the allowlist itself); "": not set. */
 	char redfish_url[DQ_POWER_URL_MAX_LEN + 1];
 	char redfish_credentials[DQ_POWER_URL_MAX_LEN + 1];
+	/* The BMC's IPMI LAN address ("host" or "host:port") for the ipmi power driver and the file
+	 * holding its credentials ("user:password"); "": not set. */
+	char ipmi_host[DQ_POWER_URL_MAX_LEN + 1];
+	char ipmi_credentials[DQ_POWER_URL_MAX_LEN + 1];
+	/* The RMCP+ cipher suite the ipmi driver asks for ("0".."17"), or "": ipmitool negotiates. */
+	char ipmi_cipher_suite[4];
 };
 
 struct dq_allowlist {
