@@ -58,7 +58,11 @@ static void test_parse(struct test_ctx *t)
 			   "\"https://bmc/redfish/v1/Chassis/1/Actions/Chassis.Reset\","
 			   " \"powerRedfishCredentials\": \"/etc/dq/bmc.cred\","
 			   " \"powerIpmiHost\": \"bmc-12.lab:623\", \"powerIpmiCredentials\":"
-			   " \"/etc/dq/ipmi.cred\", \"powerIpmiCipherSuite\": 17},"
+			   " \"/etc/dq/ipmi.cred\", \"powerIpmiCipherSuite\": 17,"
+			   " \"powerPduHost\": \"pdu-3.lab\", \"powerPduOutlet\": 7,"
+			   " \"powerPduCredentials\": \"/etc/dq/pdu.cred\", \"powerPduOid\":"
+			   " \"1.3.6.1.4.1.13742.6.4.1.2.1.2.1\", \"powerPduOffValue\": 0,"
+			   " \"powerPduOnValue\": 1},"
 			   "{\"serial\": \"A\", \"transportAddress\": \"/dev/nvme9n1\","
 			   " \"allowPartitioned\": true, \"allowMounted\": false}]}"),
 		&list, err, sizeof(err));
@@ -90,6 +94,17 @@ static void test_parse(struct test_ctx *t)
 			      list.entries[0].ipmi_host[0] == '\0' &&
 			      list.entries[0].ipmi_cipher_suite[0] == '\0',
 		      "powerIpmiHost, powerIpmiCredentials, powerIpmiCipherSuite: entry 1 only");
+		CHECK(t,
+		      strcmp(list.entries[1].pdu_host, "pdu-3.lab") == 0 &&
+			      strcmp(list.entries[1].pdu_outlet, "7") == 0 &&
+			      strcmp(list.entries[1].pdu_credentials, "/etc/dq/pdu.cred") == 0 &&
+			      strcmp(list.entries[1].pdu_oid, "1.3.6.1.4.1.13742.6.4.1.2.1.2.1") ==
+				      0 &&
+			      strcmp(list.entries[1].pdu_off_value, "0") == 0 &&
+			      strcmp(list.entries[1].pdu_on_value, "1") == 0 &&
+			      list.entries[0].pdu_host[0] == '\0' &&
+			      list.entries[0].pdu_off_value[0] == '\0',
+		      "powerPdu...: entry 1 only");
 		dq_allowlist_fini(&list);
 	}
 	expect_load_error(t, "{\"devices\": [{\"serial\": \"A\", \"allowMountd\": true}]}", -EINVAL,
@@ -124,6 +139,21 @@ static void test_parse(struct test_ctx *t)
 	expect_load_error(t,
 			  "{\"devices\": [{\"serial\": \"A\", \"powerIpmiCipherSuite\": \"3\"}]}",
 			  -EINVAL, "devices[0].powerIpmiCipherSuite");
+	expect_load_error(t, "{\"devices\": [{\"serial\": \"A\", \"powerPduHost\": \"-x\"}]}",
+			  -EINVAL, "devices[0].powerPduHost: the PDU's host name");
+	expect_load_error(t, "{\"devices\": [{\"serial\": \"A\", \"powerPduOutlet\": 0}]}", -EINVAL,
+			  "devices[0].powerPduOutlet: an integer, 1..65535");
+	expect_load_error(t, "{\"devices\": [{\"serial\": \"A\", \"powerPduOutlet\": \"4\"}]}",
+			  -EINVAL, "devices[0].powerPduOutlet: an integer");
+	expect_load_error(t, "{\"devices\": [{\"serial\": \"A\", \"powerPduOffValue\": -1}]}",
+			  -EINVAL, "devices[0].powerPduOffValue: an integer, 0..65535");
+	expect_load_error(
+		t, "{\"devices\": [{\"serial\": \"A\", \"powerPduOid\": \"sPDUOutletCtl\"}]}",
+		-EINVAL, "devices[0].powerPduOid: a numeric OID");
+	expect_load_error(t, "{\"devices\": [{\"serial\": \"A\", \"powerPduOid\": \"1.3..6\"}]}",
+			  -EINVAL, "devices[0].powerPduOid");
+	expect_load_error(t, "{\"devices\": [{\"serial\": \"A\", \"powerPduCredentials\": \"c\"}]}",
+			  -EINVAL, "devices[0].powerPduCredentials: the absolute path");
 	expect_load_error(t, "{\"devices\": {}}", -EINVAL, "needs \"devices\"");
 	expect_load_error(t, "{\"device\": []}", -EINVAL, "unknown key 'device'");
 	expect_load_error(t, "[1, 2", -EINVAL, "not valid JSON");

@@ -359,7 +359,7 @@ int dq_power_ipmi_open(const struct dq_io_engine *engine, const struct dq_power_
 		rc = dq_power_namespace_of(engine, paths, "ipmi", &ipmi->ns, err, err_len);
 	}
 	if (rc == 0) {
-		rc = dq_power_read_credentials("ipmi", site->ipmi_credentials, userpwd,
+		rc = dq_power_read_credentials("ipmi", site->ipmi_credentials, true, userpwd,
 					       sizeof(userpwd), err, err_len);
 	}
 	if (rc == 0) {

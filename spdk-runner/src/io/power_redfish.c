@@ -204,8 +204,8 @@ int dq_power_redfish_open(const struct dq_io_engine *engine, const struct dq_pow
 	dq_strlcpy(rf->url, site->redfish_url, sizeof(rf->url));
 	rc = dq_power_namespace_of(engine, paths, "redfish", &rf->ns, err, err_len);
 	if (rc == 0 && site->redfish_credentials != NULL) {
-		rc = dq_power_read_credentials("redfish", site->redfish_credentials, rf->userpwd,
-					       sizeof(rf->userpwd), err, err_len);
+		rc = dq_power_read_credentials("redfish", site->redfish_credentials, true,
+					       rf->userpwd, sizeof(rf->userpwd), err, err_len);
 	}
 	if (rc == 0 && curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
 		snprintf(err, err_len, "power driver redfish: libcurl did not initialise");

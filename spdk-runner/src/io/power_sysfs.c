@@ -128,8 +128,8 @@ int dq_power_namespace_find(const struct dq_power_namespace *ns, char *name, siz
 	return found;
 }
 
-int dq_power_read_credentials(const char *driver, const char *path, char *out, size_t out_len,
-			      char *err, size_t err_len)
+int dq_power_read_credentials(const char *driver, const char *path, bool user_password, char *out,
+			      size_t out_len, char *err, size_t err_len)
 {
 	struct stat st;
 	FILE *f;
@@ -160,11 +160,10 @@ int dq_power_read_credentials(const char *driver, const char *path, char *out, s
 	fclose(f);
 	n = strcspn(out, "\r\n");
 	out[n] = '\0';
-	if (strchr(out, ':') == NULL || out[0] == ':') {
+	if (user_password ? strchr(out, ':') == NULL || out[0] == ':' : out[0] == '\0') {
 		memset(out, 0, out_len);
-		snprintf(err, err_len,
-			 "power driver %s: %s must hold user:password on its first line", driver,
-			 path);
+		snprintf(err, err_len, "power driver %s: %s must hold %s on its first line", driver,
+			 path, user_password ? "user:password" : "the secret");
 		return -EINVAL;
 	}
 	return 0;

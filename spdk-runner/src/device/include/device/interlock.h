@@ -44,6 +44,15 @@ struct dq_allowlist_entry {
 	char ipmi_credentials[DQ_POWER_URL_MAX_LEN + 1];
 	/* The RMCP+ cipher suite the ipmi driver asks for ("0".."17"), or "": ipmitool negotiates. */
 	char ipmi_cipher_suite[4];
+	/* The switched PDU's SNMP agent, the drive's outlet, the file of its write community, the
+	 * outlet control column and the off/on values for the pdu power driver; "": not set (the
+	 * driver's defaults: APC sPDUOutletCtl, 2 off, 1 on). */
+	char pdu_host[DQ_POWER_URL_MAX_LEN + 1];
+	char pdu_outlet[8];
+	char pdu_credentials[DQ_POWER_URL_MAX_LEN + 1];
+	char pdu_oid[128];
+	char pdu_off_value[8];
+	char pdu_on_value[8];
 };
 
 struct dq_allowlist {
