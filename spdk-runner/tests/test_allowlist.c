@@ -50,14 +50,21 @@ static void test_parse(struct test_ctx *t)
 	int rc;
 
 	rc = dq_allowlist_load(
-		write_file("ok.json", "{\"comment\": \"lab 3\", \"devices\": ["
-				      "{\"serial\": \"S6CKNE0T801234\", \"allowSignatures\": true},"
-				      "{\"transportAddress\": \"/dev/loop3\", \"comment\": \"x\","
-				      " \"powerSlot\": \"12-1\", \"powerRedfishUrl\": "
-				      "\"https://bmc/redfish/v1/Chassis/1/Actions/Chassis.Reset\","
-				      " \"powerRedfishCredentials\": \"/etc/dq/bmc.cred\"},"
-				      "{\"serial\": \"A\", \"transportAddress\": \"/dev/nvme9n1\","
-				      " \"allowPartitioned\": true, \"allowMounted\": false}]}"),
+		write_file("ok.json",
+			   "{\"comment\": \"lab 3\", \"devices\": ["
+			   "{\"serial\": \"S6CKNE0T801234\", \"allowSignatures\": true},"
+			   "{\"transportAddress\": \"/dev/loop3\", \"comment\": \"x\","
+			   " \"powerSlot\": \"12-1\", \"powerRedfishUrl\": "
+			   "\"https://bmc/redfish/v1/Chassis/1/Actions/Chassis.Reset\","
+			   " \"powerRedfishCredentials\": \"/etc/dq/bmc.cred\","
+			   " \"powerIpmiHost\": \"bmc-12.lab:623\", \"powerIpmiCredentials\":"
+			   " \"/etc/dq/ipmi.cred\", \"powerIpmiCipherSuite\": 17,"
+			   " \"powerPduHost\": \"pdu-3.lab\", \"powerPduOutlet\": 7,"
+			   " \"powerPduCredentials\": \"/etc/dq/pdu.cred\", \"powerPduOid\":"
+			   " \"1.3.6.1.4.1.13742.6.4.1.2.1.2.1\", \"powerPduOffValue\": 0,"
+			   " \"powerPduOnValue\": 1},"
+			   "{\"serial\": \"A\", \"transportAddress\": \"/dev/nvme9n1\","
+			   " \"allowPartitioned\": true, \"allowMounted\": false}]}"),
 		&list, err, sizeof(err));
 	CHECK(t, rc == 0 && list.count == 3, "load: %d %s", rc, err);
 	if (rc == 0) {
@@ -80,6 +87,24 @@ static void test_parse(struct test_ctx *t)
 				      0 &&
 			      list.entries[0].redfish_url[0] == '\0',
 		      "powerRedfishUrl and powerRedfishCredentials: entry 1 only");
+		CHECK(t,
+		      strcmp(list.entries[1].ipmi_host, "bmc-12.lab:623") == 0 &&
+			      strcmp(list.entries[1].ipmi_credentials, "/etc/dq/ipmi.cred") == 0 &&
+			      strcmp(list.entries[1].ipmi_cipher_suite, "17") == 0 &&
+			      list.entries[0].ipmi_host[0] == '\0' &&
+			      list.entries[0].ipmi_cipher_suite[0] == '\0',
+		      "powerIpmiHost, powerIpmiCredentials, powerIpmiCipherSuite: entry 1 only");
+		CHECK(t,
+		      strcmp(list.entries[1].pdu_host, "pdu-3.lab") == 0 &&
+			      strcmp(list.entries[1].pdu_outlet, "7") == 0 &&
+			      strcmp(list.entries[1].pdu_credentials, "/etc/dq/pdu.cred") == 0 &&
+			      strcmp(list.entries[1].pdu_oid, "1.3.6.1.4.1.13742.6.4.1.2.1.2.1") ==
+				      0 &&
+			      strcmp(list.entries[1].pdu_off_value, "0") == 0 &&
+			      strcmp(list.entries[1].pdu_on_value, "1") == 0 &&
+			      list.entries[0].pdu_host[0] == '\0' &&
+			      list.entries[0].pdu_off_value[0] == '\0',
+		      "powerPdu...: entry 1 only");
 		dq_allowlist_fini(&list);
 	}
 	expect_load_error(t, "{\"devices\": [{\"serial\": \"A\", \"allowMountd\": true}]}", -EINVAL,
@@ -101,6 +126,34 @@ static void test_parse(struct test_ctx *t)
 			  "{\"devices\": [{\"serial\": \"A\", \"powerRedfishCredentials\": "
 			  "\"bmc.cred\"}]}",
 			  -EINVAL, "devices[0].powerRedfishCredentials: the absolute path");
+	expect_load_error(t, "{\"devices\": [{\"serial\": \"A\", \"powerIpmiHost\": \"-o x\"}]}",
+			  -EINVAL, "devices[0].powerIpmiHost: the BMC's host name");
+	expect_load_error(t, "{\"devices\": [{\"serial\": \"A\", \"powerIpmiHost\": \"a;b\"}]}",
+			  -EINVAL, "devices[0].powerIpmiHost");
+	expect_load_error(t,
+			  "{\"devices\": [{\"serial\": \"A\", \"powerIpmiCredentials\": "
+			  "\"ipmi.cred\"}]}",
+			  -EINVAL, "devices[0].powerIpmiCredentials: the absolute path");
+	expect_load_error(t, "{\"devices\": [{\"serial\": \"A\", \"powerIpmiCipherSuite\": 18}]}",
+			  -EINVAL, "devices[0].powerIpmiCipherSuite: an RMCP+ cipher suite");
+	expect_load_error(t,
+			  "{\"devices\": [{\"serial\": \"A\", \"powerIpmiCipherSuite\": \"3\"}]}",
+			  -EINVAL, "devices[0].powerIpmiCipherSuite");
+	expect_load_error(t, "{\"devices\": [{\"serial\": \"A\", \"powerPduHost\": \"-x\"}]}",
+			  -EINVAL, "devices[0].powerPduHost: the PDU's host name");
+	expect_load_error(t, "{\"devices\": [{\"serial\": \"A\", \"powerPduOutlet\": 0}]}", -EINVAL,
+			  "devices[0].powerPduOutlet: an integer, 1..65535");
+	expect_load_error(t, "{\"devices\": [{\"serial\": \"A\", \"powerPduOutlet\": \"4\"}]}",
+			  -EINVAL, "devices[0].powerPduOutlet: an integer");
+	expect_load_error(t, "{\"devices\": [{\"serial\": \"A\", \"powerPduOffValue\": -1}]}",
+			  -EINVAL, "devices[0].powerPduOffValue: an integer, 0..65535");
+	expect_load_error(
+		t, "{\"devices\": [{\"serial\": \"A\", \"powerPduOid\": \"sPDUOutletCtl\"}]}",
+		-EINVAL, "devices[0].powerPduOid: a numeric OID");
+	expect_load_error(t, "{\"devices\": [{\"serial\": \"A\", \"powerPduOid\": \"1.3..6\"}]}",
+			  -EINVAL, "devices[0].powerPduOid");
+	expect_load_error(t, "{\"devices\": [{\"serial\": \"A\", \"powerPduCredentials\": \"c\"}]}",
+			  -EINVAL, "devices[0].powerPduCredentials: the absolute path");
 	expect_load_error(t, "{\"devices\": {}}", -EINVAL, "needs \"devices\"");
 	expect_load_error(t, "{\"device\": []}", -EINVAL, "unknown key 'device'");
 	expect_load_error(t, "[1, 2", -EINVAL, "not valid JSON");

@@ -15,11 +15,25 @@
 #include "device/interlock.h"
 #include "device/spdk_target.h"
 
-static const char *const entry_keys[] = { "serial",	      "transportAddress",
-					  "allowPartitioned", "allowSignatures",
-					  "allowMounted",     "powerSlot",
-					  "powerRedfishUrl",  "powerRedfishCredentials",
-					  "comment",	      NULL };
+static const char *const entry_keys[] = { "serial",
+					  "transportAddress",
+					  "allowPartitioned",
+					  "allowSignatures",
+					  "allowMounted",
+					  "powerSlot",
+					  "powerRedfishUrl",
+					  "powerRedfishCredentials",
+					  "powerIpmiHost",
+					  "powerIpmiCredentials",
+					  "powerIpmiCipherSuite",
+					  "powerPduHost",
+					  "powerPduOutlet",
+					  "powerPduCredentials",
+					  "powerPduOid",
+					  "powerPduOffValue",
+					  "powerPduOnValue",
+					  "comment",
+					  NULL };
 
 static bool key_known(const char *key)
 {
@@ -62,9 +76,9 @@ static int entry_parse(struct json_object *obj, size_t index, struct dq_allowlis
 		if (!key_known(key)) {
 			snprintf(
 				err, err_len,
-				"devices[%zu]: unknown key '%s' (known: serial, transportAddress, "
-				"allowPartitioned, allowSignatures, allowMounted, powerSlot, powerRedfishUrl, "
-				"powerRedfishCredentials, comment)",
+				"devices[%zu]: unknown key '%.40s' (known: serial, transportAddress, "
+				"allow{Partitioned,Signatures,Mounted}, comment, powerSlot, "
+				"powerRedfish..., powerIpmi..., powerPdu...)",
 				index, key);
 			return -EINVAL;
 		}
@@ -73,6 +87,29 @@ static int entry_parse(struct json_object *obj, size_t index, struct dq_allowlis
 			snprintf(err, err_len, "devices[%zu].%s: must be true or false", index,
 				 key);
 			return -EINVAL;
+		}
+		if (strcmp(key, "powerPduOutlet") == 0 || strcmp(key, "powerPduOffValue") == 0 ||
+		    strcmp(key, "powerPduOnValue") == 0) {
+			if (!json_object_is_type(member, json_type_int) ||
+			    json_object_get_int64(member) < (key[8] == 'O' && key[9] == 'u') ||
+			    json_object_get_int64(member) > 65535) {
+				snprintf(err, err_len, "devices[%zu].%s: an integer, %d..65535",
+					 index, key, key[8] == 'O' && key[9] == 'u' ? 1 : 0);
+				return -EINVAL;
+			}
+			continue;
+		}
+		if (strcmp(key, "powerIpmiCipherSuite") == 0) {
+			if (!json_object_is_type(member, json_type_int) ||
+			    json_object_get_int64(member) < 0 ||
+			    json_object_get_int64(member) > 17) {
+				snprintf(err, err_len,
+					 "devices[%zu].powerIpmiCipherSuite: an RMCP+ cipher suite "
+					 "id, 0..17",
+					 index);
+				return -EINVAL;
+			}
+			continue;
 		}
 		if (strncmp(key, "allow", 5) != 0 &&
 		    !json_object_is_type(member, json_type_string)) {
@@ -144,6 +181,87 @@ static int entry_parse(struct json_object *obj, size_t index, struct dq_allowlis
 			return -EINVAL;
 		}
 		dq_strlcpy(entry->redfish_credentials, text, sizeof(entry->redfish_credentials));
+	}
+	if (json_object_object_get_ex(obj, "powerIpmiHost", &value)) {
+		text = json_object_get_string(value);
+		if (text[0] == '\0' || text[0] == '-' || strlen(text) > DQ_POWER_URL_MAX_LEN ||
+		    strspn(text,
+			   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:[]") !=
+			    strlen(text)) {
+			snprintf(err, err_len,
+				 "devices[%zu].powerIpmiHost: the BMC's host name or address, "
+				 "optionally :port (letters, digits, '-', '_', '.', ':', '[', ']'; "
+				 "not starting with '-')",
+				 index);
+			return -EINVAL;
+		}
+		dq_strlcpy(entry->ipmi_host, text, sizeof(entry->ipmi_host));
+	}
+	if (json_object_object_get_ex(obj, "powerIpmiCredentials", &value)) {
+		text = json_object_get_string(value);
+		if (text[0] != '/' || strlen(text) > DQ_POWER_URL_MAX_LEN) {
+			snprintf(err, err_len,
+				 "devices[%zu].powerIpmiCredentials: the absolute path of a file "
+				 "holding user:password",
+				 index);
+			return -EINVAL;
+		}
+		dq_strlcpy(entry->ipmi_credentials, text, sizeof(entry->ipmi_credentials));
+	}
+	if (json_object_object_get_ex(obj, "powerPduHost", &value)) {
+		text = json_object_get_string(value);
+		if (text[0] == '\0' || text[0] == '-' || strlen(text) > DQ_POWER_URL_MAX_LEN ||
+		    strspn(text,
+			   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:[]") !=
+			    strlen(text)) {
+			snprintf(err, err_len,
+				 "devices[%zu].powerPduHost: the PDU's host name or address, "
+				 "optionally :port",
+				 index);
+			return -EINVAL;
+		}
+		dq_strlcpy(entry->pdu_host, text, sizeof(entry->pdu_host));
+	}
+	if (json_object_object_get_ex(obj, "powerPduCredentials", &value)) {
+		text = json_object_get_string(value);
+		if (text[0] != '/' || strlen(text) > DQ_POWER_URL_MAX_LEN) {
+			snprintf(err, err_len,
+				 "devices[%zu].powerPduCredentials: the absolute path of a file "
+				 "holding the write community",
+				 index);
+			return -EINVAL;
+		}
+		dq_strlcpy(entry->pdu_credentials, text, sizeof(entry->pdu_credentials));
+	}
+	if (json_object_object_get_ex(obj, "powerPduOid", &value)) {
+		text = json_object_get_string(value);
+		if (text[0] == '\0' || text[0] == '.' || strlen(text) >= sizeof(entry->pdu_oid) ||
+		    strspn(text, "0123456789.") != strlen(text) || strstr(text, "..") != NULL ||
+		    text[strlen(text) - 1] == '.') {
+			snprintf(
+				err, err_len,
+				"devices[%zu].powerPduOid: a numeric OID (e.g. %s, APC sPDUOutletCtl), the outlet "
+				"control column without the outlet",
+				index, "1.3.6.1.4.1.318.1.1.4.4.2.1.3");
+			return -EINVAL;
+		}
+		dq_strlcpy(entry->pdu_oid, text, sizeof(entry->pdu_oid));
+	}
+	if (json_object_object_get_ex(obj, "powerPduOutlet", &value)) {
+		snprintf(entry->pdu_outlet, sizeof(entry->pdu_outlet), "%d",
+			 (int)json_object_get_int64(value));
+	}
+	if (json_object_object_get_ex(obj, "powerPduOffValue", &value)) {
+		snprintf(entry->pdu_off_value, sizeof(entry->pdu_off_value), "%d",
+			 (int)json_object_get_int64(value));
+	}
+	if (json_object_object_get_ex(obj, "powerPduOnValue", &value)) {
+		snprintf(entry->pdu_on_value, sizeof(entry->pdu_on_value), "%d",
+			 (int)json_object_get_int64(value));
+	}
+	if (json_object_object_get_ex(obj, "powerIpmiCipherSuite", &value)) {
+		snprintf(entry->ipmi_cipher_suite, sizeof(entry->ipmi_cipher_suite), "%d",
+			 (int)json_object_get_int64(value));
 	}
 	entry->allow_partitioned = json_object_object_get_ex(obj, "allowPartitioned", &value) &&
 				   json_object_get_boolean(value);

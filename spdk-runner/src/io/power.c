@@ -1,6 +1,7 @@
 /*
  * The power driver registry: names a power-loss phase may ask for, and the refusals when none
- * fits. The simulator's driver comes with the opened target; pci-slot cuts a host's PCIe slot.
+ * fits. The simulator's driver comes with the opened target; pci-slot cuts a host's PCIe slot,
+ * redfish and ipmi a BMC's chassis, pdu a switched PDU's outlet.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -32,10 +33,16 @@ int dq_power_driver_open(const char *name, const struct dq_power_site *site,
 	if (strcmp(name, "redfish") == 0) {
 		return dq_power_redfish_open(engine, site, &host, out, err, err_len);
 	}
+	if (strcmp(name, "ipmi") == 0) {
+		return dq_power_ipmi_open(engine, site, &host, "ipmitool", out, err, err_len);
+	}
+	if (strcmp(name, "pdu") == 0) {
+		return dq_power_pdu_open(engine, site, &host, out, err, err_len);
+	}
 	if (strcmp(name, "sim") != 0) {
 		snprintf(
 			err, err_len,
-			"unknown power driver '%s' (this runner has: sim, pci-slot, redfish, none)",
+			"unknown power driver '%s' (this runner has: sim, pci-slot, redfish, ipmi, pdu, none)",
 			name);
 		return -ENOENT;
 	}

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <curl/curl.h>
 #include <json-c/json.h>
@@ -176,49 +175,6 @@ static const struct dq_power_driver_ops redfish_ops = {
 	.close = redfish_close,
 };
 
-/* "user:password" from the first line of path, a file only its owner may read. */
-static int read_credentials(const char *path, char *out, size_t out_len, char *err, size_t err_len)
-{
-	struct stat st;
-	FILE *f;
-	size_t n;
-
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
-		snprintf(err, err_len,
-			 "power driver redfish: the credentials file %s is missing or not a file: "
-			 "nothing was written",
-			 path);
-		return -ENOENT;
-	}
-	if ((st.st_mode & 077) != 0) {
-		snprintf(
-			err, err_len,
-			"power driver redfish: the credentials file %s may be read by others (mode "
-			"%03o; chmod 600 it): nothing was written",
-			path, (unsigned)(st.st_mode & 0777));
-		return -EPERM;
-	}
-	f = fopen(path, "r");
-	if (f == NULL || fgets(out, (int)out_len, f) == NULL) {
-		if (f != NULL) {
-			fclose(f);
-		}
-		snprintf(err, err_len, "power driver redfish: cannot read %s", path);
-		return -EIO;
-	}
-	fclose(f);
-	n = strcspn(out, "\r\n");
-	out[n] = '\0';
-	if (strchr(out, ':') == NULL || out[0] == ':') {
-		memset(out, 0, out_len);
-		snprintf(err, err_len,
-			 "power driver redfish: %s must hold user:password on its first line",
-			 path);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 int dq_power_redfish_open(const struct dq_io_engine *engine, const struct dq_power_site *site,
 			  const struct dq_pci_slot_paths *paths, struct dq_power_driver *out,
 			  char *err, size_t err_len)
@@ -248,8 +204,8 @@ int dq_power_redfish_open(const struct dq_io_engine *engine, const struct dq_pow
 	dq_strlcpy(rf->url, site->redfish_url, sizeof(rf->url));
 	rc = dq_power_namespace_of(engine, paths, "redfish", &rf->ns, err, err_len);
 	if (rc == 0 && site->redfish_credentials != NULL) {
-		rc = read_credentials(site->redfish_credentials, rf->userpwd, sizeof(rf->userpwd),
-				      err, err_len);
+		rc = dq_power_read_credentials("redfish", site->redfish_credentials, true,
+					       rf->userpwd, sizeof(rf->userpwd), err, err_len);
 	}
 	if (rc == 0 && curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
 		snprintf(err, err_len, "power driver redfish: libcurl did not initialise");

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -125,4 +126,45 @@ int dq_power_namespace_find(const struct dq_power_namespace *ns, char *name, siz
 	}
 	globfree(&disks);
 	return found;
+}
+
+int dq_power_read_credentials(const char *driver, const char *path, bool user_password, char *out,
+			      size_t out_len, char *err, size_t err_len)
+{
+	struct stat st;
+	FILE *f;
+	size_t n;
+
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, err_len,
+			 "power driver %s: the credentials file %s is missing or not a file: "
+			 "nothing was written",
+			 driver, path);
+		return -ENOENT;
+	}
+	if ((st.st_mode & 077) != 0) {
+		snprintf(err, err_len,
+			 "power driver %s: the credentials file %s may be read by others (mode "
+			 "%03o; chmod 600 it): nothing was written",
+			 driver, path, (unsigned)(st.st_mode & 0777));
+		return -EPERM;
+	}
+	f = fopen(path, "r");
+	if (f == NULL || fgets(out, (int)out_len, f) == NULL) {
+		if (f != NULL) {
+			fclose(f);
+		}
+		snprintf(err, err_len, "power driver %s: cannot read %s", driver, path);
+		return -EIO;
+	}
+	fclose(f);
+	n = strcspn(out, "\r\n");
+	out[n] = '\0';
+	if (user_password ? strchr(out, ':') == NULL || out[0] == ':' : out[0] == '\0') {
+		memset(out, 0, out_len);
+		snprintf(err, err_len, "power driver %s: %s must hold %s on its first line", driver,
+			 path, user_password ? "user:password" : "the secret");
+		return -EINVAL;
+	}
+	return 0;
 }

@@ -1,11 +1,12 @@
 /*
  * What the power drivers that remove a kernel NVMe namespace share (power_pci_slot.c,
- * power_redfish.c): sysfs attributes, and the drive's namespace found again after power returns
+ * power_redfish.c, power_ipmi.c, power_pdu.c): sysfs attributes, and the drive's namespace found again after power returns
  * by its controller's serial and namespace id, under whatever name it comes back with.
  */
 #ifndef DRIVEQUAL_POWER_SYSFS_H
 #define DRIVEQUAL_POWER_SYSFS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,5 +38,12 @@ int dq_power_namespace_of(const struct dq_io_engine *engine, const struct dq_pci
 /* 1 with the device path in target when the namespace is back (nvmeXnY with its serial and nsid,
  * its device node present), else 0. */
 int dq_power_namespace_find(const struct dq_power_namespace *ns, char *target, size_t target_len);
+
+/* "user:password" (user_password) or a secret (an SNMP community) from the first line of path, a
+ * file only its owner may read: 0, or -ENOENT
+ * (missing), -EPERM (readable by others), -EIO, -EINVAL (malformed) with err naming driver and
+ * path, never the password. */
+int dq_power_read_credentials(const char *driver, const char *path, bool user_password, char *out,
+			      size_t out_len, char *err, size_t err_len);
 
 #endif /* DRIVEQUAL_POWER_SYSFS_H */

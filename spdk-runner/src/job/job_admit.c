@@ -220,6 +220,20 @@ int job_admit(struct job *job, const struct dq_allowlist *allowlist)
 				.redfish_credentials = e->redfish_credentials[0] != '\0' ?
 							       e->redfish_credentials :
 							       NULL,
+				.ipmi_host = e->ipmi_host[0] != '\0' ? e->ipmi_host : NULL,
+				.ipmi_credentials =
+					e->ipmi_credentials[0] != '\0' ? e->ipmi_credentials : NULL,
+				.ipmi_cipher_suite = e->ipmi_cipher_suite[0] != '\0' ?
+							     e->ipmi_cipher_suite :
+							     NULL,
+				.pdu_host = e->pdu_host[0] != '\0' ? e->pdu_host : NULL,
+				.pdu_outlet = e->pdu_outlet[0] != '\0' ? e->pdu_outlet : NULL,
+				.pdu_credentials =
+					e->pdu_credentials[0] != '\0' ? e->pdu_credentials : NULL,
+				.pdu_oid = e->pdu_oid[0] != '\0' ? e->pdu_oid : NULL,
+				.pdu_off_value = e->pdu_off_value[0] != '\0' ? e->pdu_off_value :
+									       NULL,
+				.pdu_on_value = e->pdu_on_value[0] != '\0' ? e->pdu_on_value : NULL,
 			};
 		}
 		if (job->engine.ops->claim != NULL) {

@@ -38,6 +38,21 @@ struct dq_allowlist_entry {
 	 * credentials ("user:password", never in the allowlist itself); "": not set. */
 	char redfish_url[DQ_POWER_URL_MAX_LEN + 1];
 	char redfish_credentials[DQ_POWER_URL_MAX_LEN + 1];
+	/* The BMC's IPMI LAN address ("host" or "host:port") for the ipmi power driver and the file
+	 * holding its credentials ("user:password"); "": not set. */
+	char ipmi_host[DQ_POWER_URL_MAX_LEN + 1];
+	char ipmi_credentials[DQ_POWER_URL_MAX_LEN + 1];
+	/* The RMCP+ cipher suite the ipmi driver asks for ("0".."17"), or "": ipmitool negotiates. */
+	char ipmi_cipher_suite[4];
+	/* The switched PDU's SNMP agent, the drive's outlet, the file of its write community, the
+	 * outlet control column and the off/on values for the pdu power driver; "": not set (the
+	 * driver's defaults: APC sPDUOutletCtl, 2 off, 1 on). */
+	char pdu_host[DQ_POWER_URL_MAX_LEN + 1];
+	char pdu_outlet[8];
+	char pdu_credentials[DQ_POWER_URL_MAX_LEN + 1];
+	char pdu_oid[128];
+	char pdu_off_value[8];
+	char pdu_on_value[8];
 };
 
 struct dq_allowlist {

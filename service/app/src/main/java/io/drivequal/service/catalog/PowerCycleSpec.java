@@ -9,7 +9,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
  * @param powerDriver what cuts the drive's power (sim: the simulated drive's own;
- * pci-slot: the host's PCIe slot power; redfish: a BMC's reset action; none: no driver,
+ * pci-slot: the host's PCIe slot power; redfish: a BMC's reset action; ipmi: a BMC's
+ * chassis power over IPMI LAN; pdu: a switched PDU's outlet over SNMP; none: no driver,
  * which the runner refuses)
  * @param cycles power cycles to run
  * @param writesPerCycle acknowledged writes a cycle aims at
