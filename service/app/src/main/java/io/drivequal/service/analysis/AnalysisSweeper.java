@@ -19,8 +19,11 @@ import io.drivequal.analysis.Outcome;
 import io.drivequal.service.catalog.Catalog;
 import io.drivequal.service.catalog.PhaseSpec;
 import io.drivequal.service.catalog.Profile;
+import io.drivequal.service.ingest.HealthQueries;
 import io.drivequal.service.ingest.PhaseResult;
+import io.drivequal.service.ingest.PhaseResultQueries;
 import io.drivequal.service.ingest.SamplePoint;
+import io.drivequal.service.ingest.SampleQueries;
 import io.drivequal.service.qualification.CompletedJobs;
 import io.drivequal.service.qualification.SmartSnapshot;
 import org.slf4j.Logger;
@@ -52,7 +55,11 @@ class AnalysisSweeper {
 
 	private final CompletedJobs jobs;
 
-	private final JobData data;
+	private final PhaseResultQueries results;
+
+	private final SampleQueries samples;
+
+	private final HealthQueries health;
 
 	private final Catalog catalog;
 
@@ -60,9 +67,12 @@ class AnalysisSweeper {
 
 	private final Clock clock;
 
-	AnalysisSweeper(CompletedJobs jobs, JobData data, Catalog catalog, AnalysisSettings settings, Clock clock) {
+	AnalysisSweeper(CompletedJobs jobs, PhaseResultQueries results, SampleQueries samples, HealthQueries health,
+			Catalog catalog, AnalysisSettings settings, Clock clock) {
 		this.jobs = jobs;
-		this.data = data;
+		this.results = results;
+		this.samples = samples;
+		this.health = health;
 		this.catalog = catalog;
 		this.settings = settings;
 		this.clock = clock;
@@ -73,7 +83,7 @@ class AnalysisSweeper {
 		try {
 			List<CompletedJobs.JobFacts> awaiting = this.jobs.awaitingAnalysis(20);
 			if (!awaiting.isEmpty()) {
-				this.data.refreshEventIndices();
+				refreshEventIndices();
 			}
 			for (CompletedJobs.JobFacts job : awaiting) {
 				try (MDC.MDCCloseable context = MDC.putCloseable("jobId", job.jobId())) {
@@ -87,11 +97,27 @@ class AnalysisSweeper {
 	}
 
 	/**
+	 * Makes searchable what the finished jobs' events wrote. The event consumer writes a
+	 * job's health readings, phase results and events (SMART snapshots among them) before
+	 * it moves the job to its final state, so they are acknowledged by the time a sweep
+	 * sees the job finished; but searchable only after their index refreshes, which runs
+	 * on its own schedule (or, for an index nobody searched lately, at the next search).
+	 * Samples have a count to wait for (the phase result's); these have none, so an
+	 * analysis that read them before the refresh judged a hot drive's temperature unknown
+	 * (it happened in CI, with the events consumer catching up on a whole job at once).
+	 */
+	private void refreshEventIndices() {
+		this.health.refresh();
+		this.results.refresh();
+		this.jobs.refreshEvents();
+	}
+
+	/**
 	 * @return true when the analysis was recorded
 	 */
 	boolean analyze(CompletedJobs.JobFacts job) {
-		Map<Integer, PhaseResult> results = this.data.phaseResults(job.jobId());
-		Map<Integer, Map<String, SmartSnapshot>> smart = this.data.smartSnapshots(job.jobId());
+		Map<Integer, PhaseResult> results = this.results.byPhase(job.jobId());
+		Map<Integer, Map<String, SmartSnapshot>> smart = this.jobs.smartSnapshots(job.jobId());
 		List<String> notes = new ArrayList<>();
 		boolean graceOver = job.endedAt() == null
 				|| this.clock.instant().isAfter(job.endedAt().plus(this.settings.sampleGrace()));
@@ -99,7 +125,7 @@ class AnalysisSweeper {
 		for (PhaseSpec phase : job.plan()) {
 			PhaseResult result = results.get(phase.index());
 			long expected = (result != null) ? result.samples() : 0;
-			long indexed = this.data.sampleCount(job.jobId(), phase.index());
+			long indexed = this.samples.count(job.jobId(), phase.index());
 			if (indexed < expected) {
 				if (!graceOver) {
 					return false;
@@ -115,7 +141,7 @@ class AnalysisSweeper {
 				}
 				notes.add("phase " + phase.name() + ": no phase-completed result arrived");
 			}
-			List<SamplePoint> samples = (indexed > 0) ? this.data.samples(job.jobId(), phase.index()) : List.of();
+			List<SamplePoint> samples = (indexed > 0) ? this.samples.ofPhase(job.jobId(), phase.index()) : List.of();
 			for (CompletedJobs.GapRound gap : job.gapRounds()) {
 				if (gap.phaseIndex() == phase.index()) {
 					// The round after a runner loss: the drive idled through the gap, so
@@ -131,8 +157,8 @@ class AnalysisSweeper {
 			inputs.add(new JobAnalyzer.PhaseInput(phase, result, samples, smart.get(phase.index())));
 		}
 		Optional<Profile> profile = Optional.ofNullable(job.profile()).flatMap(this.catalog::find);
-		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(job, profile, inputs,
-				this.data.healthReadings(job.jobId()), notes);
+		JobAnalyzer.JobAnalysis analysis = JobAnalyzer.analyze(job, profile, inputs, this.health.ofJob(job.jobId()),
+				notes);
 		// Figures before the verdict: a crash in between analyses the job again, and
 		// rewrites the same figures; the other order could leave a verdict without them.
 		Map<Integer, Map<String, Object>> figures = new LinkedHashMap<>();

@@ -14,6 +14,7 @@ import co.elastic.clients.elasticsearch._types.FieldValue;
 import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch.core.SearchResponse;
 import co.elastic.clients.elasticsearch.core.search.Hit;
+import io.drivequal.service.platform.Documents;
 
 import org.springframework.stereotype.Component;
 
@@ -61,6 +62,15 @@ public class HealthQueries {
 			}
 			after = hits.get(hits.size() - 1).sort();
 		}
+	}
+
+	/**
+	 * Makes the readings written so far searchable now rather than at the index's next
+	 * scheduled refresh: a reader that must see every reading of a finished job (the
+	 * analysis) calls it first.
+	 */
+	public void refresh() {
+		Documents.refresh(this.client, HealthReading.INDEX);
 	}
 
 }

@@ -1,8 +1,9 @@
 /*
  * The phase-result document (index drivequal-phase-results, id jobId/phaseIndex) as one type: what
  * a runner's phase-completed event (or an imported fio job) left of a phase, written by ingest's
- * callers through this record and read back into it by the analysis (analysis/JobData) and the
- * campaigns' merged histograms (PhaseHistograms). Its members follow the contract
+ * callers through this record and read back into it by ingest's queries: for the analysis
+ * (PhaseResultQueries), the campaigns' merged histograms (PhaseHistograms) and the report's
+ * stream totals (StreamQueries). Its members follow the contract
  * (schemas/messages/common.schema.json: directionTotals, streamTotals, purgeVerification,
  * verifyResult, powerCycleResult, roundsResult, phaseSkipped) and the strict
  * drivequal-phase-results template; PhaseResultDocumentTest holds the three together.

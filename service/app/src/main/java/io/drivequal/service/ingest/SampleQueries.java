@@ -47,10 +47,31 @@ public class SampleQueries {
 
 	private static final int MAX_STEPS = 256;
 
+	/**
+	 * Samples read per request when reading a whole phase (Elasticsearch's default cap).
+	 */
+	private static final int PHASE_PAGE = 10_000;
+
 	private final ElasticsearchClient client;
 
 	SampleQueries(ElasticsearchClient client) {
 		this.client = client;
+	}
+
+	/** Every indexed sample of one phase of a job, in t order, read page by page. */
+	public List<SamplePoint> ofPhase(String jobId, int phaseIndex) {
+		List<SamplePoint> all = new ArrayList<>();
+		int afterT = 0;
+		int afterPhase = -1;
+		while (true) {
+			List<SamplePoint> page = after(jobId, phaseIndex, afterPhase, afterT, PHASE_PAGE);
+			all.addAll(page);
+			if (page.size() < PHASE_PAGE) {
+				return all;
+			}
+			afterPhase = phaseIndex;
+			afterT = page.get(page.size() - 1).t();
+		}
 	}
 
 	/**

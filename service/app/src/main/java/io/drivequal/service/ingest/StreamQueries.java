@@ -67,20 +67,19 @@ public class StreamQueries {
 	 * The streams of each multi-stream phase's result, as phase-completed sent them
 	 * (schemas/messages/common.schema.json, streamTotals), by phase index.
 	 */
-	@SuppressWarnings({ "rawtypes", "unchecked" })
-	public Map<Integer, List<Map<String, Object>>> totals(String jobId) {
-		SearchResponse<Map> response = search(() -> this.client.search((search) -> search.index(PhaseResult.INDEX)
-			.ignoreUnavailable(true)
-			.allowNoIndices(true)
-			.size(256)
-			.query((q) -> q.bool((bool) -> bool.filter((f) -> f.term((term) -> term.field("jobId").value(jobId)))
-				.filter((f) -> f.exists((exists) -> exists.field("streams.index")))))
-			.sort((sort) -> sort.field((f) -> f.field("phaseIndex").order(SortOrder.Asc))), Map.class));
-		Map<Integer, List<Map<String, Object>>> byPhase = new HashMap<>();
-		for (Hit<Map> hit : response.hits().hits()) {
-			Map<String, Object> source = hit.source();
-			byPhase.put(((Number) source.get("phaseIndex")).intValue(),
-					(List<Map<String, Object>>) source.get("streams"));
+	public Map<Integer, List<PhaseResult.StreamTotals>> totals(String jobId) {
+		SearchResponse<PhaseResult> response = search(() -> this.client
+			.search((search) -> search.index(PhaseResult.INDEX)
+				.ignoreUnavailable(true)
+				.allowNoIndices(true)
+				.size(256)
+				.source((source) -> source.filter((filter) -> filter.includes("phaseIndex", "streams")))
+				.query((q) -> q.bool((bool) -> bool.filter((f) -> f.term((term) -> term.field("jobId").value(jobId)))
+					.filter((f) -> f.exists((exists) -> exists.field("streams.index")))))
+				.sort((sort) -> sort.field((f) -> f.field("phaseIndex").order(SortOrder.Asc))), PhaseResult.class));
+		Map<Integer, List<PhaseResult.StreamTotals>> byPhase = new HashMap<>();
+		for (Hit<PhaseResult> hit : response.hits().hits()) {
+			byPhase.put(hit.source().phaseIndex(), hit.source().streams());
 		}
 		return byPhase;
 	}

@@ -2,8 +2,9 @@
  * Reading documents by id the way every store here needs it: absent (or its index absent) is
  * an empty result, not an error, and I/O failures are unchecked (the API maps them to 503). And
  * recognising a version conflict, which the 8.19 client reports in two shapes; creating a
- * document only where none is, writing one only over the version read (compare-and-set), and
- * searching an index that may not exist yet.
+ * document only where none is, writing one only over the version read (compare-and-set),
+ * searching an index that may not exist yet, and refreshing one so a reader sees every write
+ * acknowledged so far.
  */
 package io.drivequal.service.platform;
 
@@ -148,6 +149,19 @@ public final class Documents {
 		try {
 			return client.search(
 					(search) -> request.apply(search.index(index).ignoreUnavailable(true).allowNoIndices(true)), type);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/**
+	 * Makes every write to {@code index} acknowledged so far searchable now, rather than
+	 * at its next scheduled refresh; an index that does not exist yet is no error.
+	 */
+	public static void refresh(ElasticsearchClient client, String index) {
+		try {
+			client.indices().refresh((refresh) -> refresh.index(index).ignoreUnavailable(true).allowNoIndices(true));
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);

@@ -1,6 +1,6 @@
 /*
  * What the analysis feature needs from qualification: the finished jobs still waiting for their
- * analysis, and the places to record it. Recording the verdict is a compare-and-set that only
+ * analysis, the SMART snapshots their events carried, and the places to record it. Recording the verdict is a compare-and-set that only
  * fills an empty verdict, so two replicas analysing the same job cannot overwrite each other; the
  * per-phase figures merged into the phase results are the same whoever writes them.
  */
@@ -34,10 +34,13 @@ public class CompletedJobs {
 
 	private final Clock clock;
 
-	CompletedJobs(JobStore store, BulkWriter writer, Clock clock) {
+	private final JobEventQueries events;
+
+	CompletedJobs(JobStore store, BulkWriter writer, Clock clock, JobEventQueries events) {
 		this.store = store;
 		this.writer = writer;
 		this.clock = clock;
+		this.events = events;
 	}
 
 	/**
@@ -91,6 +94,24 @@ public class CompletedJobs {
 					job.analysisSettings() != null && job.analysisSettings().historyUnknown(), gapRounds(job),
 					job.driveCapabilities()))
 			.toList();
+	}
+
+	/**
+	 * Makes the job events written so far searchable. The event consumer writes a job's
+	 * events (its SMART snapshots among them) before it moves the job to its final state,
+	 * so they are acknowledged by the time a sweep sees the job finished, but searchable
+	 * only after their index refreshes; an analysis calls this before smartSnapshots.
+	 */
+	public void refreshEvents() {
+		this.events.refresh();
+	}
+
+	/**
+	 * The SMART snapshots the job's smart-snapshot events carried, by phase index and
+	 * "before"/"after"; a phase without any is absent.
+	 */
+	public Map<Integer, Map<String, SmartSnapshot>> smartSnapshots(String jobId) {
+		return this.events.smartSnapshots(jobId);
 	}
 
 	private static List<GapRound> gapRounds(Job job) {

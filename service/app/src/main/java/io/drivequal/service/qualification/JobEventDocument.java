@@ -2,8 +2,8 @@
  * The job-event document (index drivequal-events, id = eventId, i.e. jobId:seq) as one type: the
  * envelope the template maps (time, ids, type, phase, reason, message) and the event as the runner
  * sent it as payload, which the template stores without indexing (its shape depends on the type).
- * The event consumer writes it; a reader names the payload type it reads, as the analysis does for
- * the SMART snapshots.
+ * The event consumer writes it; a reader names the payload type it reads, as JobEventQueries does
+ * for the SMART snapshots the analysis asks CompletedJobs for.
  */
 package io.drivequal.service.qualification;
 
@@ -51,7 +51,7 @@ public record JobEventDocument<P>(@JsonProperty("@timestamp") String timestamp, 
 	}
 
 	/**
-	 * A smart-snapshot event's payload as the analysis reads it: the drive's counters
+	 * A smart-snapshot event's payload as JobEventQueries reads it: the drive's counters
 	 * before or after a phase. The envelope's other members are on the document itself.
 	 *
 	 * @param when "before" or "after"

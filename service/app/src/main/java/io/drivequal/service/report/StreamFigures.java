@@ -17,13 +17,12 @@ import io.drivequal.analysis.LatencyQosAnalyzer;
 import io.drivequal.analysis.PhaseLatencyHistogram;
 import io.drivequal.service.catalog.PhaseSpec;
 import io.drivequal.service.catalog.StreamSpec;
+import io.drivequal.service.ingest.PhaseResult;
 import io.drivequal.service.ingest.StreamQueries;
 import io.drivequal.service.ingest.StreamSecond;
 import io.drivequal.service.qualification.JobReports.JobReport;
 
 final class StreamFigures {
-
-	private static final List<String> DIRECTIONS = List.of("read", "write", "trim");
 
 	private StreamFigures() {
 	}
@@ -67,30 +66,32 @@ final class StreamFigures {
 
 	static JobStreams of(JobReport job, StreamQueries queries) {
 		List<PhaseStreams> phases = new ArrayList<>();
-		Map<Integer, List<Map<String, Object>>> totals = queries.totals(job.id());
+		Map<Integer, List<PhaseResult.StreamTotals>> totals = queries.totals(job.id());
 		for (PhaseSpec phase : job.plan()) {
 			if (phase.streams() == null || phase.streams().isEmpty()) {
 				continue;
 			}
 			int phaseIndex = phase.index();
 			List<StreamSecond> seconds = queries.seconds(job.id(), phaseIndex);
-			List<Map<String, Object>> phaseTotals = totals.getOrDefault(phaseIndex, List.of());
+			List<PhaseResult.StreamTotals> phaseTotals = totals.getOrDefault(phaseIndex, List.of());
 			List<Stream> streams = new ArrayList<>();
 			for (int index = 0; index < phase.streams().size(); index++) {
 				StreamSpec spec = phase.streams().get(index);
 				int streamIndex = index;
-				Map<String, Object> total = phaseTotals.stream()
-					.filter((t) -> ((Number) t.get("index")).intValue() == streamIndex)
-					.findFirst()
-					.orElse(Map.of());
-				String name = (String) total.getOrDefault("name",
-						(spec.name() != null) ? spec.name() : "stream" + streamIndex);
+				Optional<PhaseResult.StreamTotals> total = phaseTotals.stream()
+					.filter((t) -> t.index() == streamIndex)
+					.findFirst();
+				String name = total.map(PhaseResult.StreamTotals::name)
+					.orElse((spec.name() != null) ? spec.name() : "stream" + streamIndex);
 				List<Direction> directions = new ArrayList<>();
-				for (String direction : DIRECTIONS) {
-					direction(direction, total).ifPresent(directions::add);
-				}
-				streams.add(new Stream(streamIndex, name, spec, spec.isOpenLoop(), number(total.get("offeredIos")),
-						number(total.get("maxBacklog")), directions,
+				total.ifPresent((t) -> {
+					direction("read", t.read()).ifPresent(directions::add);
+					direction("write", t.write()).ifPresent(directions::add);
+					direction("trim", t.trim()).ifPresent(directions::add);
+				});
+				streams.add(new Stream(streamIndex, name, spec, spec.isOpenLoop(),
+						total.map(PhaseResult.StreamTotals::offeredIos).orElse(null),
+						total.map(PhaseResult.StreamTotals::maxBacklog).orElse(null), directions,
 						seconds.stream().filter((s) -> s.index() == streamIndex).toList()));
 			}
 			phases.add(new PhaseStreams(phaseIndex, phase.name(), phase.runtimeS(), streams));
@@ -98,37 +99,26 @@ final class StreamFigures {
 		return new JobStreams(job.id(), phases);
 	}
 
-	@SuppressWarnings("unchecked")
-	private static Optional<Direction> direction(String direction, Map<String, Object> total) {
-		if (!(total.get(direction) instanceof Map<?, ?> totals)) {
+	/** A direction the stream issued (its totals present), with its percentiles. */
+	private static Optional<Direction> direction(String direction, PhaseResult.DirectionTotals totals) {
+		if (totals == null) {
 			return Optional.empty();
 		}
-		Map<String, Object> values = (Map<String, Object>) totals;
-		Percentiles response = null;
-		if (values.get("responseTime") instanceof Map<?, ?> responseTime) {
-			response = qos((Map<String, Object>) responseTime).map(Percentiles::of).orElse(null);
-		}
-		return Optional.of(new Direction(direction, number(values.get("ios")), number(values.get("bytes")),
-				number(values.get("errors")), qos(values).map(Percentiles::of).orElse(null), response));
+		Percentiles response = (totals.responseTime() != null)
+				? qos(totals.responseTime().latencyHistogram()).map(Percentiles::of).orElse(null) : null;
+		// The contract makes errors optional; the runner always sends them.
+		long errors = (totals.errors() != null) ? totals.errors() : 0;
+		return Optional.of(new Direction(direction, totals.ios(), totals.bytes(), errors,
+				qos(totals.latencyHistogram()).map(Percentiles::of).orElse(null), response));
 	}
 
 	/** The QoS of a directionTotals' (or responseTime's) latencyHistogram. */
-	@SuppressWarnings("unchecked")
-	private static Optional<LatencyQos> qos(Map<String, Object> totals) {
-		if (!(totals.get("latencyHistogram") instanceof Map<?, ?> histogram)) {
+	private static Optional<LatencyQos> qos(PhaseResult.LatencyHistogram histogram) {
+		if (histogram == null) {
 			return Optional.empty();
 		}
-		List<List<Number>> counts = (List<List<Number>>) histogram.get("counts");
-		long[][] pairs = new long[counts.size()][];
-		for (int i = 0; i < pairs.length; i++) {
-			pairs[i] = new long[] { counts.get(i).get(0).longValue(), counts.get(i).get(1).longValue() };
-		}
-		return LatencyQosAnalyzer.of(PhaseLatencyHistogram.fromPairs(((Number) histogram.get("totalCount")).longValue(),
-				((Number) histogram.get("minNs")).longValue(), ((Number) histogram.get("maxNs")).longValue(), pairs));
-	}
-
-	private static Long number(Object value) {
-		return (value instanceof Number number) ? number.longValue() : null;
+		return LatencyQosAnalyzer.of(PhaseLatencyHistogram.fromPairs(histogram.totalCount(), histogram.minNs(),
+				histogram.maxNs(), histogram.pairs()));
 	}
 
 }
