@@ -62,11 +62,65 @@ static void canonical_address(const char *address, char *out, size_t out_len)
 	}
 }
 
+/* A power driver's host key (a host name or address, optionally :port) into out, when present:
+ * 0, or -EINVAL with err naming the key and what it must be. */
+static int power_host(struct json_object *obj, const char *key, const char *what, size_t index,
+		      char *out, size_t out_len, char *err, size_t err_len)
+{
+	struct json_object *value;
+	const char *text;
+
+	if (!json_object_object_get_ex(obj, key, &value)) {
+		return 0;
+	}
+	text = json_object_get_string(value);
+	if (text[0] == '\0' || text[0] == '-' || strlen(text) > DQ_POWER_URL_MAX_LEN ||
+	    strspn(text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:[]") !=
+		    strlen(text)) {
+		snprintf(err, err_len, "devices[%zu].%s: %s", index, key, what);
+		return -EINVAL;
+	}
+	dq_strlcpy(out, text, out_len);
+	return 0;
+}
+
+/* A power driver's credentials key (the absolute path of a file holding the secret) into out,
+ * when present: 0, or -EINVAL with err naming the key and what the file holds. */
+static int power_credentials(struct json_object *obj, const char *key, const char *holding,
+			     size_t index, char *out, size_t out_len, char *err, size_t err_len)
+{
+	struct json_object *value;
+	const char *text;
+
+	if (!json_object_object_get_ex(obj, key, &value)) {
+		return 0;
+	}
+	text = json_object_get_string(value);
+	if (text[0] != '/' || strlen(text) > DQ_POWER_URL_MAX_LEN) {
+		snprintf(err, err_len, "devices[%zu].%s: the absolute path of a file holding %s",
+			 index, key, holding);
+		return -EINVAL;
+	}
+	dq_strlcpy(out, text, out_len);
+	return 0;
+}
+
+/* A power driver's small integer key, kept as its decimal text, when present. */
+static void power_number(struct json_object *obj, const char *key, char *out, size_t out_len)
+{
+	struct json_object *value;
+
+	if (json_object_object_get_ex(obj, key, &value)) {
+		snprintf(out, out_len, "%d", (int)json_object_get_int64(value));
+	}
+}
+
 static int entry_parse(struct json_object *obj, size_t index, struct dq_allowlist_entry *entry,
 		       char *err, size_t err_len)
 {
 	struct json_object *value;
 	const char *text;
+	int rc;
 
 	if (!json_object_is_type(obj, json_type_object)) {
 		snprintf(err, err_len, "devices[%zu]: must be an object", index);
@@ -170,68 +224,33 @@ static int entry_parse(struct json_object *obj, size_t index, struct dq_allowlis
 		}
 		dq_strlcpy(entry->redfish_url, text, sizeof(entry->redfish_url));
 	}
-	if (json_object_object_get_ex(obj, "powerRedfishCredentials", &value)) {
-		text = json_object_get_string(value);
-		if (text[0] != '/' || strlen(text) > DQ_POWER_URL_MAX_LEN) {
-			snprintf(
-				err, err_len,
-				"devices[%zu].powerRedfishCredentials: the absolute path of a file "
-				"holding user:password",
-				index);
-			return -EINVAL;
-		}
-		dq_strlcpy(entry->redfish_credentials, text, sizeof(entry->redfish_credentials));
+	rc = power_credentials(obj, "powerRedfishCredentials", "user:password", index,
+			       entry->redfish_credentials, sizeof(entry->redfish_credentials), err,
+			       err_len);
+	if (rc == 0) {
+		rc = power_host(
+			obj, "powerIpmiHost",
+			"the BMC's host name or address, optionally :port (letters, digits, "
+			"'-', '_', '.', ':', '[', ']'; not starting with '-')",
+			index, entry->ipmi_host, sizeof(entry->ipmi_host), err, err_len);
 	}
-	if (json_object_object_get_ex(obj, "powerIpmiHost", &value)) {
-		text = json_object_get_string(value);
-		if (text[0] == '\0' || text[0] == '-' || strlen(text) > DQ_POWER_URL_MAX_LEN ||
-		    strspn(text,
-			   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:[]") !=
-			    strlen(text)) {
-			snprintf(err, err_len,
-				 "devices[%zu].powerIpmiHost: the BMC's host name or address, "
-				 "optionally :port (letters, digits, '-', '_', '.', ':', '[', ']'; "
-				 "not starting with '-')",
-				 index);
-			return -EINVAL;
-		}
-		dq_strlcpy(entry->ipmi_host, text, sizeof(entry->ipmi_host));
+	if (rc == 0) {
+		rc = power_credentials(obj, "powerIpmiCredentials", "user:password", index,
+				       entry->ipmi_credentials, sizeof(entry->ipmi_credentials),
+				       err, err_len);
 	}
-	if (json_object_object_get_ex(obj, "powerIpmiCredentials", &value)) {
-		text = json_object_get_string(value);
-		if (text[0] != '/' || strlen(text) > DQ_POWER_URL_MAX_LEN) {
-			snprintf(err, err_len,
-				 "devices[%zu].powerIpmiCredentials: the absolute path of a file "
-				 "holding user:password",
-				 index);
-			return -EINVAL;
-		}
-		dq_strlcpy(entry->ipmi_credentials, text, sizeof(entry->ipmi_credentials));
+	if (rc == 0) {
+		rc = power_host(obj, "powerPduHost",
+				"the PDU's host name or address, optionally :port", index,
+				entry->pdu_host, sizeof(entry->pdu_host), err, err_len);
 	}
-	if (json_object_object_get_ex(obj, "powerPduHost", &value)) {
-		text = json_object_get_string(value);
-		if (text[0] == '\0' || text[0] == '-' || strlen(text) > DQ_POWER_URL_MAX_LEN ||
-		    strspn(text,
-			   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:[]") !=
-			    strlen(text)) {
-			snprintf(err, err_len,
-				 "devices[%zu].powerPduHost: the PDU's host name or address, "
-				 "optionally :port",
-				 index);
-			return -EINVAL;
-		}
-		dq_strlcpy(entry->pdu_host, text, sizeof(entry->pdu_host));
+	if (rc == 0) {
+		rc = power_credentials(obj, "powerPduCredentials", "the write community", index,
+				       entry->pdu_credentials, sizeof(entry->pdu_credentials), err,
+				       err_len);
 	}
-	if (json_object_object_get_ex(obj, "powerPduCredentials", &value)) {
-		text = json_object_get_string(value);
-		if (text[0] != '/' || strlen(text) > DQ_POWER_URL_MAX_LEN) {
-			snprintf(err, err_len,
-				 "devices[%zu].powerPduCredentials: the absolute path of a file "
-				 "holding the write community",
-				 index);
-			return -EINVAL;
-		}
-		dq_strlcpy(entry->pdu_credentials, text, sizeof(entry->pdu_credentials));
+	if (rc != 0) {
+		return rc;
 	}
 	if (json_object_object_get_ex(obj, "powerPduOid", &value)) {
 		text = json_object_get_string(value);
@@ -247,22 +266,11 @@ static int entry_parse(struct json_object *obj, size_t index, struct dq_allowlis
 		}
 		dq_strlcpy(entry->pdu_oid, text, sizeof(entry->pdu_oid));
 	}
-	if (json_object_object_get_ex(obj, "powerPduOutlet", &value)) {
-		snprintf(entry->pdu_outlet, sizeof(entry->pdu_outlet), "%d",
-			 (int)json_object_get_int64(value));
-	}
-	if (json_object_object_get_ex(obj, "powerPduOffValue", &value)) {
-		snprintf(entry->pdu_off_value, sizeof(entry->pdu_off_value), "%d",
-			 (int)json_object_get_int64(value));
-	}
-	if (json_object_object_get_ex(obj, "powerPduOnValue", &value)) {
-		snprintf(entry->pdu_on_value, sizeof(entry->pdu_on_value), "%d",
-			 (int)json_object_get_int64(value));
-	}
-	if (json_object_object_get_ex(obj, "powerIpmiCipherSuite", &value)) {
-		snprintf(entry->ipmi_cipher_suite, sizeof(entry->ipmi_cipher_suite), "%d",
-			 (int)json_object_get_int64(value));
-	}
+	power_number(obj, "powerPduOutlet", entry->pdu_outlet, sizeof(entry->pdu_outlet));
+	power_number(obj, "powerPduOffValue", entry->pdu_off_value, sizeof(entry->pdu_off_value));
+	power_number(obj, "powerPduOnValue", entry->pdu_on_value, sizeof(entry->pdu_on_value));
+	power_number(obj, "powerIpmiCipherSuite", entry->ipmi_cipher_suite,
+		     sizeof(entry->ipmi_cipher_suite));
 	entry->allow_partitioned = json_object_object_get_ex(obj, "allowPartitioned", &value) &&
 				   json_object_get_boolean(value);
 	entry->allow_signatures = json_object_object_get_ex(obj, "allowSignatures", &value) &&
