@@ -3,12 +3,20 @@
  * drive in memory with the engine ops a power-cycle phase needs (its release and reopen recorded
  * in g_calls), an engine with none ("stuck"), and the files of a fake host under g_root.
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "io/power.h"
+#include "io/power_cycle.h"
 #include "power_test_engine.h"
 
 char g_root[256];
@@ -158,4 +166,95 @@ void mem_engine(struct dq_io_engine *engine, struct mem_engine *m,
 	engine->target.device.lba_size_bytes = BLOCK;
 	engine->target.keeps_data = true;
 	engine->target.buffer_align = 4096;
+}
+
+/* The driver under test behind one that counts the drive's writes when the cut is asked for. */
+struct counting_cut {
+	struct dq_power_driver *inner;
+	struct mem_engine *m;
+	uint64_t writes_at_cut;
+};
+
+static int counting_cut(void *ctx, char *err, size_t err_len)
+{
+	struct counting_cut *c = ctx;
+
+	c->writes_at_cut = c->m->writes;
+	return c->inner->ops->cut(c->inner->ctx, err, err_len);
+}
+
+static int counting_restore(void *ctx, char *err, size_t err_len)
+{
+	struct counting_cut *c = ctx;
+
+	return c->inner->ops->restore(c->inner->ctx, err, err_len);
+}
+
+void power_phase_through(struct dq_io_engine *engine, struct mem_engine *m,
+			 struct dq_power_driver *inner, const char *job_id,
+			 struct power_phase_run *out)
+{
+	static const struct dq_power_driver_ops ops = { .name = "counting",
+							.cut = counting_cut,
+							.restore = counting_restore };
+	struct counting_cut counting = { .inner = inner, .m = m };
+	struct dq_power_driver driver = { .ops = &ops, .ctx = &counting };
+	struct dq_power_cycle_config config = { .range_bytes = (uint64_t)BLOCK * BLOCKS,
+						.block_bytes = BLOCK,
+						.queue_depth = 4,
+						.writes_per_cycle = 200,
+						.flush_every = 32,
+						.cycles = 3,
+						.cut_after_writes = 100,
+						.seed = 7,
+						.job_id = job_id };
+	struct dq_power_cycle_summary summary = { 0 };
+
+	m->writes = 0;
+	out->err[0] = '\0';
+	out->rc = dq_power_cycle_run(engine, &driver, DQ_POWER_DURABLE_ON_FLUSH, &config, NULL,
+				     NULL, &summary, out->err, sizeof(out->err));
+	out->writes_at_cut = counting.writes_at_cut;
+	out->cycles = summary.cycles;
+}
+
+int udp_port(int port)
+{
+	struct sockaddr_in addr = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+	socklen_t len = sizeof(addr);
+	int fd = socket(AF_INET, SOCK_DGRAM, 0), got = -1;
+
+	addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd >= 0 && bind(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0 &&
+	    getsockname(fd, (struct sockaddr *)&addr, &len) == 0) {
+		got = ntohs(addr.sin_port);
+	}
+	if (fd >= 0) {
+		close(fd);
+	}
+	return got;
+}
+
+pid_t await_udp_listener(pid_t child, int port)
+{
+	/* setup, not a measurement: the endpoint holds its port once it listens */
+	for (int i = 0; i < 200 && udp_port(port) == port; i++) {
+		if (waitpid(child, NULL, WNOHANG) == child) {
+			return -1;
+		}
+		usleep(50000);
+	}
+	return udp_port(port) == port ? -1 : child;
+}
+
+void stop_child(pid_t child)
+{
+	kill(child, SIGTERM);
+	for (int i = 0; i < 40 && waitpid(child, NULL, WNOHANG) == 0; i++) {
+		usleep(50000);
+	}
+	if (waitpid(child, NULL, WNOHANG) == 0) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	}
 }

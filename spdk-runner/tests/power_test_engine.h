@@ -42,4 +42,27 @@ void log_line(int n, char *out, size_t out_len);
 void mem_engine(struct dq_io_engine *engine, struct mem_engine *m,
 		const struct dq_io_engine_ops *ops, const char *dev);
 
+struct dq_power_driver;
+
+/* What a power-cycle phase did through a driver whose cut is to be refused. */
+struct power_phase_run {
+	int rc;
+	char err[512];
+	uint64_t writes_at_cut; /* the drive's writes when the cut was asked for */
+	unsigned cycles; /* cycles completed */
+};
+
+/* A power-cycle phase on engine over m (3 cycles of 200 writes at QD4, a flush every 32, the cut
+ * after 100 writes, seed 7) through inner, the opened driver under test; m->writes counts from 0. */
+void power_phase_through(struct dq_io_engine *engine, struct mem_engine *m,
+			 struct dq_power_driver *inner, const char *job_id,
+			 struct power_phase_run *out);
+
+/* A UDP port on 127.0.0.1 free a moment ago (port 0: any), or -1 when port is taken now. */
+int udp_port(int port);
+/* child once it holds UDP port on 127.0.0.1, or -1 when it exits or never does. */
+pid_t await_udp_listener(pid_t child, int port);
+/* SIGTERM, then SIGKILL after 2 s, and reaped. */
+void stop_child(pid_t child);
+
 #endif /* DRIVEQUAL_POWER_TEST_ENGINE_H */

@@ -155,65 +155,34 @@ static void test_bmc_errors(struct test_ctx *t, struct mem_engine *m)
 	dq_power_driver_close(&driver);
 }
 
-struct counting_cut {
-	struct dq_power_driver inner;
-	struct mem_engine *m;
-	uint64_t writes_at_cut;
-};
-
-static int counting_cut(void *ctx, char *err, size_t err_len)
-{
-	struct counting_cut *c = ctx;
-
-	c->writes_at_cut = c->m->writes;
-	return c->inner.ops->cut(c->inner.ctx, err, err_len);
-}
-
-static int counting_restore(void *ctx, char *err, size_t err_len)
-{
-	struct counting_cut *c = ctx;
-
-	return c->inner.ops->restore(c->inner.ctx, err, err_len);
-}
-
 /* A power-cycle phase whose cut the BMC refuses stops at the cut: nothing written after it. */
 static void test_phase_stops(struct test_ctx *t, struct mem_engine *m)
 {
-	static const struct dq_power_driver_ops ops = { .name = "counting",
-							.cut = counting_cut,
-							.restore = counting_restore };
 	struct dq_io_engine engine;
-	struct counting_cut counting = { .m = m };
-	struct dq_power_driver driver = { .ops = &ops, .ctx = &counting };
-	struct dq_power_cycle_config config = { .range_bytes = (uint64_t)BLOCK * BLOCKS,
-						.block_bytes = BLOCK,
-						.queue_depth = 4,
-						.writes_per_cycle = 200,
-						.flush_every = 32,
-						.cycles = 3,
-						.cut_after_writes = 100,
-						.seed = 7,
-						.job_id = "ipmi" };
-	struct dq_power_cycle_summary summary;
+	struct dq_power_driver inner;
+	struct power_phase_run run = { 0 };
 	char err[512] = "";
 	int rc;
 
 	mem_engine(&engine, m, &g_mem_ops, "nvme0n1");
-	rc = open_ipmi(&engine, g_host, "bmc.cred", "ipmitool", &counting.inner, err, sizeof(err));
+	rc = open_ipmi(&engine, g_host, "bmc.cred", "ipmitool", &inner, err, sizeof(err));
 	CHECK(t, rc == 0, "open: %d %s", rc, err);
-	m->writes = 0;
-	marker("refuse-off", true);
-	rc = rc != 0 ? rc :
-		       dq_power_cycle_run(&engine, &driver, DQ_POWER_DURABLE_ON_FLUSH, &config,
-					  NULL, NULL, &summary, err, sizeof(err));
-	marker("refuse-off", false);
-	CHECK(t, rc == -EIO && strstr(err, "Set Chassis Power Control to Down/Off failed") != NULL,
-	      "the phase fails: %d %s", rc, err);
-	CHECK(t, counting.writes_at_cut >= 100 && m->writes == counting.writes_at_cut,
+	if (rc == 0) {
+		marker("refuse-off", true);
+		power_phase_through(&engine, m, &inner, "ipmi", &run);
+		marker("refuse-off", false);
+	} else {
+		run.rc = rc;
+	}
+	CHECK(t,
+	      run.rc == -EIO &&
+		      strstr(run.err, "Set Chassis Power Control to Down/Off failed") != NULL,
+	      "the phase fails: %d %s", run.rc, run.err);
+	CHECK(t, run.writes_at_cut >= 100 && m->writes == run.writes_at_cut,
 	      "%" PRIu64 " writes before the cut, %" PRIu64 " in all: nothing after it",
-	      counting.writes_at_cut, m->writes);
-	CHECK(t, summary.cycles == 0, "no cycle completed: %u", summary.cycles);
-	dq_power_driver_close(&counting.inner);
+	      run.writes_at_cut, m->writes);
+	CHECK(t, run.cycles == 0, "no cycle completed: %u", run.cycles);
+	dq_power_driver_close(&inner);
 }
 
 static void expect_refusal(struct test_ctx *t, const struct dq_io_engine *engine, const char *host,
@@ -247,24 +216,6 @@ static void test_refusals(struct test_ctx *t, struct mem_engine *m)
 	expect_refusal(t, &engine, g_host, "bmc.cred", -ENODEV, "is not an NVMe namespace");
 	mem_engine(&engine, m, &g_stuck_ops, "nvme0n1");
 	expect_refusal(t, &engine, g_host, "bmc.cred", -ENOTSUP, "engine stuck cannot");
-}
-
-/* A UDP port on 127.0.0.1 free a moment ago, and whether one is taken now. */
-static int udp_port(int port)
-{
-	struct sockaddr_in addr = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
-	socklen_t len = sizeof(addr);
-	int fd = socket(AF_INET, SOCK_DGRAM, 0), got = -1;
-
-	addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (fd >= 0 && bind(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0 &&
-	    getsockname(fd, (struct sockaddr *)&addr, &len) == 0) {
-		got = ntohs(addr.sin_port);
-	}
-	if (fd >= 0) {
-		close(fd);
-	}
-	return got;
 }
 
 static pid_t start_bmc(const char *ipmi_dir, int port)
@@ -304,26 +255,7 @@ static pid_t start_bmc(const char *ipmi_dir, int port)
 		       (char *)NULL);
 		_exit(127);
 	}
-	/* setup, not a measurement: ipmi_sim holds its port once it listens */
-	for (int i = 0; i < 200 && udp_port(port) == port; i++) {
-		if (waitpid(bmc, NULL, WNOHANG) == bmc) {
-			return -1;
-		}
-		usleep(50000);
-	}
-	return udp_port(port) == port ? -1 : bmc;
-}
-
-static void stop_bmc(pid_t bmc)
-{
-	kill(bmc, SIGTERM);
-	for (int i = 0; i < 40 && waitpid(bmc, NULL, WNOHANG) == 0; i++) {
-		usleep(50000);
-	}
-	if (waitpid(bmc, NULL, WNOHANG) == 0) {
-		kill(bmc, SIGKILL);
-		waitpid(bmc, NULL, 0);
-	}
+	return await_udp_listener(bmc, port);
 }
 
 int main(int argc, char **argv)
@@ -364,7 +296,7 @@ int main(int argc, char **argv)
 	test_bmc_errors(&t, &m);
 	test_phase_stops(&t, &m);
 	test_refusals(&t, &m);
-	stop_bmc(bmc);
+	stop_child(bmc);
 	rc = test_report(&t, "test_power_ipmi");
 	snprintf(command, sizeof(command), "rm -rf '%s'", g_root);
 	run(command);

@@ -157,66 +157,34 @@ static void test_agent_errors(struct test_ctx *t, struct mem_engine *m)
 	dq_power_driver_close(&driver);
 }
 
-struct counting_cut {
-	struct dq_power_driver inner;
-	struct mem_engine *m;
-	uint64_t writes_at_cut;
-};
-
-static int counting_cut(void *ctx, char *err, size_t err_len)
-{
-	struct counting_cut *c = ctx;
-
-	c->writes_at_cut = c->m->writes;
-	return c->inner.ops->cut(c->inner.ctx, err, err_len);
-}
-
-static int counting_restore(void *ctx, char *err, size_t err_len)
-{
-	struct counting_cut *c = ctx;
-
-	return c->inner.ops->restore(c->inner.ctx, err, err_len);
-}
-
 /* A power-cycle phase whose cut the PDU refuses stops at the cut: nothing written after it. */
 static void test_phase_stops(struct test_ctx *t, struct mem_engine *m)
 {
-	static const struct dq_power_driver_ops ops = { .name = "counting",
-							.cut = counting_cut,
-							.restore = counting_restore };
 	struct pdu_site apc = { .host = g_host, .outlet = "4", .credentials = "pdu.cred" };
+	char path[400];
 	struct dq_io_engine engine;
-	struct counting_cut counting = { .m = m };
-	struct dq_power_driver driver = { .ops = &ops, .ctx = &counting };
-	struct dq_power_cycle_config config = { .range_bytes = (uint64_t)BLOCK * BLOCKS,
-						.block_bytes = BLOCK,
-						.queue_depth = 4,
-						.writes_per_cycle = 200,
-						.flush_every = 32,
-						.cycles = 3,
-						.cut_after_writes = 100,
-						.seed = 7,
-						.job_id = "pdu" };
-	struct dq_power_cycle_summary summary;
-	char err[512] = "", path[400];
+	struct dq_power_driver inner;
+	struct power_phase_run run = { 0 };
+	char err[512] = "";
 	int rc;
 
 	mem_engine(&engine, m, &g_mem_ops, "nvme0n1");
-	rc = open_pdu(&engine, &apc, &counting.inner, err, sizeof(err));
+	rc = open_pdu(&engine, &apc, &inner, err, sizeof(err));
 	CHECK(t, rc == 0, "open: %d %s", rc, err);
-	m->writes = 0;
-	put("refuse-2", "", 0644);
-	rc = rc != 0 ? rc :
-		       dq_power_cycle_run(&engine, &driver, DQ_POWER_DURABLE_ON_FLUSH, &config,
-					  NULL, NULL, &summary, err, sizeof(err));
-	unlink(strcat(strcpy(path, g_root), "/refuse-2"));
-	CHECK(t, rc == -EIO && strstr(err, "notWritable") != NULL, "the phase fails: %d %s", rc,
-	      err);
-	CHECK(t, counting.writes_at_cut >= 100 && m->writes == counting.writes_at_cut,
+	if (rc == 0) {
+		put("refuse-2", "", 0644);
+		power_phase_through(&engine, m, &inner, "pdu", &run);
+		unlink(strcat(strcpy(path, g_root), "/refuse-2"));
+	} else {
+		run.rc = rc;
+	}
+	CHECK(t, run.rc == -EIO && strstr(run.err, "notWritable") != NULL, "the phase fails: %d %s",
+	      run.rc, run.err);
+	CHECK(t, run.writes_at_cut >= 100 && m->writes == run.writes_at_cut,
 	      "%" PRIu64 " writes before the cut, %" PRIu64 " in all: nothing after it",
-	      counting.writes_at_cut, m->writes);
-	CHECK(t, summary.cycles == 0, "no cycle completed: %u", summary.cycles);
-	dq_power_driver_close(&counting.inner);
+	      run.writes_at_cut, m->writes);
+	CHECK(t, run.cycles == 0, "no cycle completed: %u", run.cycles);
+	dq_power_driver_close(&inner);
 }
 
 static void expect_refusal(struct test_ctx *t, const struct dq_io_engine *engine,
@@ -266,24 +234,6 @@ static void test_refusals(struct test_ctx *t, struct mem_engine *m)
 	expect_refusal(t, &engine, &s, -ENOTSUP, "engine stuck cannot");
 }
 
-/* A UDP port on 127.0.0.1 free a moment ago, and whether one is taken now. */
-static int udp_port(int port)
-{
-	struct sockaddr_in addr = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
-	socklen_t len = sizeof(addr);
-	int fd = socket(AF_INET, SOCK_DGRAM, 0), got = -1;
-
-	addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (fd >= 0 && bind(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0 &&
-	    getsockname(fd, (struct sockaddr *)&addr, &len) == 0) {
-		got = ntohs(addr.sin_port);
-	}
-	if (fd >= 0) {
-		close(fd);
-	}
-	return got;
-}
-
 static pid_t start_agent(const char *pdu_dir, int port)
 {
 	char conf[2048], path[400], pid_file[400];
@@ -310,26 +260,7 @@ static pid_t start_agent(const char *pdu_dir, int port)
 		       "/nonexistent", (char *)NULL);
 		_exit(127);
 	}
-	/* setup, not a measurement: snmpd holds its port once it listens */
-	for (int i = 0; i < 200 && udp_port(port) == port; i++) {
-		if (waitpid(agent, NULL, WNOHANG) == agent) {
-			return -1;
-		}
-		usleep(50000);
-	}
-	return udp_port(port) == port ? -1 : agent;
-}
-
-static void stop_agent(pid_t agent)
-{
-	kill(agent, SIGTERM);
-	for (int i = 0; i < 40 && waitpid(agent, NULL, WNOHANG) == 0; i++) {
-		usleep(50000);
-	}
-	if (waitpid(agent, NULL, WNOHANG) == 0) {
-		kill(agent, SIGKILL);
-		waitpid(agent, NULL, 0);
-	}
+	return await_udp_listener(agent, port);
 }
 
 int main(int argc, char **argv)
@@ -370,7 +301,7 @@ int main(int argc, char **argv)
 	test_agent_errors(&t, &m);
 	test_phase_stops(&t, &m);
 	test_refusals(&t, &m);
-	stop_agent(agent);
+	stop_child(agent);
 	rc = test_report(&t, "test_power_pdu");
 	snprintf(command, sizeof(command), "rm -rf '%s'", g_root);
 	run(command);

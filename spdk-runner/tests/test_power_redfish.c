@@ -122,62 +122,30 @@ static void test_bmc_errors(struct test_ctx *t, struct mem_engine *m)
 	dq_power_driver_close(&driver);
 }
 
-struct counting_cut {
-	struct dq_power_driver inner;
-	struct mem_engine *m;
-	uint64_t writes_at_cut;
-};
-
-static int counting_cut(void *ctx, char *err, size_t err_len)
-{
-	struct counting_cut *c = ctx;
-
-	c->writes_at_cut = c->m->writes;
-	return c->inner.ops->cut(c->inner.ctx, err, err_len);
-}
-
-static int counting_restore(void *ctx, char *err, size_t err_len)
-{
-	struct counting_cut *c = ctx;
-
-	return c->inner.ops->restore(c->inner.ctx, err, err_len);
-}
-
 /* A power-cycle phase whose cut the BMC refuses stops at the cut: nothing written after it. */
 static void test_phase_stops(struct test_ctx *t, struct mem_engine *m)
 {
-	static const struct dq_power_driver_ops ops = { .name = "counting",
-							.cut = counting_cut,
-							.restore = counting_restore };
 	struct dq_io_engine engine;
-	struct counting_cut counting = { .m = m };
-	struct dq_power_driver driver = { .ops = &ops, .ctx = &counting };
-	struct dq_power_cycle_config config = { .range_bytes = (uint64_t)BLOCK * BLOCKS,
-						.block_bytes = BLOCK,
-						.queue_depth = 4,
-						.writes_per_cycle = 200,
-						.flush_every = 32,
-						.cycles = 3,
-						.cut_after_writes = 100,
-						.seed = 7,
-						.job_id = "redfish" };
-	struct dq_power_cycle_summary summary;
+	struct dq_power_driver inner;
+	struct power_phase_run run = { 0 };
 	char err[512] = "";
 	int rc;
 
 	mem_engine(&engine, m, &g_mem_ops, "nvme0n1");
-	rc = open_redfish(&engine, "locked", "bmc.cred", &counting.inner, err, sizeof(err));
+	rc = open_redfish(&engine, "locked", "bmc.cred", &inner, err, sizeof(err));
 	CHECK(t, rc == 0, "open: %d %s", rc, err);
-	m->writes = 0;
-	rc = rc != 0 ? rc :
-		       dq_power_cycle_run(&engine, &driver, DQ_POWER_DURABLE_ON_FLUSH, &config,
-					  NULL, NULL, &summary, err, sizeof(err));
-	CHECK(t, rc == -EIO && strstr(err, "HTTP 400") != NULL, "the phase fails: %d %s", rc, err);
-	CHECK(t, counting.writes_at_cut >= 100 && m->writes == counting.writes_at_cut,
+	if (rc == 0) {
+		power_phase_through(&engine, m, &inner, "redfish", &run);
+	} else {
+		run.rc = rc;
+	}
+	CHECK(t, run.rc == -EIO && strstr(run.err, "HTTP 400") != NULL, "the phase fails: %d %s",
+	      run.rc, run.err);
+	CHECK(t, run.writes_at_cut >= 100 && m->writes == run.writes_at_cut,
 	      "%" PRIu64 " writes before the cut, %" PRIu64 " in all: nothing after it",
-	      counting.writes_at_cut, m->writes);
-	CHECK(t, summary.cycles == 0, "no cycle completed: %u", summary.cycles);
-	dq_power_driver_close(&counting.inner);
+	      run.writes_at_cut, m->writes);
+	CHECK(t, run.cycles == 0, "no cycle completed: %u", run.cycles);
+	dq_power_driver_close(&inner);
 }
 
 static void expect_refusal(struct test_ctx *t, const struct dq_io_engine *engine,
